@@ -1,0 +1,65 @@
+// SPEC §9 business constants, in one place. Where SPEC and DESIGN differ, DESIGN wins (noted inline).
+
+/** Token and ETH use 18 decimals (base unit 10^18). */
+export const TOKEN_DECIMALS = 18;
+export const BASE_UNIT = 10n ** 18n;
+/** Amounts are displayed with 4 decimals. */
+export const DISPLAY_DECIMALS = 4;
+
+/** Signup bonus: 200 tokens. DESIGN §4: signup CAPs are 200 everywhere, the notice included. */
+export const SIGNUP_CAPS = 200;
+export const SIGNUP_REME = 200n * BASE_UNIT;
+
+/** Referral CAPs and REME per level (levels 1, 2, 3). */
+export const REFERRAL_CAPS_BY_LEVEL = [100, 50, 25] as const;
+export const REFERRAL_REME_BY_LEVEL = [100n * BASE_UNIT, 50n * BASE_UNIT, 25n * BASE_UNIT] as const;
+export const MAX_REFERRAL_LEVEL = 3;
+export const REFERRAL_GOAL_FRIENDS = 5;
+export const GAUGE_MAX_CAPS = 200;
+
+/** Convert page: CAPs per REME (shown as £6.03); swap modal: REME per CAP. */
+export const CAPS_PER_REME = 6.028;
+export const SWAP_REME_PER_CAP = 0.166;
+export const DEFAULT_REME_PRICE_GBP = 0.1;
+export const MARKET_FIAT_CEILING_REME = 1000;
+
+export const PASSWORD_MIN_LENGTH_AUTH = 6;
+export const PASSWORD_MIN_LENGTH_REGISTER = 8;
+export const MNEMONIC_WORDS = 12;
+export const MNEMONIC_FILE_NAME = 'mnemonic.txt';
+
+export const DEFAULT_REFERRAL_CODE = 'TS0001';
+export const PENDING_REFERRAL_EXPIRY_MS = 24 * 60 * 60 * 1000;
+
+export const DASHBOARD_REFRESH_MS = 10_000;
+export const COPIED_INDICATOR_MS = 2_000;
+export const SIGNIN_REDIRECT_MS = 1_000;
+export const SIGNUP_REDIRECT_MS = 1_500;
+export const CONVERT_SIMULATION_MS = 2_000;
+export const CONVERT_SUCCESS_MS = 5_000;
+
+export const TOAST_DURATION_MS = 5_000;
+export const TOAST_SUCCESS_DURATION_MS = 10_000;
+export const TOAST_MAX_VISIBLE = 5;
+
+export const ADDRESS_DISPLAY = { head: 6, tail: 4 } as const;
+export const RCB_ADDRESS_DISPLAY_CHARS = 20;
+
+export const THEMES = ['aurora', 'crimson'] as const;
+export type Theme = (typeof THEMES)[number];
+export const LAYOUTS = ['modern', 'compact'] as const;
+export type Layout = (typeof LAYOUTS)[number];
+
+export const POPUP_HOVER_DELAY_MS = 100;
+export const TOOLTIP_DELAY_MS = 200;
+export const TOOLTIP_SKIP_DELAY_MS = 150;
+
+/** SPEC §3 local storage keys (DESIGN §3: token/encToken are replaced by the session cookie). */
+export const STORAGE_KEYS = {
+  user: 'user',
+  allowed: 'allowed',
+  referralFlag: 'refferal',
+  rcbLayout: 'rcb-layout',
+  rcbBackground: 'rcb-background',
+  rcbPreloadData: 'rcb-preload-data',
+} as const;

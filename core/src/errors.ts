@@ -1,0 +1,27 @@
+// Stable error codes of the API ({ code, message } bodies). Codes never change once published;
+// messages are the texts a member sees (SPEC §8 where it gives one).
+export const errorMessages = {
+  invalid_request: 'The request is not valid.',
+  unauthorized: 'User not authenticated',
+  forbidden: 'You are not allowed to do that.',
+  not_found: 'Not found.',
+  method_not_allowed: 'Method not allowed.',
+  payload_too_large: 'The request is too large.',
+  unsupported_media_type: 'Unsupported content type.',
+  rate_limited: 'Too many attempts. Please wait a moment and try again.',
+  service_unavailable: 'The service is temporarily unavailable. Please try again shortly.',
+  internal_error: 'Something went wrong on our side. Please try again.',
+} as const;
+
+export type ErrorCode = keyof typeof errorMessages;
+
+export const errorCodes = Object.keys(errorMessages) as ErrorCode[];
+
+export interface ApiErrorBody {
+  code: ErrorCode;
+  message: string;
+}
+
+export function errorBody(code: ErrorCode, message: string = errorMessages[code]): ApiErrorBody {
+  return { code, message };
+}

@@ -1,0 +1,51 @@
+// Where a referral code may arrive from (SPEC §5) and what counts as one.
+import { DEFAULT_REFERRAL_CODE } from './constants';
+
+export const REFERRAL_CODE_MAX_LENGTH = 16;
+const REFERRAL_CODE_PATTERN = new RegExp(`^[A-Za-z0-9]{1,${REFERRAL_CODE_MAX_LENGTH}}$`);
+
+/** A code of letters and digits, upper-cased; TS0001 (the default) and anything else mean no referral. */
+export function normalizeReferralCode(raw: string | null | undefined): string | null {
+  if (raw == null) return null;
+  const candidate = raw.trim();
+  if (!REFERRAL_CODE_PATTERN.test(candidate)) return null;
+  const code = candidate.toUpperCase();
+  return code === DEFAULT_REFERRAL_CODE ? null : code;
+}
+
+export interface UrlParts {
+  pathname: string;
+  search: string;
+  hash: string;
+}
+
+const PATH_PATTERN = /^\/(?:r|signup)\/([^/]+)\/?$/;
+
+function safeDecode(value: string): string | null {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return null;
+  }
+}
+
+/** The raw code carried by /r/{code} or /signup/{code}, if the path is one of those. */
+export function referralCodeInPath(pathname: string): string | null {
+  const match = PATH_PATTERN.exec(pathname);
+  return match?.[1] ? safeDecode(match[1]) : null;
+}
+
+/**
+ * The referral code of a URL: query `ref` or `referral`, then the path /r/{code} or
+ * /signup/{code}, then the hash `ref=`. The first valid one wins; null when there is none.
+ */
+export function findReferralCode(url: UrlParts): string | null {
+  const query = new URLSearchParams(url.search);
+  const hash = new URLSearchParams(url.hash.replace(/^#/, ''));
+  const candidates = [query.get('ref'), query.get('referral'), referralCodeInPath(url.pathname), hash.get('ref')];
+  for (const candidate of candidates) {
+    const code = normalizeReferralCode(candidate);
+    if (code) return code;
+  }
+  return null;
+}

@@ -1,0 +1,49 @@
+// Builds the Fastify app from its services; main.ts listens, tests use inject().
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { devRoutes } from './features/dev/routes';
+import { healthRoutes } from './features/health/routes';
+import { registerErrorHandling } from './plugins/errors';
+import { registerOpenApi } from './plugins/openapi';
+import { registerSecurity } from './plugins/security';
+import { registerSpa } from './plugins/spa';
+import type { AppServices } from './services';
+
+export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+  return { level, redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'] };
+}
+
+export async function buildApp(services: AppServices, opts: { logger?: FastifyServerOptions['logger'] } = {}): Promise<FastifyInstance> {
+  const { config } = services;
+  const app = Fastify({
+    logger: opts.logger ?? loggerOptions(config.LOG_LEVEL),
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    trustProxy: config.TRUST_PROXY,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    return503OnClosing: true,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  // While shutting down, responses close their connection so no idle keep-alive holds up the exit.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
+
+  registerErrorHandling(app);
+  await registerSecurity(app);
+  await registerOpenApi(app);
+
+  await app.register(healthRoutes(services), { prefix: '/api' });
+  if (!config.isProduction) await app.register(devRoutes(services), { prefix: '/dev' });
+  await registerSpa(app, config.WEB_DIST_DIR);
+  return app;
+}

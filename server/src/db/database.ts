@@ -1,0 +1,104 @@
+// One handle over either database the product runs on: PGlite embedded under DATA_DIR, or a
+// PostgreSQL server via DATABASE_URL. Both speak the same SQL; callers use `db` (Kysely).
+import { mkdir } from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect, type Dialect } from 'kysely';
+import { KyselyPGlite } from 'kysely-pglite';
+import pg from 'pg';
+import type { DB } from './schema';
+import { SessionLock, serializedDialect } from './serialized-dialect';
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+/** A raw session for multi-statement scripts (migrations): one connection, in order. */
+export interface RawSession {
+  exec(sql: string): Promise<void>;
+  query<R>(sql: string, params?: unknown[]): Promise<R[]>;
+}
+
+export interface Database {
+  kind: 'pglite' | 'postgres';
+  db: Kysely<DB>;
+  /** The dialect `db` uses, for libraries that build their own Kysely (better-auth). */
+  dialect: Dialect;
+  withSession<T>(fn: (session: RawSession) => Promise<T>): Promise<T>;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export type DatabaseTarget = { kind: 'pglite'; dataDir?: string } | { kind: 'postgres'; url: string; poolSize?: number };
+
+export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+  return target.kind === 'postgres' ? openPostgres(target.url, target.poolSize ?? 10) : openPglite(target.dataDir);
+}
+
+async function openPglite(dataDir?: string): Promise<Database> {
+  if (dataDir) await mkdir(dataDir, { recursive: true });
+  const pglite = await PGlite.create({
+    ...(dataDir ? { dataDir } : {}),
+    parsers: { [INT8_OID]: (value: string) => Number(value), [NUMERIC_OID]: (value: string) => value },
+  });
+  const lock = new SessionLock();
+  const dialect = serializedDialect(new KyselyPGlite(pglite).dialect, lock);
+  const db = new Kysely<DB>({ dialect });
+  const session: RawSession = {
+    exec: async (sql) => void (await pglite.exec(sql)),
+    query: async <R>(sql: string, params?: unknown[]) => (await pglite.query<R>(sql, params)).rows,
+  };
+  return {
+    kind: 'pglite',
+    db,
+    dialect,
+    withSession: (fn) => lock.run(() => fn(session)),
+    ping: () => ping(db),
+    close: () => db.destroy(),
+  };
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: 5_000,
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+        if (oid === INT8_OID) return (value: string) => Number(value);
+        if (oid === NUMERIC_OID) return (value: string) => value;
+        return pg.types.getTypeParser(oid, format);
+      }) as typeof pg.types.getTypeParser,
+    },
+  });
+  pool.on('error', () => {
+    // An idle client lost its connection; the pool replaces it. Queries report their own errors.
+  });
+  const dialect = new PostgresDialect({ pool });
+  const db = new Kysely<DB>({ dialect });
+  return {
+    kind: 'postgres',
+    db,
+    dialect,
+    withSession: async (fn) => {
+      const client = await pool.connect();
+      try {
+        return await fn({
+          exec: async (sql) => void (await client.query(sql)),
+          query: async <R>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as R[],
+        });
+      } finally {
+        client.release();
+      }
+    },
+    ping: () => ping(db),
+    close: () => db.destroy(),
+  };
+}
+
+async function ping(db: Kysely<DB>): Promise<boolean> {
+  try {
+    await db.selectNoFrom((eb) => eb.lit(1).as('one')).execute();
+    return true;
+  } catch {
+    return false;
+  }
+}

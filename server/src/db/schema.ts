@@ -1,0 +1,78 @@
+// Kysely table types for the SQL in server/migrations. Amounts in base units are numeric(78,0),
+// which both drivers return as decimal strings; counts and ids come back as numbers.
+import type { ColumnType, Generated } from 'kysely';
+
+type Amount = ColumnType<string, string | bigint | undefined, string | bigint>;
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+
+export interface ProfilesTable {
+  id: string;
+  username: string;
+  full_name: string;
+  referral_link: string | null;
+  email: string;
+  created_at: CreatedAt;
+}
+
+export interface UserWalletsTable {
+  user_id: string;
+  wallet_address: string;
+  encrypted_wallet: string;
+  updated_at: Timestamp;
+}
+
+export interface UserTokenDistributionsTable {
+  user_id: string;
+  signup_tokens: Amount;
+  earned_signup_tokens: Amount;
+  earned_referral_tokens: Amount;
+  incoming_tokens: Amount;
+  tokens_for_claiming: Amount;
+  rrp_balance: ColumnType<number, number | undefined, number>;
+  activity_caps: ColumnType<number, number | undefined, number>;
+  distributed_tokens: Amount;
+  updated_at: Timestamp;
+}
+
+export interface ReferralsTable {
+  id: Generated<number>;
+  referrer_id: string;
+  referred_id: string;
+  referral_code: string;
+  level: number;
+  created_at: CreatedAt;
+}
+
+export interface MailOutboxTable {
+  id: Generated<number>;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  status: ColumnType<'pending' | 'sent', 'pending' | 'sent' | undefined, 'pending' | 'sent'>;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: Timestamp;
+  last_error: string | null;
+  created_at: CreatedAt;
+  sent_at: Date | null;
+}
+
+export interface DevMailboxTable {
+  id: Generated<number>;
+  outbox_id: number;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  delivered_at: CreatedAt;
+}
+
+export interface DB {
+  profiles: ProfilesTable;
+  user_wallets: UserWalletsTable;
+  user_token_distributions: UserTokenDistributionsTable;
+  referrals: ReferralsTable;
+  mail_outbox: MailOutboxTable;
+  dev_mailbox: DevMailboxTable;
+}

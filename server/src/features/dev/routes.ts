@@ -1,0 +1,52 @@
+// The dev mailbox (registered only outside production): read what the dev transport delivered,
+// and queue a test mail through the real outbox to check the mail set-up end to end.
+import { devMailListQuery, devMailListResponse, devMailSendRequest, devMailSendResponse } from '@crw/core';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { enqueueMail } from '../../mail/outbox';
+import { linksIn } from '../../mail/transports';
+import type { AppServices } from '../../services';
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export const devRoutes =
+  (services: AppServices): FastifyPluginAsyncZod =>
+  async (app) => {
+    const list = async (to?: string) => {
+      let query = services.database.db.selectFrom('dev_mailbox').selectAll().orderBy('id', 'desc').limit(100);
+      if (to) query = query.where('to_address', '=', to.toLowerCase());
+      return (await query.execute()).map((m) => ({
+        id: m.id,
+        to: m.to_address,
+        subject: m.subject,
+        text: m.text_body,
+        links: linksIn(m.text_body),
+        deliveredAt: m.delivered_at.toISOString(),
+      }));
+    };
+
+    app.get('/mail.json', { schema: { hide: true, querystring: devMailListQuery, response: { 200: devMailListResponse } } }, async (request) => ({
+      messages: await list(request.query.to),
+    }));
+
+    app.get('/mail', { schema: { hide: true, querystring: devMailListQuery } }, async (request, reply) => {
+      const messages = await list(request.query.to);
+      const items = messages
+        .map(
+          (m) => `<article><h2>${escapeHtml(m.subject)}</h2><p>To ${escapeHtml(m.to)} · ${m.deliveredAt}</p>
+<pre>${escapeHtml(m.text)}</pre>${m.links.map((l) => `<p><a href="${escapeHtml(l)}">${escapeHtml(l)}</a></p>`).join('')}</article>`,
+        )
+        .join('<hr>');
+      return reply
+        .type('text/html')
+        .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Dev mailbox</title></head>
+<body><h1>Dev mailbox</h1>${items || '<p>No mail yet.</p>'}</body></html>`);
+    });
+
+    app.post('/mail', { schema: { hide: true, body: devMailSendRequest, response: { 202: devMailSendResponse } } }, async (request, reply) => {
+      const id = await services.database.db.transaction().execute((trx) =>
+        enqueueMail(trx, { to: request.body.to.toLowerCase(), subject: request.body.subject, text: request.body.text }),
+      );
+      services.worker.wake();
+      return reply.status(202).send({ id, status: 'queued' as const });
+    });
+  };

@@ -1,0 +1,36 @@
+import { healthResponse } from '@crw/core';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppServices } from '../../services';
+import { version } from '../../version';
+
+export const healthRoutes =
+  (services: AppServices): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get(
+      '/health',
+      { schema: { summary: 'Service health', response: { 200: healthResponse, 503: healthResponse } } },
+      async (_request, reply) => {
+        const { database, transport, worker } = services;
+        const databaseUp = await database.ping();
+        const pending = databaseUp
+          ? Number(
+              (
+                await database.db
+                  .selectFrom('mail_outbox')
+                  .select((eb) => eb.fn.countAll().as('n'))
+                  .where('status', '=', 'pending')
+                  .executeTakeFirstOrThrow()
+              ).n,
+            )
+          : 0;
+        const body = {
+          status: databaseUp ? ('ok' as const) : ('degraded' as const),
+          version,
+          uptimeSeconds: Math.round(process.uptime()),
+          database: { status: databaseUp ? ('up' as const) : ('down' as const), kind: database.kind },
+          mail: { transport: transport.kind, pending, ...worker.delivery },
+        };
+        return reply.status(databaseUp ? 200 : 503).send(body);
+      },
+    );
+  };

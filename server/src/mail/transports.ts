@@ -1,0 +1,61 @@
+// Where the outbox delivers: SMTP (SMTP_URL set) or the dev mailbox (stored in the database,
+// readable at /dev/mail, and each mail's links printed to the console).
+import nodemailer from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema';
+
+export interface OutgoingMail {
+  id: number;
+  to: string;
+  subject: string;
+  text: string;
+  html: string | null;
+}
+
+export interface MailTransport {
+  kind: 'smtp' | 'dev-mailbox';
+  send(mail: OutgoingMail): Promise<void>;
+  close(): void;
+}
+
+export function linksIn(text: string): string[] {
+  return [...text.matchAll(/https?:\/\/[^\s<>"')]+/g)].map((m) => m[0]);
+}
+
+export function smtpTransport(url: string, from: string, publicUrl: string): MailTransport {
+  const options = { url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
+  const transporter = nodemailer.createTransport(options as SMTPTransport.Options);
+  const host = new URL(publicUrl).hostname;
+  return {
+    kind: 'smtp',
+    async send(mail) {
+      await transporter.sendMail({
+        from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        ...(mail.html ? { html: mail.html } : {}),
+        // A stable id per outbox row lets a receiving server drop the duplicate of a retried delivery.
+        messageId: `<outbox-${mail.id}@${host}>`,
+      });
+    },
+    close: () => transporter.close(),
+  };
+}
+
+export function devMailboxTransport(db: Kysely<DB>, print: (line: string) => void): MailTransport {
+  return {
+    kind: 'dev-mailbox',
+    async send(mail) {
+      await db
+        .insertInto('dev_mailbox')
+        .values({ outbox_id: mail.id, to_address: mail.to, subject: mail.subject, text_body: mail.text, html_body: mail.html })
+        .onConflict((oc) => oc.column('outbox_id').doNothing())
+        .execute();
+      const links = linksIn(mail.text);
+      print([`[dev mailbox] to ${mail.to}: ${mail.subject}`, ...links.map((l) => `  ${l}`)].join('\n'));
+    },
+    close: () => undefined,
+  };
+}

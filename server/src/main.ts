@@ -1,0 +1,56 @@
+// Starts the one server process: config, database + migrations, mail worker, HTTP. SIGTERM and
+// SIGINT let in-flight requests finish and exit within 10 s.
+import { existsSync } from 'node:fs';
+import { buildApp } from './app';
+import { parseConfig } from './config';
+import { closeServices, openServices } from './services';
+
+const SHUTDOWN_DEADLINE_MS = 9_000;
+
+if (existsSync('.env')) process.loadEnvFile('.env');
+
+const parsed = parseConfig(process.env);
+if (!parsed.ok) {
+  process.stderr.write(`Invalid configuration; the server did not start:\n${parsed.problems.map((p) => `  - ${p}`).join('\n')}\n`);
+  process.exit(1);
+}
+const { config } = parsed;
+
+const { default: pino } = await import('pino');
+const bootLog = pino({ level: config.LOG_LEVEL });
+const services = await openServices(config, bootLog).catch((error: unknown) => {
+  bootLog.fatal({ err: error }, 'could not open the database');
+  process.exit(1);
+});
+const app = await buildApp(services);
+app.addHook('onClose', async () => closeServices(services));
+
+let shuttingDown = false;
+async function shutdown(signal: string): Promise<void> {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+  setTimeout(() => {
+    app.log.error('shutdown deadline passed; exiting');
+    process.exit(1);
+  }, SHUTDOWN_DEADLINE_MS).unref();
+  try {
+    await app.close();
+    process.exit(0);
+  } catch (error) {
+    app.log.error({ err: error }, 'shutdown failed');
+    process.exit(1);
+  }
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));
+
+try {
+  await app.listen({ port: config.PORT, host: config.HOST });
+  services.worker.start();
+  app.log.info(`Community rewards wallet on ${config.publicUrl} (database: ${services.database.kind}, mail: ${services.transport.kind})`);
+} catch (error) {
+  app.log.fatal({ err: error }, 'could not start listening');
+  await closeServices(services);
+  process.exit(1);
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../src/config';
+
+describe('parseConfig', () => {
+  it('works with an empty environment (the embedded default)', () => {
+    const result = parseConfig({});
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.config.PORT).toBe(3000);
+    expect(result.config.publicUrl).toBe('http://localhost:3000');
+    expect(result.config.DATABASE_URL).toBeUndefined();
+    expect(result.config.SMTP_URL).toBeUndefined();
+  });
+
+  it('treats empty values as unset, as a copied .env.example has them', () => {
+    const result = parseConfig({ DATABASE_URL: '', SMTP_URL: '  ', PORT: '' });
+    expect(result.ok && result.config.DATABASE_URL).toBeUndefined();
+    expect(result.ok && result.config.PORT).toBe(3000);
+  });
+
+  it('lists every problem, not just the first', () => {
+    const result = parseConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', SMTP_URL: 'http://mail', LOG_LEVEL: 'loud' });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problems.map((p) => p.split(':')[0])).toEqual(
+      expect.arrayContaining(['PORT', 'DATABASE_URL', 'SMTP_URL', 'LOG_LEVEL']),
+    );
+    expect(result.problems).toHaveLength(4);
+  });
+
+  it('requires SMTP_URL and PUBLIC_URL in production', () => {
+    const result = parseConfig({ NODE_ENV: 'production' });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problems.join('\n')).toMatch(/SMTP_URL/);
+    expect(result.problems.join('\n')).toMatch(/PUBLIC_URL/);
+  });
+});

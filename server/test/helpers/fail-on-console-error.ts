@@ -1,0 +1,9 @@
+import { afterEach, vi } from 'vitest';
+
+// An unexpected console.error fails the test (CONVENTIONS: Tests).
+const spy = vi.spyOn(console, 'error');
+afterEach(() => {
+  const calls = spy.mock.calls.slice();
+  spy.mockClear();
+  if (calls.length > 0) throw new Error(`Unexpected console.error: ${calls.map((c) => c.map(String).join(' ')).join('\n')}`);
+});

@@ -1,0 +1,65 @@
+// The real app, built in-process on a fresh test database, for inject() tests.
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { buildApp } from '../../src/app';
+import { parseConfig, type Config } from '../../src/config';
+import type { OutboxWorkerOptions } from '../../src/mail/outbox';
+import { openServices, type AppServices } from '../../src/services';
+import { openTestDatabase } from './test-database';
+
+/** A tiny built-SPA stand-in so the static and fallback routes have something to serve. */
+export function fixtureWebDist(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'crw-web-'));
+  mkdirSync(path.join(dir, 'assets'));
+  writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>app</title><div id="root"></div>');
+  writeFileSync(path.join(dir, 'assets', 'index-abc123.js'), 'console.log("app")');
+  return dir;
+}
+
+export function testConfig(env: Record<string, string> = {}): Config {
+  const parsed = parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'info', WEB_DIST_DIR: fixtureWebDist(), ...env });
+  if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
+  return parsed.config;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  services: AppServices;
+  /** Every log line the app wrote, parsed. */
+  logs: Array<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+export async function buildTestApp(
+  opts: { env?: Record<string, string>; outbox?: OutboxWorkerOptions; extend?: (app: FastifyInstance) => void } = {},
+): Promise<TestApp> {
+  const logs: Array<Record<string, unknown>> = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) logs.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  const testDb = await openTestDatabase();
+  const config = testConfig(opts.env);
+  const log = pino({ level: 'info' }, stream);
+  const services = await openServices(config, log, { database: testDb.database, outbox: opts.outbox });
+  const app = await buildApp(services, { logger: { level: 'info', stream } });
+  opts.extend?.(app);
+  await app.ready();
+  return {
+    app,
+    services,
+    logs,
+    close: async () => {
+      await app.close();
+      await services.worker.stop();
+      services.transport.close();
+      await testDb.drop();
+    },
+  };
+}

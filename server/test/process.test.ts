@@ -1,0 +1,88 @@
+import { mkdtempSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnServer, waitForHealthy } from './helpers/server-process';
+import { freePort } from './helpers/smtp-peer';
+import { fixtureWebDist } from './helpers/test-app';
+import { createPostgresDatabase, testDbKind } from './helpers/test-database';
+
+let storage: Record<string, string>;
+let dropDatabase: (() => Promise<void>) | undefined;
+
+beforeAll(async () => {
+  if (testDbKind === 'postgres') {
+    const created = await createPostgresDatabase();
+    dropDatabase = created.drop;
+    storage = { DATABASE_URL: created.url };
+  } else {
+    storage = { DATA_DIR: mkdtempSync(path.join(tmpdir(), 'crw-data-')) };
+  }
+  storage.WEB_DIST_DIR = fixtureWebDist();
+});
+afterAll(async () => dropDatabase?.());
+
+describe(`the server process (${testDbKind})`, () => {
+  it('refuses a bad environment with exit code 1 and a list of every problem', async () => {
+    const server = spawnServer({ PORT: 'eighty', DATABASE_URL: 'mysql://db', SMTP_URL: 'ftp://mail' });
+    expect(await server.exited).toBe(1);
+    const out = server.output();
+    expect(out).toContain('Invalid configuration');
+    for (const name of ['PORT', 'DATABASE_URL', 'SMTP_URL']) expect(out).toContain(`- ${name}:`);
+  });
+
+  it('starts healthy, and a second start reuses the data', async () => {
+    const port = String(await freePort());
+    const first = spawnServer({ ...storage, PORT: port });
+    const firstMs = await waitForHealthy(first);
+    const queued = await fetch(`${first.url}/dev/mail`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ to: 'keep@example.test', subject: 'Kept across restarts', text: 'see http://localhost/kept' }),
+    });
+    expect(queued.status).toBe(202);
+    const delivered = async () => (await (await fetch(`${first.url}/dev/mail.json?to=keep@example.test`)).json()).messages.length;
+    for (let i = 0; i < 100 && (await delivered()) === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(first.output()).toContain('[dev mailbox] to keep@example.test: Kept across restarts\n  http://localhost/kept');
+    expect(first.output()).toContain('migrations applied');
+    expect(await first.stop()).toBe(0);
+
+    const second = spawnServer({ ...storage, PORT: port });
+    const secondMs = await waitForHealthy(second);
+    const mails = (await (await fetch(`${second.url}/dev/mail.json?to=keep@example.test`)).json()).messages;
+    expect(mails).toHaveLength(1);
+    expect(second.output()).not.toContain('migrations applied');
+    expect(await second.stop()).toBe(0);
+    console.info(`[process] healthy after ${firstMs} ms (first start), ${secondMs} ms (second start)`);
+  });
+
+  it('on SIGTERM finishes an in-flight request, then exits 0', async () => {
+    const port = await freePort();
+    const server = spawnServer({ ...storage, PORT: String(port) });
+    await waitForHealthy(server);
+    const body = JSON.stringify({ to: 'slow@example.test', subject: 'Slow upload', text: 'x'.repeat(2000) });
+    const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port, path: '/dev/mail', method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      });
+      req.on('error', reject);
+      // Send half the body, let the server receive SIGTERM mid-request, then finish it.
+      req.write(body.slice(0, 1000));
+      setTimeout(() => {
+        server.child.kill('SIGTERM');
+        setTimeout(() => req.end(body.slice(1000)), 1000);
+      }, 300);
+    });
+    const result = await response;
+    expect(result.status).toBe(202);
+    expect(JSON.parse(result.body)).toMatchObject({ status: 'queued' });
+    const exitStarted = Date.now();
+    expect(await server.exited).toBe(0);
+    const exitMs = Date.now() - exitStarted;
+    console.info(`[process] exited ${exitMs} ms after the in-flight request finished`);
+    expect(exitMs).toBeLessThan(10_000);
+  });
+});
