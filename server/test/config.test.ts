@@ -36,3 +36,22 @@ describe('parseConfig', () => {
     expect(result.problems.join('\n')).toMatch(/PUBLIC_URL/);
   });
 });
+
+describe('.env.example', () => {
+  it('works as it is', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { parseEnv } = await import('node:util');
+    const env = parseEnv(readFileSync(new URL('../../.env.example', import.meta.url), 'utf8'));
+    const result = parseConfig(env);
+    expect(result.ok ? [] : result.problems).toEqual([]);
+  });
+
+  it('documents every variable the server reads', async () => {
+    const { readFileSync } = await import('node:fs');
+    const example = readFileSync(new URL('../../.env.example', import.meta.url), 'utf8');
+    const source = readFileSync(new URL('../src/config.ts', import.meta.url), 'utf8');
+    const read = [...source.matchAll(/^ {4}([A-Z][A-Z0-9_]+): z/gm)].map((m) => m[1]);
+    expect(read.length).toBeGreaterThan(10);
+    for (const name of read) expect(example, name).toMatch(new RegExp(`^${name}=`, 'm'));
+  });
+});

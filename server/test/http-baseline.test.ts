@@ -114,6 +114,20 @@ describe('the SPA and the OpenAPI document', () => {
     }
   });
 
+  it('serves a page to clients that accept anything (curl), JSON 404 to clients that want JSON only', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/rcb', headers: { accept: '*/*' } });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<div id="root">');
+    const json = await t.app.inject({ method: 'GET', url: '/rcb', headers: { accept: 'application/json' } });
+    expect(json.statusCode).toBe(404);
+  });
+
+  it('sends the pre-compressed copy of an asset to a client that accepts it', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('gzip');
+  });
+
   it('caches hashed assets for a year', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
     expect(res.statusCode).toBe(200);

@@ -42,7 +42,8 @@ describe(`the server process (${testDbKind})`, () => {
       body: JSON.stringify({ to: 'keep@example.test', subject: 'Kept across restarts', text: 'see http://localhost/kept' }),
     });
     expect(queued.status).toBe(202);
-    const delivered = async () => (await (await fetch(`${first.url}/dev/mail.json?to=keep@example.test`)).json()).messages.length;
+    const mailTo = async (url: string) => ((await (await fetch(`${url}/dev/mail.json?to=keep@example.test`)).json()) as { messages: unknown[] }).messages;
+    const delivered = async () => (await mailTo(first.url)).length;
     for (let i = 0; i < 100 && (await delivered()) === 0; i++) await new Promise((r) => setTimeout(r, 100));
     expect(first.output()).toContain('[dev mailbox] to keep@example.test: Kept across restarts\n  http://localhost/kept');
     expect(first.output()).toContain('migrations applied');
@@ -50,7 +51,7 @@ describe(`the server process (${testDbKind})`, () => {
 
     const second = spawnServer({ ...storage, PORT: port });
     const secondMs = await waitForHealthy(second);
-    const mails = (await (await fetch(`${second.url}/dev/mail.json?to=keep@example.test`)).json()).messages;
+    const mails = await mailTo(second.url);
     expect(mails).toHaveLength(1);
     expect(second.output()).not.toContain('migrations applied');
     expect(await second.stop()).toBe(0);

@@ -15,6 +15,7 @@ export async function registerSpa(app: FastifyInstance, distDir: string): Promis
       wildcard: false,
       index: false,
       cacheControl: false,
+      preCompressed: true,
       setHeaders: (res, filePath) => {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
@@ -25,8 +26,10 @@ export async function registerSpa(app: FastifyInstance, distDir: string): Promis
   }
 
   app.setNotFoundHandler((request, reply) => {
+    const accept = request.headers.accept ?? '*/*';
+    const wantsHtml = accept.includes('text/html') || accept.includes('*/*');
     const isPage = request.method === 'GET' && !API_PREFIXES.some((p) => request.url.startsWith(p));
-    if (isPage && hasSpa && request.headers.accept?.includes('text/html') !== false) {
+    if (isPage && hasSpa && wantsHtml) {
       return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
     }
     return reply.status(404).send(errorBody('not_found'));

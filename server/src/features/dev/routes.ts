@@ -38,7 +38,7 @@ export const devRoutes =
         .join('<hr>');
       return reply
         .type('text/html')
-        .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Dev mailbox</title></head>
+        .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Dev mailbox</title><link rel="icon" href="/favicon.svg" type="image/svg+xml"></head>
 <body><h1>Dev mailbox</h1>${items || '<p>No mail yet.</p>'}</body></html>`);
     });
 

@@ -1,0 +1,59 @@
+import { expect, test } from '../fixtures/test';
+
+test.describe('routing rules that need no account (SPEC §2)', () => {
+  for (const prefix of ['r', 'signup']) {
+    test(`/${prefix}/{code} redirects to /?ref={code}`, async ({ page }) => {
+      await page.goto(`/${prefix}/abc123`);
+      await expect(page).toHaveURL(/\/\?ref=abc123$/);
+      await expect(page.getByText('Referral code: ABC123')).toBeVisible();
+    });
+  }
+
+  test('/refferal sets the local refferal flag on first arrival and redirects to /', async ({ page }) => {
+    await page.goto('/refferal');
+    await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/);
+    expect(await page.evaluate(() => localStorage.getItem('refferal'))).toBe('true');
+    await page.evaluate(() => localStorage.setItem('refferal', 'false'));
+    await page.goto('/refferal');
+    expect(await page.evaluate(() => localStorage.getItem('refferal'))).toBe('false');
+  });
+
+  test('/?confirmed=true goes to /dashboard', async ({ page }) => {
+    await page.goto('/?confirmed=true');
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByRole('heading', { name: 'Wallet dashboard' })).toBeVisible();
+  });
+
+  test('an unknown path shows the not-found page', async ({ page }) => {
+    const response = await page.goto('/this/page/does/not/exist');
+    expect(response?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath('not-found.png'), fullPage: true });
+    await page.getByRole('link', { name: 'Go to the start page' }).click();
+    await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
+  });
+
+  test('every SPEC §2 route renders without errors', async ({ page }) => {
+    for (const [path, heading] of [
+      ['/', 'Welcome Back'],
+      ['/signup', 'Welcome Back'],
+      ['/register', 'Set up your wallet'],
+      ['/dashboard', 'Wallet dashboard'],
+      ['/rcb', 'Community Builder'],
+      ['/convert-caps', 'Convert CAPs'],
+    ] as const) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { name: heading })).toBeVisible();
+    }
+  });
+});
+
+test('the dev mailbox shows a mail sent through the outbox', async ({ page, request }) => {
+  const queued = await request.post('/dev/mail', { data: { to: 'visitor@example.test', subject: 'Hello from the outbox', text: 'Open http://127.0.0.1/welcome' } });
+  expect(queued.status()).toBe(202);
+  await expect(async () => {
+    await page.goto('/dev/mail');
+    await expect(page.getByRole('heading', { name: 'Hello from the outbox' })).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
+  await expect(page.getByRole('link', { name: 'http://127.0.0.1/welcome' })).toBeVisible();
+});

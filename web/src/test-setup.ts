@@ -1,0 +1,15 @@
+import { cleanup } from '@testing-library/react';
+import { afterEach, vi } from 'vitest';
+
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+});
+
+// An unexpected console.error fails the test (CONVENTIONS: Tests).
+const spy = vi.spyOn(console, 'error');
+afterEach(() => {
+  const calls = spy.mock.calls.slice();
+  spy.mockClear();
+  if (calls.length > 0) throw new Error(`Unexpected console.error: ${calls.map((c) => c.map(String).join(' ')).join('\n')}`);
+});

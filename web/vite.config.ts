@@ -1,0 +1,20 @@
+import react from '@vitejs/plugin-react';
+import { compression } from 'vite-plugin-compression2';
+import { defineConfig } from 'vitest/config';
+
+const api = 'http://localhost:3000';
+
+export default defineConfig({
+  // Pre-compressed .br/.gz copies: the server sends them as they are, spending no CPU per request.
+  plugins: [react(), compression({ algorithms: ['gzip', 'brotliCompress'], exclude: [/\.map$/] })],
+  server: {
+    port: 5173,
+    proxy: { '/api': api, '/auth': api, '/rpc': api, '/dev': api },
+  },
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
+  test: {
+    environment: 'happy-dom',
+    include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['src/test-setup.ts'],
+  },
+});
