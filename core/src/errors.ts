@@ -2,6 +2,13 @@
 // messages are the texts a member sees (SPEC §8 where it gives one).
 export const errorMessages = {
   invalid_request: 'The request is not valid.',
+  invalid_credentials: 'Invalid email or password. Please check your credentials.',
+  email_not_confirmed: 'Please check your email and click the confirmation link before signing in.',
+  email_taken: 'An account with this email already exists. Please sign in instead.',
+  invalid_keystore: 'Invalid Wallet',
+  wallet_mismatch: 'This wallet does not belong to your account.',
+  invalid_token: 'This link is invalid or has expired. Please request a new one.',
+  auth_failed: 'Authentication failed. Please try again.',
   unauthorized: 'User not authenticated',
   forbidden: 'You are not allowed to do that.',
   not_found: 'Not found.',

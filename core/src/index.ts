@@ -4,3 +4,6 @@ export * from './referral-code';
 export * from './api/common';
 export * from './api/health';
 export * from './api/dev-mail';
+export * from './auth-secret';
+export * from './keystore';
+export * from './api/account';

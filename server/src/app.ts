@@ -2,6 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { attemptLimiter } from './auth/attempt-limits';
+import { registerAuthRoutes } from './auth/auth-routes';
+import { accountRoutes } from './features/account/routes';
 import { devRoutes } from './features/dev/routes';
 import { healthRoutes } from './features/health/routes';
 import { registerErrorHandling } from './plugins/errors';
@@ -42,7 +45,10 @@ export async function buildApp(services: AppServices, opts: { logger?: FastifySe
   await registerSecurity(app);
   await registerOpenApi(app);
 
+  const limitAttempts = attemptLimiter(config);
   await app.register(healthRoutes(services), { prefix: '/api' });
+  await app.register(accountRoutes(services, limitAttempts), { prefix: '/api' });
+  await registerAuthRoutes(app, services.auth, config, limitAttempts);
   if (!config.isProduction) await app.register(devRoutes(services), { prefix: '/dev' });
   await registerSpa(app, config.WEB_DIST_DIR);
   return app;

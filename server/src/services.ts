@@ -1,8 +1,10 @@
 // The long-lived parts the app is built from; main.ts opens them, tests open their own.
 import type { FastifyBaseLogger } from 'fastify';
+import { createAuth, type Auth } from './auth/auth';
+import { authSigningKey } from './auth/auth-secret-key';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/database';
-import { migrate } from './db/migrate';
+import { setUpSchema } from './db/setup';
 import { OutboxWorker, type OutboxWorkerOptions } from './mail/outbox';
 import { devMailboxTransport, smtpTransport, type MailTransport } from './mail/transports';
 
@@ -11,6 +13,9 @@ export interface AppServices {
   database: Database;
   transport: MailTransport;
   worker: OutboxWorker;
+  auth: Auth;
+  /** Signs sessions and e-mail tokens (AUTH_SECRET or DATA_DIR/auth-secret). */
+  signingKey: string;
 }
 
 export async function openServices(
@@ -25,13 +30,15 @@ export async function openServices(
         ? { kind: 'postgres', url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE }
         : { kind: 'pglite', dataDir: config.dataDir },
     ));
-  const applied = await migrate(database);
-  if (applied.length > 0) log.info({ applied }, 'migrations applied');
   const transport = config.SMTP_URL
     ? smtpTransport(config.SMTP_URL, config.MAIL_FROM, config.publicUrl)
     : devMailboxTransport(database.db, (line) => process.stdout.write(`${line}\n`));
   const worker = new OutboxWorker(database.db, transport, log, overrides.outbox);
-  return { config, database, transport, worker };
+  const signingKey = await authSigningKey(config);
+  const auth = createAuth(config, database, signingKey, () => worker.wake());
+  const applied = await setUpSchema(database);
+  if (applied.length > 0) log.info({ applied }, 'migrations applied');
+  return { config, database, transport, worker, auth, signingKey };
 }
 
 /** Stops the worker, then closes the transport and the database (in that order). */

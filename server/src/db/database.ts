@@ -3,10 +3,9 @@
 import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, type Dialect } from 'kysely';
-import { KyselyPGlite } from 'kysely-pglite';
 import pg from 'pg';
 import type { DB } from './schema';
-import { SessionLock, serializedDialect } from './serialized-dialect';
+import { pgliteDialect, SessionLock } from './pglite-dialect';
 
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
@@ -40,7 +39,7 @@ async function openPglite(dataDir?: string): Promise<Database> {
     parsers: { [INT8_OID]: (value: string) => Number(value), [NUMERIC_OID]: (value: string) => value },
   });
   const lock = new SessionLock();
-  const dialect = serializedDialect(new KyselyPGlite(pglite).dialect, lock);
+  const dialect = pgliteDialect(pglite, lock);
   const db = new Kysely<DB>({ dialect });
   const session: RawSession = {
     exec: async (sql) => void (await pglite.exec(sql)),

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase, type Database } from '../../src/db/database';
-import { migrate } from '../../src/db/migrate';
+import { setUpSchema } from '../../src/db/setup';
 
 export const testDbKind: 'pglite' | 'postgres' = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 
@@ -38,12 +38,12 @@ export async function openTestDatabase(opts: { migrated?: boolean } = {}): Promi
   const migrated = opts.migrated ?? true;
   if (testDbKind === 'pglite') {
     const database = await openDatabase({ kind: 'pglite' });
-    if (migrated) await migrate(database);
+    if (migrated) await setUpSchema(database);
     return { database, drop: () => database.close() };
   }
   const created = await createPostgresDatabase();
   const database = await openDatabase({ kind: 'postgres', url: created.url, poolSize: 10 });
-  if (migrated) await migrate(database);
+  if (migrated) await setUpSchema(database);
   return {
     database,
     url: created.url,

@@ -1,7 +1,9 @@
 // The dev mailbox (registered only outside production): read what the dev transport delivered,
 // and queue a test mail through the real outbox to check the mail set-up end to end.
-import { devMailListQuery, devMailListResponse, devMailSendRequest, devMailSendResponse } from '@crw/core';
+import { deleteAccountResponse, devMailListQuery, devMailListResponse, devMailSendRequest, devMailSendResponse } from '@crw/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { sql } from 'kysely';
+import { requireUserId } from '../../auth/session';
 import { enqueueMail } from '../../mail/outbox';
 import { linksIn } from '../../mail/transports';
 import type { AppServices } from '../../services';
@@ -48,5 +50,12 @@ export const devRoutes =
       );
       services.worker.wake();
       return reply.status(202).send({ id, status: 'queued' as const });
+    });
+  
+    // SPEC §4's test-only account deletion: delete_current_user() for the signed-in member.
+    app.delete('/account', { schema: { hide: true, response: { 200: deleteAccountResponse } } }, async (request) => {
+      const userId = await requireUserId(services.auth, request);
+      const result = await sql<{ result: { success: boolean; message: string } }>`SELECT delete_current_user(${userId}) AS result`.execute(services.database.db);
+      return result.rows[0]?.result ?? { success: false, message: 'Deletion failed' };
     });
   };

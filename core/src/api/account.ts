@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { AUTH_SECRET_PATTERN } from '../auth-secret';
+import { ADDRESS_PATTERN, KEYSTORE_MAX_LENGTH } from '../keystore';
+
+export const authSecretField = z.string().regex(AUTH_SECRET_PATTERN, 'must be a derived auth secret');
+export const emailField = z.email().max(254).transform((e) => e.trim().toLowerCase());
+
+export const walletPayload = z.object({
+  address: z.string().regex(ADDRESS_PATTERN),
+  keystore: z.string().min(2).max(KEYSTORE_MAX_LENGTH),
+});
+
+/** POST /api/register: the account, its profile and its wallet, made in one transaction. */
+export const registerRequest = z.object({
+  email: emailField,
+  authSecret: authSecretField,
+  username: z.string().trim().max(64).optional(),
+  firstName: z.string().trim().min(1).max(80),
+  lastName: z.string().trim().min(1).max(80),
+  wallet: walletPayload,
+  referralCode: z.string().trim().max(32).optional(),
+});
+export type RegisterRequest = z.input<typeof registerRequest>;
+export const registerResponse = z.object({ needsEmailConfirmation: z.boolean(), userId: z.string() });
+
+/** GET /api/me: what the signed-in member's pages show. */
+export const userDetailsResponse = z.object({
+  id: z.string(),
+  email: z.string(),
+  username: z.string(),
+  fullName: z.string(),
+  referralCode: z.string().nullable(),
+  wallet: z.object({ address: z.string(), keystore: z.string() }),
+});
+export type UserDetails = z.infer<typeof userDetailsResponse>;
+
+/** PUT /api/wallet (saveNewWallet): the same wallet, re-encrypted with the new password. */
+export const saveWalletRequest = walletPayload;
+export const okResponse = z.object({ ok: z.literal(true) });
+
+/** DELETE /dev/account: the test-only account deletion routine (outside production). */
+export const deleteAccountResponse = z.object({ success: z.boolean(), message: z.string() });

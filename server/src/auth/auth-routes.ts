@@ -1,0 +1,59 @@
+// Mounts better-auth's handler at /auth/* inside Fastify, limits the attempt endpoints (see
+// attempt-limits.ts), and turns better-auth's errors into our { code, message } bodies.
+import { errorBody, errorMessages, type ErrorCode } from '@crw/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { Config } from '../config';
+import type { Auth } from './auth';
+
+const authErrors: Record<string, ErrorCode> = {
+  INVALID_EMAIL_OR_PASSWORD: 'invalid_credentials',
+  INVALID_PASSWORD: 'invalid_credentials',
+  EMAIL_NOT_VERIFIED: 'email_not_confirmed',
+  INVALID_TOKEN: 'invalid_token',
+  TOKEN_EXPIRED: 'invalid_token',
+};
+
+/** Paths where each call is an attempt worth limiting. */
+export const LIMITED_AUTH_PATHS = ['/auth/sign-in/email', '/auth/request-password-reset', '/auth/send-verification-email', '/auth/reset-password'];
+
+async function forward(auth: Auth, config: Config, request: FastifyRequest, reply: FastifyReply) {
+  const url = new URL(request.url, config.publicUrl);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined || name === 'content-length') continue;
+    headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && request.body !== undefined;
+  const response = await auth.handler(new Request(url, { method: request.method, headers, ...(hasBody ? { body: JSON.stringify(request.body) } : {}) }));
+
+  reply.status(response.status);
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie' && name !== 'content-length' && name !== 'content-encoding') reply.header(name, value);
+  });
+  for (const cookie of response.headers.getSetCookie()) reply.header('set-cookie', cookie);
+  const text = await response.text();
+  if (response.status >= 400) {
+    let code: string | undefined;
+    try {
+      code = (JSON.parse(text) as { code?: string }).code;
+    } catch {
+      code = undefined;
+    }
+    const mapped: ErrorCode = (code && authErrors[code]) || (response.status === 401 ? 'unauthorized' : response.status === 404 ? 'not_found' : 'auth_failed');
+    request.log.info({ status: response.status, authCode: code }, 'auth request refused');
+    return reply.type('application/json').send(errorBody(mapped, errorMessages[mapped]));
+  }
+  return reply.send(text.length > 0 ? text : null);
+}
+
+export async function registerAuthRoutes(app: FastifyInstance, auth: Auth, config: Config, limits: preHandlerAsyncHookHandler): Promise<void> {
+  for (const path of LIMITED_AUTH_PATHS) {
+    app.post(path, { preHandler: limits, schema: { hide: true } }, (request, reply) => forward(auth, config, request, reply));
+  }
+  app.route({
+    method: ['GET', 'POST'],
+    url: '/auth/*',
+    schema: { hide: true },
+    handler: (request, reply) => forward(auth, config, request, reply),
+  });
+}

@@ -1,0 +1,82 @@
+// better-auth behind /auth: sessions (httpOnly cookies), sign-in, e-mail verification, password
+// reset. Sign-up is ours (/api/register), because the account, profile, wallet and first mail
+// must be written in one transaction. The "password" better-auth sees is the derived auth secret.
+import { randomUUID } from 'node:crypto';
+import { betterAuth } from 'better-auth';
+import { getMigrations } from 'better-auth/db/migration';
+import { AUTH_SECRET_PATTERN } from '@crw/core';
+import type { Config } from '../config';
+import type { Database } from '../db/database';
+import { enqueueMail, type NewMail } from '../mail/outbox';
+import { confirmationMail, passwordResetMail } from '../mail/templates';
+import { hashSecret, verifySecret } from './password-hash';
+
+export const AUTH_BASE_PATH = '/auth';
+export const CONFIRMED_CALLBACK = '/?confirmed=true';
+export const RESET_PAGE = '/reset-password';
+export const EMAIL_TOKEN_EXPIRES_IN_S = 24 * 60 * 60;
+export const RESET_TOKEN_EXPIRES_IN_S = 60 * 60;
+
+export function trustedOrigins(config: Config): string[] {
+  const origins = [new URL(config.publicUrl).origin];
+  if (!config.isProduction) origins.push('http://localhost:5173', `http://127.0.0.1:${config.PORT}`, `http://localhost:${config.PORT}`);
+  return [...new Set(origins)];
+}
+
+export function createAuth(config: Config, database: Database, signingKey: string, onMailQueued: () => void) {
+  const queue = async (mail: NewMail) => {
+    await enqueueMail(database.db, mail);
+    onMailQueued();
+  };
+  const secretLength = AUTH_SECRET_PATTERN.source.match(/\{(\d+)\}/)?.[1];
+  return betterAuth({
+    appName: 'Community Rewards Wallet',
+    baseURL: config.publicUrl,
+    basePath: AUTH_BASE_PATH,
+    secret: signingKey,
+    database: { dialect: database.dialect, type: 'postgres' },
+    trustedOrigins: trustedOrigins(config),
+    telemetry: { enabled: false },
+    plugins: authPlugins,
+    rateLimit: { enabled: false }, // limits are ours (per IP and per e-mail), see auth-routes.ts
+    advanced: {
+      cookiePrefix: 'crw',
+      useSecureCookies: config.publicUrl.startsWith('https://'),
+      database: { generateId: () => randomUUID() },
+    },
+    emailAndPassword: {
+      enabled: true,
+      disableSignUp: true,
+      requireEmailVerification: true,
+      autoSignIn: false,
+      minPasswordLength: Number(secretLength ?? 64),
+      maxPasswordLength: Number(secretLength ?? 64),
+      resetPasswordTokenExpiresIn: RESET_TOKEN_EXPIRES_IN_S,
+      revokeSessionsOnPasswordReset: true,
+      password: { hash: hashSecret, verify: verifySecret },
+      sendResetPassword: async ({ user, url }) => queue(passwordResetMail(user.email, url)),
+    },
+    emailVerification: {
+      sendOnSignUp: false,
+      sendOnSignIn: false,
+      autoSignInAfterVerification: true,
+      expiresIn: EMAIL_TOKEN_EXPIRES_IN_S,
+      sendVerificationEmail: async ({ user, url }) => queue(confirmationMail(user.email, url)),
+    },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+/** Plugins change better-auth's tables, so the migrator and the instance share this list. */
+export const authPlugins = [];
+
+/** Creates or updates better-auth's own tables (its CLI needs Node 22; this is the same migrator). */
+export async function migrateAuthTables(database: Database): Promise<string[]> {
+  const { toBeCreated, toBeAdded, runMigrations } = await getMigrations({
+    database: { dialect: database.dialect, type: 'postgres' },
+    plugins: authPlugins,
+  });
+  await runMigrations();
+  return [...toBeCreated.map((t) => t.table), ...toBeAdded.map((t) => t.table)];
+}

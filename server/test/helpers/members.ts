@@ -1,0 +1,52 @@
+// Factories for members: a real ethers wallet and keystore, the derived auth secret, and the
+// register / confirm / sign-in calls the browser makes. Shared by server tests and e2e fixtures.
+import { deriveAuthSecret } from '@crw/core';
+import { Wallet } from 'ethers';
+import type { FastifyInstance } from 'fastify';
+
+export const ORIGIN = 'http://localhost:3000';
+
+export interface MemberKeys {
+  email: string;
+  password: string;
+  authSecret: string;
+  address: string;
+  privateKey: string;
+  keystore: string;
+}
+
+let counter = 0;
+export function uniqueEmail(prefix = 'member'): string {
+  counter += 1;
+  return `${prefix}.${Date.now().toString(36)}.${counter}@example.test`;
+}
+
+/** A wallet made as the browser makes it: random key, keystore with scrypt N=131072, r=8, p=1. */
+export async function makeMemberKeys(overrides: { email?: string; password?: string } = {}): Promise<MemberKeys> {
+  const email = overrides.email ?? uniqueEmail();
+  const password = overrides.password ?? 'correct horse battery';
+  const wallet = Wallet.createRandom();
+  const plain = new Wallet(wallet.privateKey);
+  const keystore = await plain.encrypt(password);
+  return { email, password, authSecret: await deriveAuthSecret(password, email), address: plain.address, privateKey: plain.privateKey, keystore };
+}
+
+export function registerBody(keys: MemberKeys, extra: Record<string, unknown> = {}) {
+  return {
+    email: keys.email,
+    authSecret: keys.authSecret,
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    wallet: { address: keys.address, keystore: keys.keystore },
+    ...extra,
+  };
+}
+
+export function cookieOf(setCookie: string | string[] | undefined): string {
+  const all = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
+  return all.map((c) => c.split(';')[0]).join('; ');
+}
+
+export async function signIn(app: FastifyInstance, email: string, authSecret: string) {
+  return app.inject({ method: 'POST', url: '/auth/sign-in/email', headers: { origin: ORIGIN }, payload: { email, password: authSecret } });
+}
