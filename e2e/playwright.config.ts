@@ -22,6 +22,8 @@ export default defineConfig({
   use: {
     baseURL,
     trace: 'retain-on-failure',
+    permissions: ['clipboard-read', 'clipboard-write'],
+    acceptDownloads: true,
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -44,6 +46,8 @@ export default defineConfig({
       PUBLIC_URL: baseURL,
       DATA_DIR: process.env.E2E_DATA_DIR,
       LOG_LEVEL: 'warn',
+      // Journeys share one IP; the per-e-mail limit stays at its default and is tested.
+      AUTH_RATE_LIMIT_PER_IP: '500',
       ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
     },
   },

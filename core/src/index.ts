@@ -7,3 +7,4 @@ export * from './api/dev-mail';
 export * from './auth-secret';
 export * from './keystore';
 export * from './api/account';
+export * from './validation';

@@ -5,7 +5,8 @@ test.describe('routing rules that need no account (SPEC §2)', () => {
     test(`/${prefix}/{code} redirects to /?ref={code}`, async ({ page }) => {
       await page.goto(`/${prefix}/abc123`);
       await expect(page).toHaveURL(/\/\?ref=abc123$/);
-      await expect(page.getByText('Referral code: ABC123')).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'Create Account' })).toBeVisible();
+      await expect(page.getByText('Referral code ABC123 applied! You will earn bonus CAPs when you join.')).toBeVisible();
     });
   }
 
@@ -18,10 +19,13 @@ test.describe('routing rules that need no account (SPEC §2)', () => {
     expect(await page.evaluate(() => localStorage.getItem('refferal'))).toBe('false');
   });
 
-  test('/?confirmed=true goes to /dashboard', async ({ page }) => {
+  test('/?confirmed=true goes to /dashboard (which, with no session, sends the visitor back to /)', async ({ page }) => {
+    const visited: string[] = [];
+    page.on('framenavigated', (frame) => visited.push(frame.url()));
     await page.goto('/?confirmed=true');
-    await expect(page).toHaveURL(/\/dashboard$/);
-    await expect(page.getByRole('heading', { name: 'Wallet dashboard' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
+    await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/);
+    expect(visited.some((url) => url.endsWith('/dashboard'))).toBe(true);
   });
 
   test('an unknown path shows the not-found page', async ({ page }) => {
@@ -33,14 +37,16 @@ test.describe('routing rules that need no account (SPEC §2)', () => {
     await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
   });
 
-  test('every SPEC §2 route renders without errors', async ({ page }) => {
+  test('every SPEC §2 route renders without errors (member pages send a visitor to /)', async ({ page }) => {
     for (const [path, heading] of [
       ['/', 'Welcome Back'],
-      ['/signup', 'Welcome Back'],
+      ['/signup', 'Create Account'],
       ['/register', 'Set up your wallet'],
-      ['/dashboard', 'Wallet dashboard'],
-      ['/rcb', 'Community Builder'],
-      ['/convert-caps', 'Convert CAPs'],
+      ['/reset-password', 'Choose a new password'],
+      ['/dashboard', 'Welcome Back'],
+      ['/rcb', 'Welcome Back'],
+      ['/convert-caps', 'Welcome Back'],
+      ['/claim', 'Welcome Back'],
     ] as const) {
       await page.goto(path);
       await expect(page.getByRole('heading', { name: heading })).toBeVisible();

@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router';
+import { createQueryClient, Providers } from './app/providers';
 import { routes } from './app/routes';
 import './ui/theme.css';
 
@@ -10,6 +11,8 @@ if (!root) throw new Error('index.html has no #root element');
 
 createRoot(root).render(
   <StrictMode>
-    <RouterProvider router={router} />
+    <Providers client={createQueryClient()}>
+      <RouterProvider router={router} />
+    </Providers>
   </StrictMode>,
 );

@@ -15,8 +15,8 @@ export const registerRequest = z.object({
   email: emailField,
   authSecret: authSecretField,
   username: z.string().trim().max(64).optional(),
-  firstName: z.string().trim().min(1).max(80),
-  lastName: z.string().trim().min(1).max(80),
+  firstName: z.string().trim().max(80).optional(),
+  lastName: z.string().trim().max(80).optional(),
   wallet: walletPayload,
   referralCode: z.string().trim().max(32).optional(),
 });
@@ -40,3 +40,9 @@ export const okResponse = z.object({ ok: z.literal(true) });
 
 /** DELETE /dev/account: the test-only account deletion routine (outside production). */
 export const deleteAccountResponse = z.object({ success: z.boolean(), message: z.string() });
+
+/** GET /api/config: the public part of the configuration the web app needs. */
+export const publicConfigResponse = z.object({
+  links: z.object({ mainSite: z.string(), terms: z.string(), help: z.string() }),
+});
+export type PublicConfig = z.infer<typeof publicConfigResponse>;

@@ -1,23 +1,49 @@
-import { render, screen } from '@testing-library/react';
+import { cleanup, render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createQueryClient, Providers } from './providers';
 import { routes } from './routes';
 
 function renderAt(path: string) {
   const router = createMemoryRouter(routes, { initialEntries: [path] });
-  render(<RouterProvider router={router} />);
+  render(
+    <Providers client={createQueryClient()}>
+      <RouterProvider router={router} />
+    </Providers>,
+  );
   return router;
 }
+
+const member = { id: 'u1', email: 'ada@example.test', username: 'ada', fullName: 'Ada Lovelace', referralCode: null, wallet: { address: '0x' + '1'.repeat(40), keystore: '{}' } };
+
+/** The server as a signed-in member's browser sees it (unit tests have no server). */
+function signedIn() {
+  localStorage.setItem('allowed', 'true');
+  vi.stubGlobal('fetch', async (url: string) =>
+    String(url).startsWith('/api/me')
+      ? new Response(JSON.stringify(member), { status: 200 })
+      : new Response(JSON.stringify({ links: { mainSite: 'https://example.org', terms: 'https://example.org/t', help: 'https://example.org/h' } }), { status: 200 }),
+  );
+}
+
+function signedOut() {
+  vi.stubGlobal('fetch', async () => new Response(JSON.stringify({ code: 'unauthorized', message: 'User not authenticated' }), { status: 401 }));
+}
+
+afterEach(() => vi.unstubAllGlobals());
 
 describe('routing rules that need no account (SPEC §2)', () => {
   it.each(['/r/ABC123', '/signup/ABC123'])('%s redirects to /?ref={code}', async (path) => {
     const router = renderAt(path);
-    expect(await screen.findByText('Referral code: ABC123')).toBeTruthy();
+    signedOut();
+    expect(await screen.findByText('ABC123')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Create Account' })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/');
     expect(router.state.location.search).toBe('?ref=ABC123');
   });
 
   it('/refferal sets the refferal flag on first arrival and redirects to /', async () => {
+    signedOut();
     const router = renderAt('/refferal');
     await screen.findByRole('heading', { name: 'Welcome Back' });
     expect(localStorage.getItem('refferal')).toBe('true');
@@ -25,6 +51,7 @@ describe('routing rules that need no account (SPEC §2)', () => {
   });
 
   it('/refferal leaves an existing flag alone (only the first arrival sets it)', async () => {
+    signedOut();
     localStorage.setItem('refferal', 'false');
     renderAt('/refferal');
     await screen.findByRole('heading', { name: 'Welcome Back' });
@@ -32,9 +59,24 @@ describe('routing rules that need no account (SPEC §2)', () => {
   });
 
   it('/?confirmed=true goes to /dashboard', async () => {
+    signedIn();
     const router = renderAt('/?confirmed=true');
     await screen.findByRole('heading', { name: 'Wallet dashboard' });
     expect(router.state.location.pathname).toBe('/dashboard');
+  });
+
+  it('member pages need a session and the allowed flag: without them, the start page', async () => {
+    signedOut();
+    localStorage.setItem('allowed', 'true');
+    const router = renderAt('/dashboard');
+    await screen.findByRole('heading', { name: 'Welcome Back' });
+    expect(router.state.location.pathname).toBe('/');
+    cleanupAndReset();
+    signedIn();
+    localStorage.removeItem('allowed');
+    const again = renderAt('/rcb');
+    await screen.findByRole('heading', { name: 'Welcome Back' });
+    expect(again.state.location.pathname).toBe('/');
   });
 
   it('an unknown path shows the not-found page', async () => {
@@ -43,19 +85,23 @@ describe('routing rules that need no account (SPEC §2)', () => {
   });
 
   it.each([
-    ['/signup', 'Welcome Back'],
+    ['/signup', 'Create Account'],
     ['/register', 'Set up your wallet'],
-    ['/mnemonic', 'Your recovery phrase'],
     ['/claim', 'Confirm the transaction'],
     ['/insufficient-balance', 'ETH balance insufficient'],
-    ['/recover-wallet', 'Recover your wallet'],
-    ['/reset-password', 'Choose a new password'],
+    ['/reset-password?token=t&email=a%40b.co', 'Choose a new password'],
     ['/dashboard', 'Wallet dashboard'],
     ['/rcb', 'Community Builder'],
     ['/community-builder', 'Community builder'],
     ['/convert-caps', 'Convert CAPs'],
   ])('%s shows the screen that names itself', async (path, heading) => {
+    signedIn();
     renderAt(path);
     expect(await screen.findByRole('heading', { name: heading })).toBeTruthy();
   });
 });
+
+function cleanupAndReset() {
+  cleanup();
+  vi.unstubAllGlobals();
+}

@@ -17,8 +17,8 @@ export interface Registration {
   email: string;
   authSecret: string;
   username?: string | undefined;
-  firstName: string;
-  lastName: string;
+  firstName?: string | undefined;
+  lastName?: string | undefined;
   wallet: RegisterRequest['wallet'];
 }
 
@@ -26,7 +26,7 @@ export async function registerMember(db: Kysely<DB>, signingKey: string, publicU
   const passwordHash = await hashSecret(input.authSecret);
   const userId = randomUUID();
   const username = input.username?.trim() || input.email.split('@')[0] || input.email;
-  const fullName = `${input.firstName.trim()} ${input.lastName.trim()}`.trim();
+  const fullName = [input.firstName, input.lastName].map((n) => n?.trim() ?? '').filter(Boolean).join(' ');
   try {
     await db.transaction().execute(async (trx) => {
       const existing = await sql<{ id: string }>`SELECT id FROM "user" WHERE email = ${input.email}`.execute(trx);

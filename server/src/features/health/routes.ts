@@ -1,4 +1,4 @@
-import { healthResponse } from '@crw/core';
+import { healthResponse, publicConfigResponse } from '@crw/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppServices } from '../../services';
 import { version } from '../../version';
@@ -33,4 +33,8 @@ export const healthRoutes =
         return reply.status(databaseUp ? 200 : 503).send(body);
       },
     );
+  
+    app.get('/config', { schema: { summary: 'Public configuration for the web app', response: { 200: publicConfigResponse } } }, async () => ({
+      links: { mainSite: services.config.MAIN_SITE_URL, terms: services.config.TERMS_URL, help: services.config.HELP_URL },
+    }));
   };

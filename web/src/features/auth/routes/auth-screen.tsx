@@ -1,13 +1,176 @@
-import { findReferralCode } from '@crw/core';
-import { useLocation } from 'react-router';
-import { ScreenPlaceholder } from '../../../ui/screen-placeholder';
+// The auth screen (SPEC §2): sign in, create account, reset password.
+import { defaultUsername, findReferralCode, SIGNIN_REDIRECT_MS, userDetailsResponse, validateAuthSignUp, validateResend, validateSignIn } from '@crw/core';
+import { useState, type FormEvent } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { ApiError, apiFetch } from '../../../lib/api-client';
+import { handoff } from '../../../lib/handoff';
+import { writeStored } from '../../../lib/storage';
+import { runWalletTask } from '../../../lib/wallet/wallet-client';
+import { Button, LinkButton } from '../../../ui/button';
+import { FormMessage, WorkProgress } from '../../../ui/form-message';
+import { PasswordField, TextField } from '../../../ui/text-field';
+import { requestPasswordReset, resendConfirmation } from '../api/email-links';
+import { signIn } from '../api/sign-in';
+import { AuthCard } from '../components/auth-card';
+import styles from '../components/auth.module.css';
+import { useCreateAccount } from '../hooks/use-create-account';
+import { otherError, signInError, signUpError } from '../messages';
+
+type Mode = 'signin' | 'signup' | 'reset';
+
+const screens: Record<Mode, { title: string; subtitle: string }> = {
+  signin: { title: 'Welcome Back', subtitle: 'Sign in to see your CAPs, your REME and your community.' },
+  signup: { title: 'Create Account', subtitle: 'Join the community: your wallet is made right here, in your browser.' },
+  reset: { title: 'Reset Password', subtitle: 'Enter your e-mail address and we will send you a link to choose a new password.' },
+};
 
 export function Component() {
   const location = useLocation();
+  const navigate = useNavigate();
   const referralCode = findReferralCode(location);
+  const registeredEmail = (location.state as { registeredEmail?: string } | null)?.registeredEmail;
+  const [mode, setMode] = useState<Mode>(referralCode || location.pathname === '/signup' ? 'signup' : 'signin');
+  const [email, setEmail] = useState(registeredEmail ?? '');
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirmPassword, setConfirmPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [success, setSuccess] = useState<string | null>(
+    registeredEmail ? `Account created! We sent a confirmation link to ${registeredEmail}. Click it to activate your account.` : null,
+  );
+  const [canResend, setCanResend] = useState(Boolean(registeredEmail));
+  const [busy, setBusy] = useState(false);
+  const [checking, setChecking] = useState<number | null>(null);
+  const account = useCreateAccount((e) => setError(signUpError(e, 'auth')));
+
+  function switchMode(next: Mode) {
+    setMode(next);
+    setError(null);
+    setSuccess(null);
+    setCanResend(false);
+    if (next !== 'signup') setUsername('');
+  }
+
+  async function onSignIn() {
+    const problem = validateSignIn({ email, password });
+    if (problem) return setError(problem);
+    setBusy(true);
+    try {
+      await signIn(email, password);
+    } catch (e) {
+      setBusy(false);
+      setCanResend(e instanceof ApiError && e.code === 'email_not_confirmed');
+      return setError(signInError(e));
+    }
+    try {
+      const me = await apiFetch('/api/me', userDetailsResponse);
+      setChecking(0);
+      const check = await runWalletTask({ kind: 'check', keystore: me.wallet.keystore, password }, setChecking);
+      if (!check.opens) {
+        // The password was reset: the keystore still opens only with the old one.
+        handoff.put('recoveryPassword', password);
+        return navigate('/recover-wallet');
+      }
+      writeStored('allowed', 'true');
+      setSuccess('Signed in. Opening your wallet…');
+      setTimeout(() => navigate('/dashboard'), SIGNIN_REDIRECT_MS);
+    } catch (e) {
+      setBusy(false);
+      setChecking(null);
+      setError(signInError(e));
+    }
+  }
+
+  async function onSignUp() {
+    const problem = validateAuthSignUp({ email, password, confirmPassword });
+    if (problem) return setError(problem);
+    await account.createAccount({
+      email,
+      password,
+      username: defaultUsername(username, email),
+      ...(referralCode ? { referralCode, firstName: 'User', lastName: 'User' } : {}),
+    });
+  }
+
+  async function onReset() {
+    if (!email.trim()) return setError('Email address is required');
+    setBusy(true);
+    try {
+      await requestPasswordReset(email);
+      setSuccess('Password reset email sent. Check your inbox for the link.');
+    } catch (e) {
+      setError(otherError(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function onResend() {
+    const problem = validateResend(email);
+    if (problem) return setError(problem);
+    setError(null);
+    setBusy(true);
+    try {
+      await resendConfirmation(email);
+      setSuccess('Confirmation email resent. Please check your inbox and spam folder.');
+    } catch (e) {
+      setError(e instanceof ApiError && e.code === 'rate_limited' ? e.message : 'Failed to resend confirmation email. Please try again.');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    setSuccess(null);
+    void (mode === 'signin' ? onSignIn() : mode === 'signup' ? onSignUp() : onReset());
+  }
+
+  const working = busy || account.busy;
+  const { title, subtitle } = screens[mode];
   return (
-    <ScreenPlaceholder name="Welcome Back">
-      {referralCode ? <p>Referral code: {referralCode}</p> : null}
-    </ScreenPlaceholder>
+    <AuthCard title={title} subtitle={subtitle}>
+      {referralCode && mode === 'signup' ? (
+        <p className={styles.banner} role="status">
+          Referral code <strong>{referralCode}</strong> applied! You will earn bonus CAPs when you join.
+        </p>
+      ) : null}
+      <form onSubmit={onSubmit} noValidate>
+        <TextField label="Email" type="email" autoComplete="email" value={email} onChange={setEmail} />
+        {mode === 'signup' ? <TextField label="Username (optional)" autoComplete="username" value={username} onChange={setUsername} /> : null}
+        {mode !== 'reset' ? (
+          <PasswordField label="Password" autoComplete={mode === 'signup' ? 'new-password' : 'current-password'} value={password} onChange={setPassword} />
+        ) : null}
+        {mode === 'signup' ? <PasswordField label="Confirm password" autoComplete="new-password" value={confirmPassword} onChange={setConfirmPassword} /> : null}
+        {mode === 'signin' ? (
+          <div className={styles.row}>
+            <LinkButton onClick={() => switchMode('reset')}>Forgot Password?</LinkButton>
+          </div>
+        ) : null}
+        <FormMessage error={error} success={success} />
+        {account.progress !== null ? <WorkProgress label="Creating your wallet…" fraction={account.progress} /> : null}
+        {checking !== null ? <WorkProgress label="Unlocking your wallet…" fraction={checking} /> : null}
+        <Button type="submit" busy={working}>
+          {mode === 'signin' ? 'LOGIN' : mode === 'signup' ? 'CREATE ACCOUNT' : 'SEND RESET EMAIL'}
+        </Button>
+      </form>
+      {canResend ? (
+        <p className={styles.center}>
+          <Button variant="secondary" onClick={() => void onResend()} busy={busy}>
+            Resend Email
+          </Button>
+        </p>
+      ) : null}
+      <p className={styles.center}>
+        {mode === 'signin' ? (
+          <>
+            Don&apos;t have an account? <LinkButton onClick={() => switchMode('signup')}>Register Here</LinkButton>
+          </>
+        ) : (
+          <LinkButton onClick={() => switchMode('signin')}>Back to Sign In</LinkButton>
+        )}
+      </p>
+    </AuthCard>
   );
 }

@@ -1,5 +1,95 @@
-import { ScreenPlaceholder } from '../../../ui/screen-placeholder';
+// Wallet recovery (SPEC §2, §4): after a password reset the keystore still opens only with the
+// old password; unlock it with that or with the 12 words, and re-encrypt it with the new one.
+import { useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Navigate, useNavigate } from 'react-router';
+import { handoff } from '../../../lib/handoff';
+import { meQuery, saveWallet } from '../../../lib/session';
+import { writeStored } from '../../../lib/storage';
+import { runWalletTask, WalletTaskError } from '../../../lib/wallet/wallet-client';
+import { Button } from '../../../ui/button';
+import { FormMessage, WorkProgress } from '../../../ui/form-message';
+import { PageLoading } from '../../../ui/page-loading';
+import { PasswordField } from '../../../ui/text-field';
+import { AuthCard } from '../components/auth-card';
+import styles from '../components/auth.module.css';
+
+type Method = 'password' | 'mnemonic';
 
 export function Component() {
-  return <ScreenPlaceholder name="Recover your wallet" />;
+  const [newPassword] = useState(() => handoff.peek('recoveryPassword'));
+  const me = useQuery(meQuery);
+  const navigate = useNavigate();
+  const [method, setMethod] = useState<Method>('password');
+  const [secret, setSecret] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+
+  if (!newPassword || me.isError) return <Navigate replace to="/" />;
+  if (!me.data) return <PageLoading />;
+  const wallet = me.data.wallet;
+
+  async function recover(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    setProgress(0);
+    try {
+      const result =
+        method === 'password'
+          ? await runWalletTask({ kind: 'reencrypt', keystore: wallet.keystore, oldPassword: secret, newPassword: newPassword! }, setProgress)
+          : await runWalletTask({ kind: 'restore', phrase: secret, expectedAddress: wallet.address, newPassword: newPassword! }, setProgress);
+      await saveWallet(result.wallet);
+      handoff.clear('recoveryPassword');
+      writeStored('allowed', 'true');
+      navigate('/dashboard', { replace: true });
+    } catch (e) {
+      setProgress(null);
+      if (e instanceof WalletTaskError) setError(method === 'password' ? 'Invalid password provided' : 'Invalid mnemonic provided');
+      else setError(e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  return (
+    <AuthCard title="Recover your wallet" subtitle="Your password changed, so unlock your wallet once with your old password or your 12-word code.">
+      <form onSubmit={(e) => void recover(e)} noValidate>
+        <fieldset className={styles.choices}>
+          <legend className={styles.subtitle}>Recover with</legend>
+          {(
+            [
+              ['password', 'Old password'],
+              ['mnemonic', 'Mnemonic'],
+            ] as const
+          ).map(([value, label]) => (
+            <label key={value}>
+              <input
+                type="radio"
+                name="method"
+                value={value}
+                checked={method === value}
+                onChange={() => {
+                  setMethod(value);
+                  setSecret('');
+                  setError(null);
+                }}
+              />{' '}
+              {label}
+            </label>
+          ))}
+        </fieldset>
+        {method === 'password' ? (
+          <PasswordField label="Old password" autoComplete="off" value={secret} onChange={setSecret} />
+        ) : (
+          <>
+            <label htmlFor="recovery-mnemonic">Your 12-word code</label>
+            <textarea id="recovery-mnemonic" className={styles.textarea} value={secret} onChange={(e) => setSecret(e.target.value)} autoComplete="off" spellCheck={false} />
+          </>
+        )}
+        <FormMessage error={error} />
+        {progress !== null ? <WorkProgress label="Re-encrypting your wallet…" fraction={progress} /> : null}
+        <Button type="submit" busy={progress !== null} disabled={!secret.trim()}>
+          Recover
+        </Button>
+      </form>
+    </AuthCard>
+  );
 }

@@ -1,5 +1,68 @@
-import { ScreenPlaceholder } from '../../../ui/screen-placeholder';
+// The registration screen (SPEC §2): the full form, then the wallet, then the phrase.
+import { findReferralCode, validateRegistration } from '@crw/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Link, useLocation } from 'react-router';
+import { publicConfigQuery } from '../../../lib/session';
+import { Button } from '../../../ui/button';
+import { FormMessage, WorkProgress } from '../../../ui/form-message';
+import { PasswordField, TextField } from '../../../ui/text-field';
+import { AuthCard } from '../components/auth-card';
+import styles from '../components/auth.module.css';
+import { useCreateAccount } from '../hooks/use-create-account';
+import { signUpError } from '../messages';
 
 export function Component() {
-  return <ScreenPlaceholder name="Set up your wallet" />;
+  const location = useLocation();
+  const referralCode = findReferralCode({ ...location, pathname: '' });
+  const terms = useQuery(publicConfigQuery).data?.links.terms;
+  const [form, setForm] = useState({ firstName: '', lastName: '', email: '', password: '', confirmPassword: '' });
+  const [error, setError] = useState<string | null>(null);
+  const account = useCreateAccount((e) => setError(signUpError(e, 'register')));
+  const set = (field: keyof typeof form) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    const problem = validateRegistration(form);
+    if (problem) return setError(problem);
+    void account.createAccount({
+      email: form.email.trim(),
+      password: form.password,
+      firstName: form.firstName.trim(),
+      lastName: form.lastName.trim(),
+      ...(referralCode ? { referralCode } : {}),
+    });
+  }
+
+  return (
+    <AuthCard title="Set up your wallet" subtitle="Create your account and your own wallet. Your password locks the wallet on this device.">
+      <form onSubmit={onSubmit} noValidate>
+        <TextField label="First name" autoComplete="given-name" value={form.firstName} onChange={set('firstName')} />
+        <TextField label="Last name" autoComplete="family-name" value={form.lastName} onChange={set('lastName')} />
+        <TextField label="Email" type="email" autoComplete="email" value={form.email} onChange={set('email')} />
+        <PasswordField label="Password" autoComplete="new-password" value={form.password} onChange={set('password')} />
+        <PasswordField label="Confirm password" autoComplete="new-password" value={form.confirmPassword} onChange={set('confirmPassword')} />
+        <p>
+          By creating a wallet you agree to the{' '}
+          {terms ? (
+            <a href={terms} target="_blank" rel="noreferrer">
+              terms of service
+            </a>
+          ) : (
+            'terms of service'
+          )}
+          .
+        </p>
+        <FormMessage error={error} />
+        {account.progress !== null ? <WorkProgress label="Creating your wallet…" fraction={account.progress} /> : null}
+        <Button type="submit" busy={account.busy}>
+          CREATE WALLET
+        </Button>
+      </form>
+      <p className={styles.center}>
+        Already have an account? <Link to="/">Login here</Link>
+      </p>
+    </AuthCard>
+  );
 }

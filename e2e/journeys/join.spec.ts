@@ -1,0 +1,130 @@
+import { Wallet } from 'ethers';
+import type { Request } from '@playwright/test';
+import { expect, test } from '../fixtures/test';
+import { confirmByMail, newEmail, readPhrase, registerOnRegisterScreen, saveAndConfirmPhrase, signInOnAuthScreen, waitForMail } from '../fixtures/member';
+
+const PASSWORD = 'Sunny-Meadow-42';
+
+/** Everything the browser sent: URLs and bodies. */
+function recordRequests(page: import('@playwright/test').Page): string[] {
+  const sent: string[] = [];
+  page.on('request', (r: Request) => sent.push(`${r.method()} ${r.url()}\n${r.postData() ?? ''}`));
+  return sent;
+}
+
+function expectNoSecrets(sent: string[], password: string, phrase: string) {
+  const words = phrase.split(' ');
+  for (const entry of sent) {
+    expect(entry, 'a request carried the password').not.toContain(password);
+    for (let i = 0; i + 3 <= words.length; i++) {
+      expect(entry, 'a request carried part of the mnemonic').not.toContain(words.slice(i, i + 3).join(' '));
+    }
+  }
+}
+
+test.describe('join: sign up, keep the phrase, confirm, sign in', () => {
+  test('from /register: wallet made in the browser, phrase confirmed, mail link signs in to the dashboard', async ({ page, request }) => {
+    const email = newEmail('register');
+    const sent = recordRequests(page);
+    const longTasks = await watchLongTasks(page);
+    const phrase = await registerOnRegisterScreen(page, email, PASSWORD, () => page.evaluate(() => ((window as unknown as { __since: number }).__since = performance.now())));
+    expect(await longTasks(), 'longest main-thread task during sign-up (ms)').toBeLessThan(100);
+
+    await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: `We sent a confirmation link to ${email}` })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Resend Email' })).toBeVisible();
+    expect(await page.evaluate(() => localStorage.getItem('allowed'))).toBe('true');
+
+    await confirmByMail(page, request, email);
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByText('Hello, Ada Lovelace')).toBeVisible();
+
+    // The keystore on the server: scrypt n=131072, r=8, p=1, opens with the password to the stored address.
+    const me = await page.evaluate(async () => (await fetch('/api/me')).json());
+    const keystore = JSON.parse(me.wallet.keystore);
+    expect(keystore.Crypto.kdfparams).toMatchObject({ n: 131072, r: 8, p: 1 });
+    expect(keystore.Crypto.kdf).toBe('scrypt');
+    const opened = await Wallet.fromEncryptedJson(me.wallet.keystore, PASSWORD);
+    expect(opened.address).toBe(me.wallet.address);
+    expect(Wallet.fromPhrase(phrase).address).toBe(me.wallet.address);
+    expect(me.wallet.keystore).not.toContain(phrase.split(' ')[0] + ' ' + phrase.split(' ')[1]);
+    expect(await page.evaluate(() => JSON.stringify(localStorage) + JSON.stringify(sessionStorage) + JSON.stringify(history.state))).not.toContain(phrase.split(' ').slice(0, 3).join(' '));
+
+    // Logout clears the keys and ends the session.
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
+    expect(await page.evaluate(() => localStorage.getItem('allowed'))).toBeNull();
+    expect((await page.evaluate(async () => (await fetch('/api/me')).status))).toBe(401);
+    await page.goto('/dashboard');
+    await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/);
+
+    // Sign in again: 1 s later the dashboard.
+    await signInOnAuthScreen(page, email, PASSWORD);
+    await expect(page.getByText('Signed in. Opening your wallet…')).toBeVisible();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    expectNoSecrets(sent, PASSWORD, phrase);
+  });
+
+  test("from the auth screen's CREATE ACCOUNT, with the phrase downloaded as mnemonic.txt", async ({ page, request }) => {
+    const email = newEmail('auth');
+    const sent = recordRequests(page);
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Register Here' }).click();
+    await expect(page.getByRole('heading', { name: 'Create Account' })).toBeVisible();
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByLabel('Confirm password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'CREATE ACCOUNT' }).click();
+    await expect(page.getByRole('progressbar', { name: 'Creating your wallet…' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Your recovery code' })).toBeVisible({ timeout: 30_000 });
+    const phrase = await readPhrase(page);
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download text doc' }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe('mnemonic.txt');
+    const { readFile } = await import('node:fs/promises');
+    expect((await readFile(await download.path(), 'utf8')).trim()).toBe(phrase);
+    await page.getByRole('button', { name: 'I have saved my code' }).click();
+
+    await page.getByLabel('Your 12-word code').fill(phrase.split(' ').reverse().join(' '));
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Entered mnemonic mismatch the original one');
+    await page.getByRole('button', { name: 'Go back to copy again' }).click();
+    await expect(page.getByRole('button', { name: 'Copy All Words' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'I have saved my code' })).toBeDisabled();
+    await saveAndConfirmPhrase(page);
+
+    // Resend Email sends a second confirmation mail.
+    const first = await waitForMail(request, email, 'Confirm your e-mail address');
+    await page.getByRole('button', { name: 'Resend Email' }).click();
+    await expect(page.getByText('Confirmation email resent. Please check your inbox and spam folder.')).toBeVisible();
+    const second = await waitForMail(request, email, 'Confirm your e-mail address', first.id);
+    await page.goto(second.links.find((l) => l.includes('/auth/verify-email'))!);
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByText('Hello, User')).toBeVisible();
+    expectNoSecrets(sent, PASSWORD, phrase);
+  });
+
+  test('the mnemonic screen without a phrase returns to /', async ({ page }) => {
+    await page.goto('/mnemonic');
+    await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/);
+  });
+});
+
+/** Records main-thread long tasks from now on; the returned function gives the longest, in ms. */
+async function watchLongTasks(page: import('@playwright/test').Page) {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __tasks: Array<[number, number]>; __since: number };
+    w.__tasks = [];
+    w.__since = Infinity;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) w.__tasks.push([entry.startTime, entry.duration]);
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  // Only tasks that start after the member pressed the button count (page load is not sign-up).
+  return () =>
+    page.evaluate(() => {
+      const w = window as unknown as { __tasks: Array<[number, number]>; __since: number };
+      return Math.max(0, ...w.__tasks.filter(([start]) => start >= w.__since).map(([, duration]) => duration));
+    });
+}

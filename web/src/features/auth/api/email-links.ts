@@ -1,0 +1,29 @@
+import { deriveAuthSecret } from '@crw/core';
+import { z } from 'zod';
+import { apiFetch } from '../../../lib/api-client';
+
+const status = z.object({ status: z.boolean() }).passthrough();
+
+/** resendConfirmation: the answer is the same whether or not the account exists. */
+export function resendConfirmation(email: string) {
+  return apiFetch('/auth/send-verification-email', status, {
+    method: 'POST',
+    body: { email: email.trim().toLowerCase(), callbackURL: '/?confirmed=true' },
+  });
+}
+
+/** resetPassword: mails a single-use link to /reset-password (which needs the e-mail for the salt). */
+export function requestPasswordReset(email: string) {
+  const normalized = email.trim().toLowerCase();
+  return apiFetch('/auth/request-password-reset', status, {
+    method: 'POST',
+    body: { email: normalized, redirectTo: `/reset-password?email=${encodeURIComponent(normalized)}` },
+  });
+}
+
+export async function setNewPassword(token: string, email: string, newPassword: string) {
+  return apiFetch('/auth/reset-password', status, {
+    method: 'POST',
+    body: { token, newPassword: await deriveAuthSecret(newPassword, email) },
+  });
+}

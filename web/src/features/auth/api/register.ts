@@ -1,0 +1,27 @@
+import { deriveAuthSecret, registerResponse, type RegisterRequest } from '@crw/core';
+import { apiFetch } from '../../../lib/api-client';
+
+export interface RegisterInput {
+  email: string;
+  password: string;
+  username?: string;
+  firstName?: string;
+  lastName?: string;
+  referralCode?: string;
+  wallet: { address: string; keystore: string };
+}
+
+/** register / registerByReferral: only the derived secret, the address and the keystore leave. */
+export async function register(input: RegisterInput) {
+  const email = input.email.trim().toLowerCase();
+  const body: RegisterRequest = {
+    email,
+    authSecret: await deriveAuthSecret(input.password, email),
+    wallet: input.wallet,
+    ...(input.username ? { username: input.username.trim() } : {}),
+    ...(input.firstName ? { firstName: input.firstName.trim() } : {}),
+    ...(input.lastName ? { lastName: input.lastName.trim() } : {}),
+    ...(input.referralCode ? { referralCode: input.referralCode } : {}),
+  };
+  return apiFetch('/api/register', registerResponse, { method: 'POST', body });
+}

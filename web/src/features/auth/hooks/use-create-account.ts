@@ -1,0 +1,33 @@
+// Both sign-up forms: make the wallet in the worker, register, then show the phrase once.
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { handoff } from '../../../lib/handoff';
+import { removeStored } from '../../../lib/storage';
+import { runWalletTask } from '../../../lib/wallet/wallet-client';
+import { register, type RegisterInput } from '../api/register';
+
+export type CreateAccountInput = Omit<RegisterInput, 'wallet'>;
+
+export function useCreateAccount(onError: (error: unknown) => void) {
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState(false);
+  const [progress, setProgress] = useState<number | null>(null);
+
+  async function createAccount(input: CreateAccountInput) {
+    setBusy(true);
+    setProgress(0);
+    for (const key of ['user', 'allowed'] as const) removeStored(key);
+    try {
+      const { wallet } = await runWalletTask({ kind: 'create', password: input.password }, setProgress);
+      await register({ ...input, wallet: { address: wallet.address, keystore: wallet.keystore } });
+      handoff.put('mnemonic', wallet.phrase);
+      navigate('/mnemonic', { state: { email: input.email.trim().toLowerCase() } });
+    } catch (error) {
+      onError(error);
+      setBusy(false);
+      setProgress(null);
+    }
+  }
+
+  return { createAccount, busy, progress };
+}

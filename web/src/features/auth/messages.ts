@@ -1,0 +1,33 @@
+// SPEC §8's texts for the auth screens, chosen from the API's stable error codes.
+import { ApiError } from '../../lib/api-client';
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export function signInError(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.code === 'invalid_credentials') return 'Invalid email or password. Please check your credentials.';
+    if (error.code === 'email_not_confirmed') return 'Please check your email and click the confirmation link before signing in.';
+    if (error.code === 'rate_limited') return error.message;
+  }
+  return `Login failed: ${message(error)}`;
+}
+
+/** screen: the auth screen's CREATE ACCOUNT, or the registration screen (service-level texts). */
+export function signUpError(error: unknown, screen: 'auth' | 'register'): string {
+  if (error instanceof ApiError) {
+    if (error.code === 'email_taken') {
+      return screen === 'auth' ? 'An account with this email already exists. Please try signing in instead.' : error.message;
+    }
+    if (error.code === 'rate_limited') return error.message;
+    if (screen === 'register') return error.message || 'Registration failed. Please try again.';
+    if (error.status === 400 && error.message.includes('email')) return 'Please enter a valid email address.';
+    if (error.message.includes('401')) return 'Authentication not configured. Please check the backend project settings.';
+  }
+  if (screen === 'register') return message(error) || 'Registration failed. Please try again.';
+  return `Signup failed: ${message(error)}`;
+}
+
+export function otherError(error: unknown): string {
+  if (error instanceof ApiError && error.code === 'rate_limited') return error.message;
+  return message(error) || 'An error occurred';
+}

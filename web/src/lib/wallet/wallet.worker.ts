@@ -1,0 +1,71 @@
+// The wallet worker: creates, opens and re-encrypts keystores with ethers (scrypt N=131072, r=8,
+// p=1), so the page never freezes. The keystore holds the private key only, never the phrase.
+import { HDNodeWallet, Mnemonic, Wallet } from 'ethers';
+import type { WalletResult, WalletTask, WorkerMessage } from './wallet-protocol';
+
+const PATH = "m/44'/60'/0'/0/0";
+const post = (message: WorkerMessage) => self.postMessage(message);
+const progress = (from: number, to: number) => (fraction: number) => post({ type: 'progress', fraction: from + (to - from) * fraction });
+
+class TaskFailure extends Error {
+  constructor(
+    readonly reason: 'invalid_password' | 'invalid_mnemonic' | 'wrong_wallet',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function open(keystore: string, password: string, onProgress: (f: number) => void): Promise<Wallet> {
+  try {
+    const wallet = await Wallet.fromEncryptedJson(keystore, password, onProgress);
+    return new Wallet(wallet.privateKey);
+  } catch {
+    throw new TaskFailure('invalid_password', 'Invalid Wallet');
+  }
+}
+
+async function run(task: WalletTask): Promise<WalletResult> {
+  switch (task.kind) {
+    case 'create': {
+      const hd = HDNodeWallet.createRandom(undefined, PATH);
+      const phrase = hd.mnemonic?.phrase;
+      if (!phrase) throw new Error('no mnemonic was generated');
+      const plain = new Wallet(hd.privateKey);
+      const keystore = await plain.encrypt(task.password, progress(0, 1));
+      return { kind: 'create', wallet: { address: plain.address, keystore, phrase } };
+    }
+    case 'check': {
+      try {
+        const wallet = await open(task.keystore, task.password, progress(0, 1));
+        return { kind: 'check', opens: true, address: wallet.address };
+      } catch {
+        return { kind: 'check', opens: false, address: null };
+      }
+    }
+    case 'reencrypt': {
+      const wallet = await open(task.keystore, task.oldPassword, progress(0, 0.5));
+      return { kind: 'reencrypt', wallet: { address: wallet.address, keystore: await wallet.encrypt(task.newPassword, progress(0.5, 1)) } };
+    }
+    case 'restore': {
+      let hd: HDNodeWallet;
+      try {
+        hd = HDNodeWallet.fromMnemonic(Mnemonic.fromPhrase(task.phrase.trim().toLowerCase().split(/\s+/).join(' ')), PATH);
+      } catch {
+        throw new TaskFailure('invalid_mnemonic', 'Invalid mnemonic provided');
+      }
+      if (hd.address.toLowerCase() !== task.expectedAddress.toLowerCase()) throw new TaskFailure('wrong_wallet', 'Invalid mnemonic provided');
+      const plain = new Wallet(hd.privateKey);
+      return { kind: 'restore', wallet: { address: plain.address, keystore: await plain.encrypt(task.newPassword, progress(0, 1)) } };
+    }
+  }
+}
+
+self.onmessage = async (event: MessageEvent<WalletTask>) => {
+  try {
+    post({ type: 'done', result: await run(event.data) });
+  } catch (error) {
+    if (error instanceof TaskFailure) post({ type: 'failed', reason: error.reason, message: error.message });
+    else post({ type: 'failed', reason: 'error', message: error instanceof Error ? error.message : String(error) });
+  }
+};

@@ -1,0 +1,17 @@
+import styles from './forms.module.css';
+
+/** An inline message: errors are announced at once (alert), successes politely (status). */
+export function FormMessage({ error, success }: { error?: string | null; success?: string | null }) {
+  if (error) return <p role="alert" className={styles.error}>{error}</p>;
+  if (success) return <p role="status" className={styles.success}>{success}</p>;
+  return null;
+}
+
+export function WorkProgress({ label, fraction }: { label: string; fraction: number }) {
+  return (
+    <div>
+      <p className={styles.progressLabel}>{label}</p>
+      <progress className={styles.progress} aria-label={label} max={100} value={Math.round(fraction * 100)} />
+    </div>
+  );
+}
