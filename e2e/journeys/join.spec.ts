@@ -1,12 +1,12 @@
 import { Wallet } from 'ethers';
-import type { Request } from '@playwright/test';
+import type { Page, Request } from '@playwright/test';
 import { expect, test } from '../fixtures/test';
 import { confirmByMail, newEmail, readPhrase, registerOnRegisterScreen, saveAndConfirmPhrase, signInOnAuthScreen, waitForMail } from '../fixtures/member';
 
 const PASSWORD = 'Sunny-Meadow-42';
 
 /** Everything the browser sent: URLs and bodies. */
-function recordRequests(page: import('@playwright/test').Page): string[] {
+function recordRequests(page: Page): string[] {
   const sent: string[] = [];
   page.on('request', (r: Request) => sent.push(`${r.method()} ${r.url()}\n${r.postData() ?? ''}`));
   return sent;
@@ -112,7 +112,7 @@ test.describe('join: sign up, keep the phrase, confirm, sign in', () => {
 });
 
 /** Records main-thread long tasks from now on; the returned function gives the longest, in ms. */
-async function watchLongTasks(page: import('@playwright/test').Page) {
+async function watchLongTasks(page: Page) {
   await page.addInitScript(() => {
     const w = window as unknown as { __tasks: Array<[number, number]>; __since: number };
     w.__tasks = [];
