@@ -77,7 +77,7 @@ export function Component() {
           ))}
         </fieldset>
         {method === 'password' ? (
-          <PasswordField label="Old password" autoComplete="off" value={secret} onChange={setSecret} />
+          <PasswordField label="Your old password" autoComplete="off" value={secret} onChange={setSecret} />
         ) : (
           <>
             <label htmlFor="recovery-mnemonic">Your 12-word code</label>

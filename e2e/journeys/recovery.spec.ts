@@ -1,0 +1,79 @@
+import { Wallet } from 'ethers';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test } from '../fixtures/test';
+import { confirmByMail, newEmail, registerOnRegisterScreen, signInOnAuthScreen, waitForMail } from '../fixtures/member';
+
+const OLD = 'Old-Password-111';
+const NEW = 'New-Password-222';
+
+type Me = { wallet: { address: string; keystore: string } };
+const me = (page: Page) => page.evaluate(async () => (await fetch('/api/me')).json()) as Promise<Me>;
+
+/** A confirmed member who then forgets the password and resets it by e-mail; ends on /recover-wallet. */
+async function memberAfterReset(page: Page, request: APIRequestContext) {
+  const email = newEmail('recover');
+  const phrase = await registerOnRegisterScreen(page, email, OLD);
+  await confirmByMail(page, request, email);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const before = await me(page);
+  await page.getByRole('button', { name: 'Logout' }).click();
+
+  await page.getByRole('button', { name: 'Forgot Password?' }).click();
+  await expect(page.getByRole('heading', { name: 'Reset Password' })).toBeVisible();
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'SEND RESET EMAIL' }).click();
+  await expect(page.getByText('Password reset email sent')).toBeVisible();
+  const mail = await waitForMail(request, email, 'Reset your password');
+  await page.goto(mail.links.find((l) => l.includes('/auth/reset-password/'))!);
+  await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
+  await page.getByLabel('New password', { exact: true }).fill(NEW);
+  await page.getByLabel('Confirm new password', { exact: true }).fill(NEW);
+  await page.getByRole('button', { name: 'Save new password' }).click();
+  await expect(page.getByText('Your password has been changed. Sign in with your new password.')).toBeVisible();
+
+  // The link works once.
+  await page.goto(mail.links.find((l) => l.includes('/auth/reset-password/'))!);
+  await expect(page.getByText('This reset link is invalid or has expired.')).toBeVisible();
+
+  await signInOnAuthScreen(page, email, NEW);
+  await expect(page).toHaveURL(/\/recover-wallet$/, { timeout: 20_000 });
+  await expect(page.getByRole('heading', { name: 'Recover your wallet' })).toBeVisible();
+  return { email, phrase, before };
+}
+
+async function expectRecovered(page: Page, before: Me) {
+  await expect(page).toHaveURL(/\/dashboard$/, { timeout: 30_000 });
+  const after = await me(page);
+  expect(after.wallet.address).toBe(before.wallet.address);
+  expect((await Wallet.fromEncryptedJson(after.wallet.keystore, NEW)).address).toBe(before.wallet.address);
+  expect(await page.evaluate(() => localStorage.getItem('allowed'))).toBe('true');
+}
+
+test('reset, then recovery with the old password: same address, keystore opens with the new password', async ({ page, request }) => {
+  const { before } = await memberAfterReset(page, request);
+  await page.getByLabel('Your old password', { exact: true }).fill('not-my-old-password');
+  await page.getByRole('button', { name: 'Recover' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Invalid password provided');
+  expect((await me(page)).wallet.keystore).toBe(before.wallet.keystore);
+
+  await page.getByLabel('Your old password', { exact: true }).fill(OLD);
+  await page.getByRole('button', { name: 'Recover' }).click();
+  await expect(page.getByRole('progressbar', { name: 'Re-encrypting your wallet…' })).toBeVisible();
+  await expectRecovered(page, before);
+});
+
+test('reset, then recovery with the mnemonic: a foreign phrase changes nothing, the right one recovers', async ({ page, request }) => {
+  const { phrase, before } = await memberAfterReset(page, request);
+  await page.getByLabel('Mnemonic').check();
+  await page.getByLabel('Your 12-word code').fill(Wallet.createRandom().mnemonic!.phrase);
+  await page.getByRole('button', { name: 'Recover' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Invalid mnemonic provided');
+  await page.getByLabel('Your 12-word code').fill('not a real phrase at all');
+  await page.getByRole('button', { name: 'Recover' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Invalid mnemonic provided');
+  expect((await me(page)).wallet.keystore).toBe(before.wallet.keystore);
+
+  await page.getByLabel('Your 12-word code').fill(phrase);
+  await page.getByRole('button', { name: 'Recover' }).click();
+  await expectRecovered(page, before);
+});
