@@ -4,7 +4,7 @@ import { publicConfigQuery } from '../../../lib/session';
 import styles from './auth.module.css';
 
 /** The card every account screen sits in, with the help, main-site and terms links. */
-export function AuthCard({ title, subtitle, wide, children }: { title: string; subtitle: string; wide?: boolean; children: ReactNode }) {
+export function AuthCard({ title, subtitle, wide, footer = true, children }: { title: string; subtitle: string; wide?: boolean; footer?: boolean; children: ReactNode }) {
   const config = useQuery(publicConfigQuery);
   const links = config.data?.links;
   return (
@@ -15,7 +15,7 @@ export function AuthCard({ title, subtitle, wide, children }: { title: string; s
         </h1>
         <p className={styles.subtitle}>{subtitle}</p>
         {children}
-        {links ? (
+        {links && footer ? (
           <nav className={styles.footer} aria-label="More">
             <a href={links.help} target="_blank" rel="noreferrer">
               Need help?

@@ -82,7 +82,7 @@ export function Component() {
 
   if (view === 'confirm') {
     return (
-      <AuthCard wide title="Confirm your recovery code" subtitle="Type your 12-word code, with single spaces, exactly as you saved it.">
+      <AuthCard wide footer={false} title="Confirm your recovery code" subtitle="Type your 12-word code, with single spaces, exactly as you saved it.">
         <label htmlFor="mnemonic-input" className={styles.subtitle}>
           Your 12-word code
         </label>
@@ -100,7 +100,7 @@ export function Component() {
   }
 
   return (
-    <AuthCard wide title="Your recovery code" subtitle="These 12 words are the only way to recover your wallet if you forget your password.">
+    <AuthCard wide footer={false} title="Your recovery code" subtitle="These 12 words are the only way to recover your wallet if you forget your password.">
       <ol className={styles.grid} aria-label="Recovery code">
         {words.map((word, i) => (
           <li key={i} className={styles.word}>
