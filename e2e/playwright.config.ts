@@ -4,11 +4,35 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
+import { mainPort, mainURL, noConfirmPort } from './fixtures/servers';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const port = Number(process.env.E2E_PORT ?? 3100);
-const baseURL = `http://127.0.0.1:${port}`;
-process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'crw-e2e-'));
+const dataDir = (process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'crw-e2e-')));
+
+function server(serverPort: number, dataDir: string, extraEnv: Record<string, string>) {
+  const url = `http://127.0.0.1:${serverPort}`;
+  return {
+    command: 'node --import tsx server/src/main.ts',
+    cwd: repoRoot,
+    url: `${url}/api/health`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
+    env: {
+      NODE_ENV: 'test',
+      PORT: String(serverPort),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: url,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      // Journeys share one IP; the per-e-mail limit stays at its default and is tested.
+      AUTH_RATE_LIMIT_PER_IP: '500',
+      ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
+      ...extraEnv,
+    },
+  };
+}
 
 export default defineConfig({
   testDir: './journeys',
@@ -20,7 +44,7 @@ export default defineConfig({
   retries: 0,
   reporter: [['list'], ['html', { open: 'never', outputFolder: './playwright-report' }]],
   use: {
-    baseURL,
+    baseURL: mainURL,
     trace: 'retain-on-failure',
     permissions: ['clipboard-read', 'clipboard-write'],
     acceptDownloads: true,
@@ -31,24 +55,5 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
-  webServer: {
-    command: 'node --import tsx server/src/main.ts',
-    cwd: repoRoot,
-    url: `${baseURL}/api/health`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      NODE_ENV: 'test',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: baseURL,
-      DATA_DIR: process.env.E2E_DATA_DIR,
-      LOG_LEVEL: 'warn',
-      // Journeys share one IP; the per-e-mail limit stays at its default and is tested.
-      AUTH_RATE_LIMIT_PER_IP: '500',
-      ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
-    },
-  },
+  webServer: [server(mainPort, dataDir, {}), server(noConfirmPort, `${dataDir}-no-confirm`, { REQUIRE_EMAIL_CONFIRMATION: 'false' })],
 });

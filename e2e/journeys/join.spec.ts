@@ -1,26 +1,11 @@
 import { Wallet } from 'ethers';
-import type { Page, Request } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures/test';
 import { confirmByMail, newEmail, readPhrase, registerOnRegisterScreen, saveAndConfirmPhrase, signInOnAuthScreen, waitForMail } from '../fixtures/member';
+import { noConfirmURL } from '../fixtures/servers';
+import { expectNoSecrets, recordRequests } from '../fixtures/secrets';
 
 const PASSWORD = 'Sunny-Meadow-42';
-
-/** Everything the browser sent: URLs and bodies. */
-function recordRequests(page: Page): string[] {
-  const sent: string[] = [];
-  page.on('request', (r: Request) => sent.push(`${r.method()} ${r.url()}\n${r.postData() ?? ''}`));
-  return sent;
-}
-
-function expectNoSecrets(sent: string[], password: string, phrase: string) {
-  const words = phrase.split(' ');
-  for (const entry of sent) {
-    expect(entry, 'a request carried the password').not.toContain(password);
-    for (let i = 0; i + 3 <= words.length; i++) {
-      expect(entry, 'a request carried part of the mnemonic').not.toContain(words.slice(i, i + 3).join(' '));
-    }
-  }
-}
 
 test.describe('join: sign up, keep the phrase, confirm, sign in', () => {
   test('from /register: wallet made in the browser, phrase confirmed, mail link signs in to the dashboard', async ({ page, request }) => {
@@ -128,3 +113,17 @@ async function watchLongTasks(page: Page) {
       return Math.max(0, ...w.__tasks.filter(([start]) => start >= w.__since).map(([, duration]) => duration));
     });
 }
+
+test.describe('join without e-mail confirmation (REQUIRE_EMAIL_CONFIRMATION=false)', () => {
+  test.use({ baseURL: noConfirmURL });
+
+  test('sign-up signs the member in; after the phrase the dashboard follows 1.5 s later', async ({ page }) => {
+    const email = newEmail('instant');
+    await registerOnRegisterScreen(page, email, PASSWORD);
+    await expect(page.getByText('Your wallet is ready! Taking you to your dashboard…')).toBeVisible();
+    const shownAt = Date.now();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    expect(Date.now() - shownAt).toBeGreaterThan(1000);
+    await expect(page.getByText('Hello, Ada Lovelace')).toBeVisible();
+  });
+});

@@ -1,6 +1,7 @@
 import { Wallet } from 'ethers';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from '../fixtures/test';
+import { expectNoSecrets, recordRequests } from '../fixtures/secrets';
 import { confirmByMail, newEmail, registerOnRegisterScreen, signInOnAuthScreen, waitForMail } from '../fixtures/member';
 
 const OLD = 'Old-Password-111';
@@ -11,6 +12,7 @@ const me = (page: Page) => page.evaluate(async () => (await fetch('/api/me')).js
 
 /** A confirmed member who then forgets the password and resets it by e-mail; ends on /recover-wallet. */
 async function memberAfterReset(page: Page, request: APIRequestContext) {
+  const sent = recordRequests(page);
   const email = newEmail('recover');
   const phrase = await registerOnRegisterScreen(page, email, OLD);
   await confirmByMail(page, request, email);
@@ -38,7 +40,7 @@ async function memberAfterReset(page: Page, request: APIRequestContext) {
   await signInOnAuthScreen(page, email, NEW);
   await expect(page).toHaveURL(/\/recover-wallet$/, { timeout: 20_000 });
   await expect(page.getByRole('heading', { name: 'Recover your wallet' })).toBeVisible();
-  return { email, phrase, before };
+  return { email, phrase, before, sent };
 }
 
 async function expectRecovered(page: Page, before: Me) {
@@ -50,7 +52,7 @@ async function expectRecovered(page: Page, before: Me) {
 }
 
 test('reset, then recovery with the old password: same address, keystore opens with the new password', async ({ page, request }) => {
-  const { before } = await memberAfterReset(page, request);
+  const { before, phrase, sent } = await memberAfterReset(page, request);
   await page.getByLabel('Your old password', { exact: true }).fill('not-my-old-password');
   await page.getByRole('button', { name: 'Recover' }).click();
   await expect(page.getByRole('alert')).toHaveText('Invalid password provided');
@@ -60,10 +62,11 @@ test('reset, then recovery with the old password: same address, keystore opens w
   await page.getByRole('button', { name: 'Recover' }).click();
   await expect(page.getByRole('progressbar', { name: 'Re-encrypting your wallet…' })).toBeVisible();
   await expectRecovered(page, before);
+  expectNoSecrets(sent, [OLD, NEW, 'not-my-old-password'], phrase);
 });
 
 test('reset, then recovery with the mnemonic: a foreign phrase changes nothing, the right one recovers', async ({ page, request }) => {
-  const { phrase, before } = await memberAfterReset(page, request);
+  const { phrase, before, sent } = await memberAfterReset(page, request);
   await page.getByLabel('Mnemonic').check();
   await page.getByLabel('Your 12-word code').fill(Wallet.createRandom().mnemonic!.phrase);
   await page.getByRole('button', { name: 'Recover' }).click();
@@ -76,4 +79,5 @@ test('reset, then recovery with the mnemonic: a foreign phrase changes nothing, 
   await page.getByLabel('Your 12-word code').fill(phrase);
   await page.getByRole('button', { name: 'Recover' }).click();
   await expectRecovered(page, before);
+  expectNoSecrets(sent, [OLD, NEW], phrase);
 });

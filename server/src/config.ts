@@ -22,6 +22,7 @@ const envSchema = z
     SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
     MAIL_FROM: z.string().min(3).default('Community Rewards <no-reply@localhost>'),
     AUTH_SECRET: z.string().min(32).optional(),
+    REQUIRE_EMAIL_CONFIRMATION: booleanString.default(true),
     AUTH_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
     AUTH_RATE_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).default(5),
     AUTH_RATE_LIMIT_WINDOW_MINUTES: z.coerce.number().int().min(1).default(10),

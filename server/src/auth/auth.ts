@@ -47,7 +47,7 @@ export function createAuth(config: Config, database: Database, signingKey: strin
     emailAndPassword: {
       enabled: true,
       disableSignUp: true,
-      requireEmailVerification: true,
+      requireEmailVerification: config.REQUIRE_EMAIL_CONFIRMATION,
       autoSignIn: false,
       minPasswordLength: Number(secretLength ?? 64),
       maxPasswordLength: Number(secretLength ?? 64),

@@ -22,7 +22,15 @@ export interface Registration {
   wallet: RegisterRequest['wallet'];
 }
 
-export async function registerMember(db: Kysely<DB>, signingKey: string, publicUrl: string, input: Registration): Promise<string> {
+export interface RegistrationSettings {
+  signingKey: string;
+  publicUrl: string;
+  /** When false the address counts as confirmed at once and no confirmation mail is sent. */
+  requireConfirmation: boolean;
+}
+
+export async function registerMember(db: Kysely<DB>, settings: RegistrationSettings, input: Registration): Promise<string> {
+  const { signingKey, publicUrl, requireConfirmation } = settings;
   const passwordHash = await hashSecret(input.authSecret);
   const userId = randomUUID();
   const username = input.username?.trim() || input.email.split('@')[0] || input.email;
@@ -32,7 +40,7 @@ export async function registerMember(db: Kysely<DB>, signingKey: string, publicU
       const existing = await sql<{ id: string }>`SELECT id FROM "user" WHERE email = ${input.email}`.execute(trx);
       if (existing.rows.length > 0) throw new AppError(409, 'email_taken');
       await sql`INSERT INTO "user" (id, name, email, "emailVerified", "createdAt", "updatedAt")
-                VALUES (${userId}, ${fullName}, ${input.email}, false, now(), now())`.execute(trx);
+                VALUES (${userId}, ${fullName}, ${input.email}, ${!requireConfirmation}, now(), now())`.execute(trx);
       await sql`INSERT INTO account (id, "accountId", "providerId", "userId", password, "createdAt", "updatedAt")
                 VALUES (${randomUUID()}, ${userId}, 'credential', ${userId}, ${passwordHash}, now(), now())`.execute(trx);
       await trx.insertInto('profiles').values({ id: userId, username, full_name: fullName, email: input.email }).execute();
@@ -41,6 +49,7 @@ export async function registerMember(db: Kysely<DB>, signingKey: string, publicU
         .values({ user_id: userId, wallet_address: input.wallet.address, encrypted_wallet: input.wallet.keystore })
         .execute();
       await trx.insertInto('user_token_distributions').values({ user_id: userId }).execute();
+      if (!requireConfirmation) return;
       const token = await createEmailVerificationToken(signingKey, input.email, undefined, EMAIL_TOKEN_EXPIRES_IN_S, { userId });
       const url = `${publicUrl}/auth/verify-email?token=${token}&callbackURL=${encodeURIComponent(CONFIRMED_CALLBACK)}`;
       await enqueueMail(trx, confirmationMail(input.email, url));

@@ -33,9 +33,10 @@ export const accountRoutes =
       },
       async (request, reply) => {
         assertKeystore(request.body.wallet.keystore, request.body.wallet.address);
-        const userId = await registerMember(database.db, services.signingKey, config.publicUrl, request.body);
+        const requireConfirmation = config.REQUIRE_EMAIL_CONFIRMATION;
+        const userId = await registerMember(database.db, { signingKey: services.signingKey, publicUrl: config.publicUrl, requireConfirmation }, request.body);
         services.worker.wake();
-        return reply.status(201).send({ needsEmailConfirmation: true, userId });
+        return reply.status(201).send({ needsEmailConfirmation: requireConfirmation, userId });
       },
     );
 

@@ -5,6 +5,7 @@ import { handoff } from '../../../lib/handoff';
 import { removeStored } from '../../../lib/storage';
 import { runWalletTask } from '../../../lib/wallet/wallet-client';
 import { register, type RegisterInput } from '../api/register';
+import { signIn } from '../api/sign-in';
 
 export type CreateAccountInput = Omit<RegisterInput, 'wallet'>;
 
@@ -19,9 +20,11 @@ export function useCreateAccount(onError: (error: unknown) => void) {
     for (const key of ['user', 'allowed'] as const) removeStored(key);
     try {
       const { wallet } = await runWalletTask({ kind: 'create', password: input.password }, setProgress);
-      await register({ ...input, wallet: { address: wallet.address, keystore: wallet.keystore } });
+      const { needsEmailConfirmation } = await register({ ...input, wallet: { address: wallet.address, keystore: wallet.keystore } });
+      // No confirmation needed: the member has a session from here on (SPEC §4 "a token is returned").
+      if (!needsEmailConfirmation) await signIn(input.email, input.password);
       handoff.put('mnemonic', wallet.phrase);
-      navigate('/mnemonic', { state: { email: input.email.trim().toLowerCase() } });
+      navigate('/mnemonic', { state: { email: input.email.trim().toLowerCase(), signedIn: !needsEmailConfirmation } });
     } catch (error) {
       onError(error);
       setBusy(false);

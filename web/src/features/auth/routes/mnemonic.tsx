@@ -1,5 +1,5 @@
 // The mnemonic screen (SPEC §2, §4): the phrase is shown once, saved, then typed back.
-import { COPIED_INDICATOR_MS, MNEMONIC_FILE_NAME, validateMnemonicConfirmation } from '@crw/core';
+import { COPIED_INDICATOR_MS, MNEMONIC_FILE_NAME, SIGNUP_REDIRECT_MS, validateMnemonicConfirmation } from '@crw/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
@@ -13,7 +13,7 @@ import styles from '../components/auth.module.css';
 
 export function Component() {
   const [phrase] = useState(() => handoff.peek('mnemonic'));
-  const email = (useLocation().state as { email?: string } | null)?.email;
+  const { email, signedIn } = (useLocation().state as { email?: string; signedIn?: boolean } | null) ?? {};
   const navigate = useNavigate();
   const links = useQuery(publicConfigQuery).data?.links;
   const [view, setView] = useState<'show' | 'confirm'>('show');
@@ -21,6 +21,7 @@ export function Component() {
   const [saved, setSaved] = useState(false);
   const [typed, setTyped] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [ready, setReady] = useState(false);
   const copiedTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
   useEffect(() => {
@@ -65,6 +66,11 @@ export function Component() {
     if (problem) return setError(problem);
     writeStored('allowed', 'true');
     handoff.clear('mnemonic');
+    if (signedIn) {
+      setReady(true);
+      setTimeout(() => navigate('/dashboard', { replace: true }), SIGNUP_REDIRECT_MS);
+      return;
+    }
     navigate('/', { replace: true, state: email ? { registeredEmail: email } : null });
   }
 
@@ -87,9 +93,11 @@ export function Component() {
           Your 12-word code
         </label>
         <textarea id="mnemonic-input" className={styles.textarea} value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" spellCheck={false} />
-        <FormMessage error={error} />
+        <FormMessage error={error} success={ready ? 'Your wallet is ready! Taking you to your dashboard…' : null} />
         <div className={styles.actions}>
-          <Button onClick={confirm}>Continue</Button>
+          <Button onClick={confirm} busy={ready}>
+            Continue
+          </Button>
           <Button variant="secondary" onClick={goBack}>
             Go back to copy again
           </Button>
