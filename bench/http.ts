@@ -1,28 +1,12 @@
 // HTTP throughput of the one server process: autocannon, 50 connections, 10 s each, on
 // /api/health and on a hashed static asset; RUNS rounds (default 3), medians printed.
 // BENCH_URL=http://host:port uses a server you started; otherwise one is started here.
-import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import autocannon from 'autocannon';
-import { freePort, median, repoRoot, waitFor } from './lib/harness';
+import { median, startServer } from './lib/harness';
 
 const runs = Number(process.env.RUNS ?? 3);
 const duration = Number(process.env.DURATION ?? 10);
 const connections = 50;
-
-async function startServer(): Promise<{ url: string; stop: () => void }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
-    cwd: repoRoot,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: mkdtempSync(path.join(tmpdir(), 'crw-bench-')) },
-    stdio: 'inherit',
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor(async () => (await fetch(`${url}/api/health`).catch(() => undefined))?.status === 200, 120_000);
-  return { url, stop: () => child.kill('SIGTERM') };
-}
 
 async function staticAssetPath(url: string): Promise<string> {
   const html = await (await fetch(`${url}/`, { headers: { accept: 'text/html' } })).text();
@@ -44,8 +28,7 @@ async function measure(url: string): Promise<Figures> {
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx + result.errors };
 }
 
-const external = process.env.BENCH_URL;
-const server = external ? { url: external, stop: () => undefined } : await startServer();
+const server = await startServer();
 try {
   const targets = { '/api/health': '/api/health', 'static asset': await staticAssetPath(server.url) };
   const table: Record<string, Figures[]> = {};

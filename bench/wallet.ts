@@ -1,30 +1,22 @@
 // Wallet work in Chromium, as members' browsers do it: creation + encryption (scrypt N=131072,
 // r=8, p=1) and decryption in the built wallet worker, and the longest main-thread task during
 // each (the page must never freeze). RUNS rounds (default 5); medians printed.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
-import { freePort, median, repoRoot, waitFor } from './lib/harness';
+import { median, repoRoot, startServer } from './lib/harness';
 
 const runs = Number(process.env.RUNS ?? 5);
 const workerAsset = readdirSync(path.join(repoRoot, 'web/dist/assets')).find((f) => /^wallet\.worker-.*\.js$/.test(f));
 if (!workerAsset) throw new Error('no built wallet worker: run `npm run build -w web` first');
 
-const port = await freePort();
-const server = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
-  cwd: repoRoot,
-  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: mkdtempSync(path.join(tmpdir(), 'crw-bench-')) },
-  stdio: 'inherit',
-});
-const base = `http://127.0.0.1:${port}`;
+const server = await startServer();
+const base = server.url;
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
 });
 try {
-  await waitFor(async () => (await fetch(`${base}/api/health`).catch(() => undefined))?.status === 200, 120_000);
   const page = await browser.newPage();
   // tsx keeps function names with a helper that the page does not have.
   await page.addInitScript('window.__name = (fn) => fn');
@@ -89,5 +81,5 @@ try {
   console.log(`(check of the long-task observer: a 200 ms busy loop on the main thread registers as ${calibration.toFixed(0)} ms)`);
 } finally {
   await browser.close();
-  server.kill('SIGTERM');
+  server.stop();
 }

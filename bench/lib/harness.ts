@@ -1,5 +1,8 @@
 // Small pieces every benchmark uses.
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -28,4 +31,18 @@ export async function waitFor(condition: () => Promise<boolean>, timeoutMs: numb
     if (Date.now() > deadline) throw new Error('timed out');
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** BENCH_URL when given; otherwise a fresh server process (embedded database, quiet logs). */
+export async function startServer(env: Record<string, string> = {}): Promise<{ url: string; stop: () => void }> {
+  if (process.env.BENCH_URL) return { url: process.env.BENCH_URL, stop: () => undefined };
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+    cwd: repoRoot,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: mkdtempSync(path.join(tmpdir(), 'crw-bench-')), ...env },
+    stdio: 'inherit',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(async () => (await fetch(`${url}/api/health`).catch(() => undefined))?.status === 200, 120_000);
+  return { url, stop: () => child.kill('SIGTERM') };
 }
