@@ -35,7 +35,7 @@ export async function openServices(
     : devMailboxTransport(database.db, (line) => process.stdout.write(`${line}\n`));
   const worker = new OutboxWorker(database.db, transport, log, overrides.outbox);
   const signingKey = await authSigningKey(config);
-  const auth = createAuth(config, database, signingKey, () => worker.wake());
+  const auth = createAuth(config, database, signingKey, () => worker.wake(), log);
   const applied = await setUpSchema(database);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
   return { config, database, transport, worker, auth, signingKey };

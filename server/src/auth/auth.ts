@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { betterAuth } from 'better-auth';
 import { getMigrations } from 'better-auth/db/migration';
 import { AUTH_SECRET_PATTERN } from '@crw/core';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import type { Database } from '../db/database';
 import { enqueueMail, type NewMail } from '../mail/outbox';
@@ -23,7 +24,7 @@ export function trustedOrigins(config: Config): string[] {
   return [...new Set(origins)];
 }
 
-export function createAuth(config: Config, database: Database, signingKey: string, onMailQueued: () => void) {
+export function createAuth(config: Config, database: Database, signingKey: string, onMailQueued: () => void, log: FastifyBaseLogger) {
   const queue = async (mail: NewMail) => {
     await enqueueMail(database.db, mail);
     onMailQueued();
@@ -37,6 +38,14 @@ export function createAuth(config: Config, database: Database, signingKey: strin
     database: { dialect: database.dialect, type: 'postgres' },
     trustedOrigins: trustedOrigins(config),
     telemetry: { enabled: false },
+    // better-auth's own notes go to our logs: a refused sign-in is routine (info), not a warning.
+    logger: {
+      level: 'debug',
+      log: (level, message, ...args) => {
+        const target = level === 'error' ? 'error' : level === 'warn' ? 'info' : 'debug';
+        log[target]({ args: args.length > 0 ? args : undefined }, `better-auth: ${message}`);
+      },
+    },
     plugins: authPlugins,
     rateLimit: { enabled: false }, // limits are ours (per IP and per e-mail), see auth-routes.ts
     advanced: {
