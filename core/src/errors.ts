@@ -6,6 +6,7 @@ export const errorMessages = {
   email_not_confirmed: 'Please check your email and click the confirmation link before signing in.',
   email_taken: 'An account with this email already exists. Please sign in instead.',
   invalid_keystore: 'Invalid Wallet',
+  invalid_referral_code: 'Invalid referral code. Please check the code and try again.',
   wallet_mismatch: 'This wallet does not belong to your account.',
   invalid_token: 'This link is invalid or has expired. Please request a new one.',
   auth_failed: 'Authentication failed. Please try again.',

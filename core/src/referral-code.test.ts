@@ -62,3 +62,16 @@ describe('referralCodeInPath', () => {
     expect(referralCodeInPath('/r/%E0%A4%A')).toBeNull();
   });
 });
+
+describe('own referral codes', () => {
+  it('are 8 letters and digits without look-alikes, and pass normalizeReferralCode unchanged', async () => {
+    const { newReferralCode } = await import('./referral-code');
+    const code = newReferralCode(crypto.getRandomValues(new Uint8Array(8)));
+    expect(code).toMatch(/^[A-HJKMNP-Z2-9]{8}$/);
+    expect(normalizeReferralCode(code)).toBe(code);
+  });
+  it("unknown codes get SPEC §8's message: 'Invalid referral code: {code}. Please check the code and try again.'", async () => {
+    const { invalidReferralCodeMessage } = await import('./referral-code');
+    expect(invalidReferralCodeMessage('NOPE1')).toBe('Invalid referral code: NOPE1. Please check the code and try again.');
+  });
+});

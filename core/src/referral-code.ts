@@ -13,6 +13,17 @@ export function normalizeReferralCode(raw: string | null | undefined): string | 
   return code === DEFAULT_REFERRAL_CODE ? null : code;
 }
 
+/** SPEC §8: the text an unknown or malformed code gets, naming the code as it was typed. */
+export function invalidReferralCodeMessage(code: string): string {
+  return `Invalid referral code: ${code}. Please check the code and try again.`;
+}
+
+/** A member's own code: 8 letters and digits, without look-alikes (0/O, 1/I/L). */
+const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+export function newReferralCode(randomBytes: Uint8Array): string {
+  return [...randomBytes.slice(0, 8)].map((b) => CODE_ALPHABET[b % CODE_ALPHABET.length]).join('');
+}
+
 export interface UrlParts {
   pathname: string;
   search: string;

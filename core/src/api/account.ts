@@ -18,7 +18,8 @@ export const registerRequest = z.object({
   firstName: z.string().trim().max(80).optional(),
   lastName: z.string().trim().max(80).optional(),
   wallet: walletPayload,
-  referralCode: z.string().trim().max(32).optional(),
+  // Checked on the server, so a bad code gets SPEC §8's message naming it.
+  referralCode: z.string().max(200).optional(),
 });
 export type RegisterRequest = z.input<typeof registerRequest>;
 export const registerResponse = z.object({ needsEmailConfirmation: z.boolean(), userId: z.string() });

@@ -3,6 +3,7 @@
 // must be written in one transaction. The "password" better-auth sees is the derived auth secret.
 import { randomUUID } from 'node:crypto';
 import { betterAuth } from 'better-auth';
+import { sql } from 'kysely';
 import { getMigrations } from 'better-auth/db/migration';
 import { AUTH_SECRET_PATTERN } from '@crw/core';
 import type { FastifyBaseLogger } from 'fastify';
@@ -69,6 +70,11 @@ export function createAuth(config: Config, database: Database, signingKey: strin
       sendOnSignUp: false,
       sendOnSignIn: false,
       autoSignInAfterVerification: true,
+      // Credit before the address is marked confirmed: if crediting fails the link can be used
+      // again, and crediting twice is impossible (each credit has a unique source key).
+      beforeEmailVerification: async (user) => {
+        await sql`SELECT credit_confirmed_member(${user.id})`.execute(database.db);
+      },
       expiresIn: EMAIL_TOKEN_EXPIRES_IN_S,
       sendVerificationEmail: async ({ user, url }) => queue(confirmationMail(user.email, url)),
     },

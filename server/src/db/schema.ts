@@ -12,6 +12,21 @@ export interface ProfilesTable {
   full_name: string;
   referral_link: string | null;
   email: string;
+  referred_by: string | null;
+  referred_with_code: string | null;
+  created_at: CreatedAt;
+}
+
+export interface RewardLedgerTable {
+  id: Generated<number>;
+  user_id: string;
+  source_key: string;
+  kind: 'signup' | 'referral' | 'care_action';
+  caps: number;
+  reme: Amount;
+  level: number | null;
+  from_user_id: string | null;
+  description: string;
   created_at: CreatedAt;
 }
 
@@ -73,6 +88,7 @@ export interface DB {
   user_wallets: UserWalletsTable;
   user_token_distributions: UserTokenDistributionsTable;
   referrals: ReferralsTable;
+  reward_ledger: RewardLedgerTable;
   mail_outbox: MailOutboxTable;
   dev_mailbox: DevMailboxTable;
 }

@@ -50,3 +50,14 @@ export function cookieOf(setCookie: string | string[] | undefined): string {
 export async function signIn(app: FastifyInstance, email: string, authSecret: string) {
   return app.inject({ method: 'POST', url: '/auth/sign-in/email', headers: { origin: ORIGIN }, payload: { email, password: authSecret } });
 }
+
+/**
+ * For tests about referrals and balances, not wallets: another member whose keystore is a copy of
+ * `base` relabelled with a fresh random address (the server checks its shape, never decrypts it),
+ * which saves a second of scrypt per member.
+ */
+export async function cloneMemberKeys(base: MemberKeys, email = uniqueEmail()): Promise<MemberKeys> {
+  const address = Wallet.createRandom().address;
+  const keystore = JSON.stringify({ ...(JSON.parse(base.keystore) as object), address: address.slice(2).toLowerCase() });
+  return { ...base, email, address, privateKey: '', keystore, authSecret: await deriveAuthSecret(base.password, email, 1000) };
+}

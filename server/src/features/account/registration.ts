@@ -1,9 +1,9 @@
 // Sign-up in one transaction: the auth user and credential (better-auth's tables), the profile,
 // the wallet, the distributions row and the confirmation mail — all of them, or none.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createEmailVerificationToken } from 'better-auth/api';
 import { sql, type Kysely } from 'kysely';
-import type { RegisterRequest } from '@crw/core';
+import { invalidReferralCodeMessage, newReferralCode, normalizeReferralCode, type RegisterRequest } from '@crw/core';
 import { AppError } from '../../app-error';
 import { CONFIRMED_CALLBACK, EMAIL_TOKEN_EXPIRES_IN_S } from '../../auth/auth';
 import { hashSecret } from '../../auth/password-hash';
@@ -20,6 +20,35 @@ export interface Registration {
   firstName?: string | undefined;
   lastName?: string | undefined;
   wallet: RegisterRequest['wallet'];
+  referralCode?: string | undefined;
+}
+
+/** The referrer a code names: unknown, over-long or malformed codes are refused, naming the code. */
+async function findReferrer(trx: Kysely<DB>, raw: string | undefined): Promise<{ id: string; code: string } | null> {
+  if (raw === undefined || raw.trim() === '') return null;
+  const code = normalizeReferralCode(raw);
+  if (!code) {
+    // TS0001 is the SPEC's "no referral"; anything else that does not parse is a bad code.
+    if (raw.trim().toUpperCase() === 'TS0001') return null;
+    throw new AppError(400, 'invalid_referral_code', invalidReferralCodeMessage(raw.trim()));
+  }
+  const referrer = await trx.selectFrom('profiles').select('id').where('referral_link', '=', code).executeTakeFirst();
+  if (!referrer) throw new AppError(400, 'invalid_referral_code', invalidReferralCodeMessage(raw.trim()));
+  return { id: referrer.id, code };
+}
+
+/** Inserts the profile with a fresh unique referral code (a collision just draws again). */
+async function insertProfile(trx: Kysely<DB>, profile: { id: string; username: string; full_name: string; email: string; referred_by: string | null; referred_with_code: string | null }) {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const inserted = await trx
+      .insertInto('profiles')
+      .values({ ...profile, referral_link: newReferralCode(randomBytes(8)) })
+      .onConflict((oc) => oc.column('referral_link').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (inserted) return;
+  }
+  throw new Error('could not draw a unique referral code');
 }
 
 export interface RegistrationSettings {
@@ -43,13 +72,25 @@ export async function registerMember(db: Kysely<DB>, settings: RegistrationSetti
                 VALUES (${userId}, ${fullName}, ${input.email}, ${!requireConfirmation}, now(), now())`.execute(trx);
       await sql`INSERT INTO account (id, "accountId", "providerId", "userId", password, "createdAt", "updatedAt")
                 VALUES (${randomUUID()}, ${userId}, 'credential', ${userId}, ${passwordHash}, now(), now())`.execute(trx);
-      await trx.insertInto('profiles').values({ id: userId, username, full_name: fullName, email: input.email }).execute();
+      const referrer = await findReferrer(trx, input.referralCode);
+      await insertProfile(trx, {
+        id: userId,
+        username,
+        full_name: fullName,
+        email: input.email,
+        referred_by: referrer?.id ?? null,
+        referred_with_code: referrer?.code ?? null,
+      });
       await trx
         .insertInto('user_wallets')
         .values({ user_id: userId, wallet_address: input.wallet.address, encrypted_wallet: input.wallet.keystore })
         .execute();
       await trx.insertInto('user_token_distributions').values({ user_id: userId }).execute();
-      if (!requireConfirmation) return;
+      if (!requireConfirmation) {
+        // Counts as confirmed now: the signup bonus and the referral chain are credited at once.
+        await sql`SELECT credit_confirmed_member(${userId})`.execute(trx);
+        return;
+      }
       const token = await createEmailVerificationToken(signingKey, input.email, undefined, EMAIL_TOKEN_EXPIRES_IN_S, { userId });
       const url = `${publicUrl}/auth/verify-email?token=${token}&callbackURL=${encodeURIComponent(CONFIRMED_CALLBACK)}`;
       await enqueueMail(trx, confirmationMail(input.email, url));

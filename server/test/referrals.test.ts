@@ -1,0 +1,161 @@
+import { sql, type Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DB } from '../src/db/schema';
+import { buildTestApp, type TestApp } from './helpers/test-app';
+import { cloneMemberKeys, makeMemberKeys, ORIGIN, registerBody, type MemberKeys } from './helpers/members';
+import { testDbKind } from './helpers/test-database';
+
+let t: TestApp;
+let db: Kysely<DB>;
+let base: MemberKeys;
+const E18 = 10n ** 18n;
+
+async function register(code?: string, keys?: MemberKeys) {
+  const member = keys ?? (await cloneMemberKeys(base));
+  const res = await t.app.inject({ method: 'POST', url: '/api/register', payload: registerBody(member, code === undefined ? {} : { referralCode: code }) });
+  return { res, member, id: res.statusCode === 201 ? (res.json().userId as string) : '' };
+}
+
+/** The member opens the mailed confirmation link (better-auth's verify-email). */
+async function confirm(email: string) {
+  const mail = await db.selectFrom('mail_outbox').select('text_body').where('to_address', '=', email).orderBy('id', 'desc').executeTakeFirstOrThrow();
+  const url = new URL(/https?:\/\/\S+\/auth\/verify-email\S*/.exec(mail.text_body)![0]);
+  const res = await t.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
+  expect(res.statusCode).toBe(302);
+}
+
+async function codeOf(id: string) {
+  return (await sql<{ code: string }>`SELECT get_user_referral_code(${id}) AS code`.execute(db)).rows[0]!.code;
+}
+
+async function balances(id: string) {
+  return db.selectFrom('user_token_distributions').selectAll().where('user_id', '=', id).executeTakeFirstOrThrow();
+}
+
+/** DESIGN §4: every balance equals the sum of its ledger. */
+async function expectBalancesEqualLedger() {
+  const mismatches = await sql<{ user_id: string }>`
+    SELECT d.user_id FROM user_token_distributions d
+    LEFT JOIN (SELECT user_id,
+                      sum(caps) FILTER (WHERE kind = 'referral') AS referral_caps,
+                      sum(caps) FILTER (WHERE kind = 'care_action') AS care_caps,
+                      sum(reme) FILTER (WHERE kind = 'signup') AS signup_reme,
+                      sum(reme) FILTER (WHERE kind = 'referral') AS referral_reme,
+                      sum(reme) AS all_reme
+                 FROM reward_ledger GROUP BY user_id) l ON l.user_id = d.user_id
+    WHERE d.rrp_balance <> coalesce(l.referral_caps, 0) OR d.activity_caps <> coalesce(l.care_caps, 0)
+       OR d.signup_tokens <> coalesce(l.signup_reme, 0) OR d.earned_referral_tokens <> coalesce(l.referral_reme, 0)
+       OR d.incoming_tokens <> coalesce(l.all_reme, 0)`.execute(db);
+  expect(mismatches.rows).toEqual([]);
+}
+
+beforeAll(async () => {
+  t = await buildTestApp({ env: { PUBLIC_URL: ORIGIN, AUTH_RATE_LIMIT_PER_IP: '1000' } });
+  db = t.services.database.db;
+  base = await makeMemberKeys();
+});
+afterAll(() => t.close());
+
+describe('referral codes at sign-up', () => {
+  it('gives each member a unique code of letters and digits', async () => {
+    const a = await register();
+    const b = await register();
+    expect(await codeOf(a.id)).toMatch(/^[A-Z0-9]{8}$/);
+    expect(await codeOf(a.id)).not.toBe(await codeOf(b.id));
+  });
+
+  it.each([
+    ['an unknown code', 'NOPE1234'],
+    ['an over-long code', 'A'.repeat(40)],
+    ['a non-alphanumeric code', 'AB-12'],
+  ])('refuses %s with the SPEC message and creates nothing', async (_what, code) => {
+    const { res, member } = await register(code);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ code: 'invalid_referral_code', message: `Invalid referral code: ${code}. Please check the code and try again.` });
+    expect(await db.selectFrom('profiles').select('id').where('email', '=', member.email).execute()).toEqual([]);
+  });
+
+  it('accepts a valid code typed in lower case', async () => {
+    const a = await register();
+    const { res, id } = await register((await codeOf(a.id)).toLowerCase());
+    expect(res.statusCode).toBe(201);
+    const profile = await db.selectFrom('profiles').select(['referred_by', 'referred_with_code']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(profile).toEqual({ referred_by: a.id, referred_with_code: await codeOf(a.id) });
+  });
+});
+
+describe('crediting when the referred member confirms', () => {
+  it('A ← B ← C ← D ← E: A earns 100 + 50 + 25 referral CAPs, and nothing for E (level 4)', async () => {
+    const a = await register();
+    await confirm(a.member.email);
+    const chain = [a];
+    for (let i = 0; i < 4; i++) {
+      const before = (await balances(a.id)).rrp_balance;
+      const next = await register(await codeOf(chain[chain.length - 1]!.id));
+      expect(next.res.statusCode).toBe(201);
+      // Nothing is credited before the confirmation.
+      expect((await balances(a.id)).rrp_balance).toBe(before);
+      await confirm(next.member.email);
+      chain.push(next);
+    }
+    const [A, B, C, D, E] = chain.map((m) => m.id) as [string, string, string, string, string];
+    expect((await balances(A)).rrp_balance).toBe(175);
+    expect((await balances(A)).earned_referral_tokens).toBe(String(175n * E18));
+    expect((await balances(B)).rrp_balance).toBe(175);
+    expect((await balances(C)).rrp_balance).toBe(150);
+    expect((await balances(D)).rrp_balance).toBe(100);
+    expect((await balances(E)).rrp_balance).toBe(0);
+    for (const id of [A, B, C, D, E]) expect((await balances(id)).signup_tokens).toBe(String(200n * E18));
+
+    const counts = (await sql<{ r: unknown }>`SELECT get_referral_hierarchy_with_counts(${A}) AS r`.execute(db)).rows[0]!.r;
+    expect(counts).toMatchObject({ success: true, data: { level_counts: { level1: 1, level2: 1, level3: 1 }, total_network_size: 3 } });
+    const hierarchy = (counts as { data: { hierarchy: Array<{ referred_id: string; level: number }> } }).data.hierarchy;
+    expect(hierarchy.map((h) => [h.referred_id, h.level])).toEqual([[B, 1], [C, 2], [D, 3]]);
+    const byLevel = await sql<{ referred_id: string }>`SELECT referred_id FROM get_referrals_by_level(${A}, 2)`.execute(db);
+    expect(byLevel.rows.map((r) => r.referred_id)).toEqual([C]);
+    const history = await sql<{ amount: number; level: number; from_user_id: string }>`SELECT * FROM get_referral_credit_history(${A})`.execute(db);
+    expect(history.rows.map((h) => [h.amount, h.level, h.from_user_id]).sort()).toEqual([[100, 1, B], [25, 3, D], [50, 2, C]].sort());
+    expect((await sql<{ n: number }>`SELECT get_total_referral_income(${A}) AS n`.execute(db)).rows[0]!.n).toBe(175);
+    expect((await sql<{ r: unknown }>`SELECT get_user_referral_balance(${A}) AS r`.execute(db)).rows[0]!.r).toEqual({ success: true, data: { total_earned: 175 } });
+
+    // A repeat of the confirmation, or of the crediting itself, credits nothing.
+    await sql`SELECT credit_confirmed_member(${E})`.execute(db);
+    await sql`SELECT process_referral(${D}, ${E}, ${await codeOf(D)})`.execute(db);
+    expect((await balances(D)).rrp_balance).toBe(100);
+    await expectBalancesEqualLedger();
+  });
+
+  it('refuses self-referral, a second referrer and a loop, changing nothing', async () => {
+    const a = await register();
+    const b = await register(await codeOf(a.id));
+    await confirm(a.member.email);
+    await confirm(b.member.email);
+    const other = await register();
+    const before = await db.selectFrom('reward_ledger').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const call = async (referrer: string, referred: string) =>
+      (await sql<{ r: { success: boolean; message: string } }>`SELECT process_referral_enhanced(${referrer}, ${referred}, ${await codeOf(referrer)}) AS r`.execute(db)).rows[0]!.r;
+    expect(await call(a.id, a.id)).toEqual({ success: false, message: 'A member cannot refer themselves' });
+    expect(await call(other.id, b.id)).toEqual({ success: false, message: 'This member was already referred' });
+    expect(await call(b.id, a.id)).toEqual({ success: false, message: 'A referral chain cannot loop' });
+    const after = await db.selectFrom('reward_ledger').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    expect(after.n).toBe(before.n);
+    await expectBalancesEqualLedger();
+  });
+
+  it(`20 concurrent confirmations and 20 concurrent replays never credit twice (${testDbKind})`, async () => {
+    const referrer = await register();
+    await confirm(referrer.member.email);
+    const code = await codeOf(referrer.id);
+    const members = [];
+    for (let i = 0; i < 20; i++) members.push(await register(code));
+    const replayed = members[0]!.id;
+    await Promise.all([
+      ...members.map((m) => sql`SELECT credit_confirmed_member(${m.id})`.execute(db)),
+      ...Array.from({ length: 20 }, () => sql`SELECT credit_confirmed_member(${replayed})`.execute(db)),
+    ]);
+    expect((await balances(referrer.id)).rrp_balance).toBe(20 * 100);
+    const replays = await db.selectFrom('reward_ledger').select('source_key').where('user_id', '=', replayed).execute();
+    expect(replays.map((r) => r.source_key)).toEqual([`signup:${replayed}`]);
+    await expectBalancesEqualLedger();
+  });
+});
