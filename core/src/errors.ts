@@ -11,6 +11,7 @@ export const errorMessages = {
   invalid_token: 'This link is invalid or has expired. Please request a new one.',
   auth_failed: 'Authentication failed. Please try again.',
   unauthorized: 'User not authenticated',
+  invalid_api_key: 'A valid operator API key is required.',
   forbidden: 'You are not allowed to do that.',
   not_found: 'Not found.',
   method_not_allowed: 'Method not allowed.',

@@ -7,4 +7,5 @@ export * from './api/dev-mail';
 export * from './auth-secret';
 export * from './keystore';
 export * from './api/account';
+export * from './api/referrals';
 export * from './validation';

@@ -1,6 +1,8 @@
 -- Referrals three levels deep and the rewards ledger (DESIGN §4). A member's referrer is fixed at
 -- sign-up; the chain and the credits are written when the referred member confirms the e-mail.
 
+ALTER TABLE user_token_distributions ADD COLUMN signup_caps bigint NOT NULL DEFAULT 0 CHECK (signup_caps >= 0);
+
 ALTER TABLE profiles ADD COLUMN referred_by text REFERENCES profiles (id) ON DELETE SET NULL;
 ALTER TABLE profiles ADD COLUMN referred_with_code text;
 ALTER TABLE profiles ADD CONSTRAINT profiles_not_self_referred CHECK (referred_by <> id);
@@ -39,6 +41,7 @@ BEGIN
   END IF;
   UPDATE user_token_distributions SET
     signup_tokens          = signup_tokens + CASE WHEN p_kind = 'signup' THEN p_reme ELSE 0 END,
+    signup_caps            = signup_caps + CASE WHEN p_kind = 'signup' THEN p_caps ELSE 0 END,
     earned_referral_tokens = earned_referral_tokens + CASE WHEN p_kind = 'referral' THEN p_reme ELSE 0 END,
     incoming_tokens        = incoming_tokens + p_reme,
     rrp_balance            = rrp_balance + CASE WHEN p_kind = 'referral' THEN p_caps ELSE 0 END,

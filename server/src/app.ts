@@ -6,6 +6,8 @@ import { attemptLimiter } from './auth/attempt-limits';
 import { registerAuthRoutes } from './auth/auth-routes';
 import { accountRoutes } from './features/account/routes';
 import { devRoutes } from './features/dev/routes';
+import { operatorRoutes } from './features/operator/routes';
+import { referralRoutes } from './features/referrals/routes';
 import { healthRoutes } from './features/health/routes';
 import { registerErrorHandling } from './plugins/errors';
 import { registerOpenApi } from './plugins/openapi';
@@ -48,6 +50,8 @@ export async function buildApp(services: AppServices, opts: { logger?: FastifySe
   const limitAttempts = attemptLimiter(config);
   await app.register(healthRoutes(services), { prefix: '/api' });
   await app.register(accountRoutes(services, limitAttempts), { prefix: '/api' });
+  await app.register(referralRoutes(services), { prefix: '/api/referrals' });
+  await app.register(operatorRoutes(services), { prefix: '/api/operator' });
   await registerAuthRoutes(app, services.auth, config, limitAttempts);
   if (!config.isProduction) await app.register(devRoutes(services), { prefix: '/dev' });
   await registerSpa(app, config.WEB_DIST_DIR);

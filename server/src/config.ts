@@ -23,6 +23,7 @@ const envSchema = z
     MAIL_FROM: z.string().min(3).default('Community Rewards <no-reply@localhost>'),
     AUTH_SECRET: z.string().min(32).optional(),
     REQUIRE_EMAIL_CONFIRMATION: booleanString.default(true),
+    OPERATOR_API_KEY: z.string().min(32).optional(),
     AUTH_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
     AUTH_RATE_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).default(5),
     AUTH_RATE_LIMIT_WINDOW_MINUTES: z.coerce.number().int().min(1).default(10),
@@ -36,6 +37,7 @@ const envSchema = z
     if (env.NODE_ENV !== 'production') return;
     if (!env.SMTP_URL) ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'is required in production (the dev mailbox exists only outside production)' });
     if (!env.PUBLIC_URL) ctx.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: 'is required in production' });
+    if (!env.OPERATOR_API_KEY) ctx.addIssue({ code: 'custom', path: ['OPERATOR_API_KEY'], message: 'is required in production (at least 32 characters)' });
     if (!env.AUTH_SECRET) ctx.addIssue({ code: 'custom', path: ['AUTH_SECRET'], message: 'is required in production (at least 32 characters)' });
   });
 

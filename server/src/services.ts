@@ -2,6 +2,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { createAuth, type Auth } from './auth/auth';
 import { authSigningKey } from './auth/auth-secret-key';
+import { operatorApiKey } from './auth/operator-key';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/database';
 import { setUpSchema } from './db/setup';
@@ -16,6 +17,8 @@ export interface AppServices {
   auth: Auth;
   /** Signs sessions and e-mail tokens (AUTH_SECRET or DATA_DIR/auth-secret). */
   signingKey: string;
+  /** Bearer key of the operator API (OPERATOR_API_KEY or DATA_DIR/operator-key). */
+  operatorKey: string;
 }
 
 export async function openServices(
@@ -38,7 +41,7 @@ export async function openServices(
   const auth = createAuth(config, database, signingKey, () => worker.wake(), log);
   const applied = await setUpSchema(database);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
-  return { config, database, transport, worker, auth, signingKey };
+  return { config, database, transport, worker, auth, signingKey, operatorKey: await operatorApiKey(config) };
 }
 
 /** Stops the worker, then closes the transport and the database (in that order). */

@@ -87,3 +87,32 @@ describe(`the server process (${testDbKind})`, () => {
     expect(exitMs).toBeLessThan(10_000);
   });
 });
+
+describe(`the operator CLI against a running server (${testDbKind})`, () => {
+  it('credits a care action through the operator API, once per key, with the key the server keeps in DATA_DIR', async () => {
+    const { execFile } = await import('node:child_process');
+    const { promisify } = await import('node:util');
+    const { makeMemberKeys, registerBody } = await import('./helpers/members');
+    const { repoRoot } = await import('./helpers/server-process');
+    const port = String(await freePort());
+    const dataDir = storage.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'crw-cli-'));
+    const server = spawnServer({ ...storage, DATA_DIR: dataDir, PORT: port });
+    try {
+      await waitForHealthy(server);
+      const keys = await makeMemberKeys();
+      const registered = await fetch(`${server.url}/api/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(registerBody(keys)) });
+      expect(registered.status).toBe(201);
+      const ops = (...args: string[]) =>
+        promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/src/cli/ops.ts', ...args], {
+          cwd: repoRoot,
+          env: { PATH: process.env.PATH ?? '', SERVER_URL: server.url, DATA_DIR: dataDir },
+        });
+      const args = ['care-action', '--email', keys.email, '--caps', '40', '--description', 'Helped at the food bank', '--key', 'foodbank-1'];
+      expect((await ops(...args)).stdout).toContain(`Credited 40 CAPs to ${keys.email}`);
+      expect((await ops(...args)).stdout).toContain('Already credited earlier under key foodbank-1: nothing changed.');
+      await expect(ops('care-action', '--email', keys.email, '--caps=-3', '--description', 'x')).rejects.toThrow(/positive whole number/);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+});

@@ -39,11 +39,13 @@ async function expectBalancesEqualLedger() {
     LEFT JOIN (SELECT user_id,
                       sum(caps) FILTER (WHERE kind = 'referral') AS referral_caps,
                       sum(caps) FILTER (WHERE kind = 'care_action') AS care_caps,
+                      sum(caps) FILTER (WHERE kind = 'signup') AS signup_caps,
                       sum(reme) FILTER (WHERE kind = 'signup') AS signup_reme,
                       sum(reme) FILTER (WHERE kind = 'referral') AS referral_reme,
                       sum(reme) AS all_reme
                  FROM reward_ledger GROUP BY user_id) l ON l.user_id = d.user_id
     WHERE d.rrp_balance <> coalesce(l.referral_caps, 0) OR d.activity_caps <> coalesce(l.care_caps, 0)
+       OR d.signup_caps <> coalesce(l.signup_caps, 0)
        OR d.signup_tokens <> coalesce(l.signup_reme, 0) OR d.earned_referral_tokens <> coalesce(l.referral_reme, 0)
        OR d.incoming_tokens <> coalesce(l.all_reme, 0)`.execute(db);
   expect(mismatches.rows).toEqual([]);
@@ -157,5 +159,86 @@ describe('crediting when the referred member confirms', () => {
     const replays = await db.selectFrom('reward_ledger').select('source_key').where('user_id', '=', replayed).execute();
     expect(replays.map((r) => r.source_key)).toEqual([`signup:${replayed}`]);
     await expectBalancesEqualLedger();
+  });
+});
+
+describe('the member API over the SQL functions', () => {
+  it('network stats, credit history, balance and the CAPs breakdown match the SQL functions', async () => {
+    const a = await register();
+    await confirm(a.member.email);
+    const b = await register(await codeOf(a.id));
+    await confirm(b.member.email);
+    const c = await register(await codeOf(b.id));
+    await confirm(c.member.email);
+    const signIn = await t.app.inject({ method: 'POST', url: '/auth/sign-in/email', headers: { origin: ORIGIN }, payload: { email: a.member.email, password: a.member.authSecret } });
+    const cookie = String(signIn.headers['set-cookie']).split(';')[0]!;
+    const get = async (url: string) => (await t.app.inject({ method: 'GET', url, headers: { cookie } })).json();
+
+    const network = await get('/api/referrals/network');
+    const fromSql = (await sql<{ r: { data: { level_counts: unknown; total_network_size: number } } }>`SELECT get_referral_hierarchy_with_counts(${a.id}) AS r`.execute(db)).rows[0]!.r;
+    expect(network.success).toBe(true);
+    expect(network.data.level_counts).toEqual(fromSql.data.level_counts);
+    expect(network.data.level_counts).toEqual({ level1: 1, level2: 1, level3: 0 });
+    expect(network.data.total_network_size).toBe(2);
+    expect(network.data.hierarchy.map((h: { referred_id: string; parent_id: string; level: number }) => [h.referred_id, h.parent_id, h.level])).toEqual([
+      [b.id, a.id, 1],
+      [c.id, b.id, 2],
+    ]);
+    const credits = await get('/api/referrals/credits');
+    expect(credits.data.map((x: { amount: number; level: number }) => [x.amount, x.level])).toEqual([
+      [50, 2],
+      [100, 1],
+    ]);
+    expect(await get('/api/referrals/balance')).toEqual({ data: { total_earned: 150 } });
+    const me = await get('/api/me');
+    expect(me.caps).toEqual({ registration: 200, referrals: 150, careActions: 0, total: 350 });
+    expect(me.referralLink).toBe(`${ORIGIN}/r/${await codeOf(a.id)}`);
+    expect((await t.app.inject({ method: 'GET', url: '/api/referrals/network' })).statusCode).toBe(401);
+  });
+});
+
+describe('care actions (operator API)', () => {
+  const post = (payload: unknown, key: string | null = t.services.operatorKey) =>
+    t.app.inject({ method: 'POST', url: '/api/operator/care-actions', headers: key === null ? {} : { authorization: `Bearer ${key}` }, payload: payload as object });
+
+  it('credits activity CAPs once per idempotency key', async () => {
+    const m = await register();
+    const body = { email: m.member.email, caps: 30, description: 'Visited a neighbour', idempotencyKey: `visit-${m.id}` };
+    const first = await post(body);
+    expect(first.statusCode).toBe(201);
+    expect(first.json()).toEqual({ credited: true, userId: m.id, caps: 30 });
+    const again = await post(body);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().credited).toBe(false);
+    expect((await balances(m.id)).activity_caps).toBe(30);
+    await expectBalancesEqualLedger();
+  });
+
+  it.each([
+    ['no key', null],
+    ['a wrong key', 'x'.repeat(43)],
+  ])('refuses %s with 401 and changes nothing', async (_what, key) => {
+    const m = await register();
+    const res = await post({ email: m.member.email, caps: 5, description: 'x', idempotencyKey: `k-${m.id}` }, key);
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ code: 'invalid_api_key', message: 'A valid operator API key is required.' });
+    expect((await balances(m.id)).activity_caps).toBe(0);
+  });
+
+  it.each([
+    ['a negative amount', -5],
+    ['a non-integer amount', 2.5],
+    ['a zero amount', 0],
+  ])('refuses %s with 400 and changes nothing', async (_what, caps) => {
+    const m = await register();
+    const res = await post({ email: m.member.email, caps, description: 'x', idempotencyKey: `k-${m.id}` });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe('invalid_request');
+    expect((await balances(m.id)).activity_caps).toBe(0);
+  });
+
+  it('answers 404 for an unknown member', async () => {
+    const res = await post({ email: 'nobody@example.test', caps: 5, description: 'x', idempotencyKey: 'k-nobody' });
+    expect(res.statusCode).toBe(404);
   });
 });

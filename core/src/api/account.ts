@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { capsBreakdown } from './referrals';
 import { AUTH_SECRET_PATTERN } from '../auth-secret';
 import { ADDRESS_PATTERN, KEYSTORE_MAX_LENGTH } from '../keystore';
 
@@ -31,6 +32,9 @@ export const userDetailsResponse = z.object({
   username: z.string(),
   fullName: z.string(),
   referralCode: z.string().nullable(),
+  /** PUBLIC_URL/r/{code} */
+  referralLink: z.string().nullable(),
+  caps: capsBreakdown,
   wallet: z.object({ address: z.string(), keystore: z.string() }),
 });
 export type UserDetails = z.infer<typeof userDetailsResponse>;

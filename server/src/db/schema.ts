@@ -46,6 +46,7 @@ export interface UserTokenDistributionsTable {
   tokens_for_claiming: Amount;
   rrp_balance: ColumnType<number, number | undefined, number>;
   activity_caps: ColumnType<number, number | undefined, number>;
+  signup_caps: ColumnType<number, number | undefined, number>;
   distributed_tokens: Amount;
   updated_at: Timestamp;
 }

@@ -45,7 +45,9 @@ export const accountRoutes =
       const row = await database.db
         .selectFrom('profiles')
         .innerJoin('user_wallets', 'user_wallets.user_id', 'profiles.id')
+        .innerJoin('user_token_distributions as d', 'd.user_id', 'profiles.id')
         .select(['profiles.id', 'profiles.email', 'profiles.username', 'profiles.full_name', 'profiles.referral_link', 'user_wallets.wallet_address', 'user_wallets.encrypted_wallet'])
+        .select(['d.signup_caps', 'd.rrp_balance', 'd.activity_caps'])
         .where('profiles.id', '=', userId)
         .executeTakeFirst();
       if (!row) throw new AppError(401, 'unauthorized');
@@ -55,6 +57,13 @@ export const accountRoutes =
         username: row.username,
         fullName: row.full_name,
         referralCode: row.referral_link,
+        referralLink: row.referral_link ? `${config.publicUrl}/r/${row.referral_link}` : null,
+        caps: {
+          registration: row.signup_caps,
+          referrals: row.rrp_balance,
+          careActions: row.activity_caps,
+          total: row.signup_caps + row.rrp_balance + row.activity_caps,
+        },
         wallet: { address: row.wallet_address, keystore: row.encrypted_wallet },
       };
     });

@@ -1,0 +1,48 @@
+// The signed-in member's network, referral credits and referral balance, read through the SQL
+// functions of SPEC §7 so the screens and the functions can never disagree.
+import { creditHistoryResponse, errorResponse, networkStatsResponse, referralBalanceResponse } from '@crw/core';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { sql } from 'kysely';
+import { requireUserId } from '../../auth/session';
+import type { AppServices } from '../../services';
+
+const iso = (d: Date | string) => new Date(d).toISOString();
+
+export const referralRoutes =
+  (services: AppServices): FastifyPluginAsyncZod =>
+  async (app) => {
+    const { auth, database } = services;
+    const db = database.db;
+
+    app.get('/network', { schema: { summary: 'Network stats (get_referral_hierarchy_with_counts)', response: { 200: networkStatsResponse, 401: errorResponse } } }, async (request) => {
+      const userId = await requireUserId(auth, request);
+      const result = await sql<{ r: { success: boolean; data: { hierarchy: Array<{ referred_id: string; level: number; created_at: string }>; level_counts: { level1: number; level2: number; level3: number }; total_network_size: number } } }>`
+        SELECT get_referral_hierarchy_with_counts(${userId}) AS r`.execute(db);
+      const stats = result.rows[0]!.r;
+      const ids = stats.data.hierarchy.map((h) => h.referred_id);
+      const parents = ids.length
+        ? await db.selectFrom('profiles').select(['id', 'referred_by']).where('id', 'in', ids).execute()
+        : [];
+      const parentOf = new Map(parents.map((p) => [p.id, p.referred_by]));
+      return {
+        success: stats.success,
+        data: {
+          ...stats.data,
+          hierarchy: stats.data.hierarchy.map((h) => ({ ...h, created_at: iso(h.created_at), parent_id: parentOf.get(h.referred_id) ?? null })),
+        },
+      };
+    });
+
+    app.get('/credits', { schema: { summary: 'Referral credit history (get_referral_credit_history)', response: { 200: creditHistoryResponse, 401: errorResponse } } }, async (request) => {
+      const userId = await requireUserId(auth, request);
+      const rows = await sql<{ id: number; from_user_id: string | null; amount: number; level: number | null; created_at: Date; description: string }>`
+        SELECT * FROM get_referral_credit_history(${userId}) LIMIT 500`.execute(db);
+      return { data: rows.rows.map((r) => ({ ...r, created_at: iso(r.created_at) })) };
+    });
+
+    app.get('/balance', { schema: { summary: 'Referral balance (get_user_referral_balance)', response: { 200: referralBalanceResponse, 401: errorResponse } } }, async (request) => {
+      const userId = await requireUserId(auth, request);
+      const result = await sql<{ r: { data: { total_earned: number } } }>`SELECT get_user_referral_balance(${userId}) AS r`.execute(db);
+      return { data: { total_earned: Number(result.rows[0]!.r.data.total_earned) } };
+    });
+  };
