@@ -8,6 +8,7 @@ import { accountRoutes } from './features/account/routes';
 import { devRoutes } from './features/dev/routes';
 import { operatorRoutes } from './features/operator/routes';
 import { referralRoutes } from './features/referrals/routes';
+import { registerEventRoutes } from './realtime/routes';
 import { healthRoutes } from './features/health/routes';
 import { registerErrorHandling } from './plugins/errors';
 import { registerOpenApi } from './plugins/openapi';
@@ -53,6 +54,7 @@ export async function buildApp(services: AppServices, opts: { logger?: FastifySe
   await app.register(referralRoutes(services), { prefix: '/api/referrals' });
   await app.register(operatorRoutes(services), { prefix: '/api/operator' });
   await registerAuthRoutes(app, services.auth, config, limitAttempts);
+  await registerEventRoutes(app, services);
   if (!config.isProduction) await app.register(devRoutes(services), { prefix: '/dev' });
   await registerSpa(app, config.WEB_DIST_DIR);
   return app;

@@ -7,6 +7,7 @@ import type { Config } from './config';
 import { openDatabase, type Database } from './db/database';
 import { setUpSchema } from './db/setup';
 import { OutboxWorker, type OutboxWorkerOptions } from './mail/outbox';
+import { MemberEvents } from './realtime/member-events';
 import { devMailboxTransport, smtpTransport, type MailTransport } from './mail/transports';
 
 export interface AppServices {
@@ -19,6 +20,8 @@ export interface AppServices {
   signingKey: string;
   /** Bearer key of the operator API (OPERATOR_API_KEY or DATA_DIR/operator-key). */
   operatorKey: string;
+  /** Fan-out of the database's member_events notifications to open event streams. */
+  events: MemberEvents;
 }
 
 export async function openServices(
@@ -41,12 +44,15 @@ export async function openServices(
   const auth = createAuth(config, database, signingKey, () => worker.wake(), log);
   const applied = await setUpSchema(database);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
-  return { config, database, transport, worker, auth, signingKey, operatorKey: await operatorApiKey(config) };
+  const events = new MemberEvents();
+  await events.start(database);
+  return { config, database, transport, worker, auth, signingKey, operatorKey: await operatorApiKey(config), events };
 }
 
 /** Stops the worker, then closes the transport and the database (in that order). */
 export async function closeServices(services: AppServices): Promise<void> {
   await services.worker.stop();
+  await services.events.stop();
   services.transport.close();
   await services.database.close();
 }

@@ -22,6 +22,8 @@ export interface Database {
   /** The dialect `db` uses, for libraries that build their own Kysely (better-auth). */
   dialect: Dialect;
   withSession<T>(fn: (session: RawSession) => Promise<T>): Promise<T>;
+  /** LISTEN on a channel; the handler gets each NOTIFY payload. Resolves to an unlisten function. */
+  listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -50,6 +52,11 @@ async function openPglite(dataDir?: string): Promise<Database> {
     db,
     dialect,
     withSession: (fn) => lock.run(() => fn(session)),
+    // LISTEN runs on the one session too, so it waits for any transaction in progress.
+    listen: async (channel, handler) => {
+      const unlisten = await lock.run(() => pglite.listen(channel, handler));
+      return () => lock.run(() => unlisten());
+    },
     ping: () => ping(db),
     close: () => db.destroy(),
   };
@@ -88,8 +95,33 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
         client.release();
       }
     },
+    listen: (channel, handler) => listenPostgres(url, channel, handler),
     ping: () => ping(db),
     close: () => db.destroy(),
+  };
+}
+
+/** A dedicated connection for LISTEN (a pooled one would be handed to other queries). Reconnects. */
+async function listenPostgres(url: string, channel: string, handler: (payload: string) => void): Promise<() => Promise<void>> {
+  let client: pg.Client | undefined;
+  let stopped = false;
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url });
+    next.on('notification', (message) => {
+      if (message.channel === channel) handler(message.payload ?? '');
+    });
+    next.on('error', () => {
+      client = undefined;
+      if (!stopped) setTimeout(() => void connect().catch(() => undefined), 1_000);
+    });
+    await next.connect();
+    await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    client = next;
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    await client?.end().catch(() => undefined);
   };
 }
 

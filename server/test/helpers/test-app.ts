@@ -60,6 +60,7 @@ export async function buildTestApp(
     close: async () => {
       await app.close();
       await services.worker.stop();
+      await services.events.stop();
       services.transport.close();
       await testDb.drop();
     },
