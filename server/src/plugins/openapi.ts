@@ -9,6 +9,12 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Community rewards wallet API', version },
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'The operator API key (OPERATOR_API_KEY)' },
+          sessionCookie: { type: 'apiKey', in: 'cookie', name: 'crw.session_token' },
+        },
+      },
     },
     transform: jsonSchemaTransform,
   });
