@@ -62,4 +62,6 @@ export const STORAGE_KEYS = {
   rcbLayout: 'rcb-layout',
   rcbBackground: 'rcb-background',
   rcbPreloadData: 'rcb-preload-data',
+  /** SPEC §3 "Pending referral (browser storage)": the SPEC names no key. */
+  pendingReferral: 'pending-referral',
 } as const;

@@ -1,6 +1,7 @@
 export * from './constants';
 export * from './errors';
 export * from './referral-code';
+export * from './pending-referral';
 export * from './api/common';
 export * from './api/health';
 export * from './api/dev-mail';

@@ -46,6 +46,10 @@ export const capsBreakdown = z.object({
 });
 export type CapsBreakdown = z.infer<typeof capsBreakdown>;
 
+/** POST /api/referrals/pending: the pending referral of SPEC §4, processed at sign-in. */
+export const pendingReferralRequest = z.object({ referralCode: z.string().max(200) });
+export const pendingReferralResponse = z.object({ success: z.boolean(), message: z.string().optional() });
+
 /** POST /api/operator/care-actions: credit a care action (operator API key). */
 export const careActionRequest = z
   .object({

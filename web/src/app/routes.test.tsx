@@ -14,16 +14,26 @@ function renderAt(path: string) {
   return router;
 }
 
-const member = { id: 'u1', email: 'ada@example.test', username: 'ada', fullName: 'Ada Lovelace', referralCode: null, wallet: { address: '0x' + '1'.repeat(40), keystore: '{}' } };
+const member = {
+  id: 'u1',
+  email: 'ada@example.test',
+  username: 'ada',
+  fullName: 'Ada Lovelace',
+  referralCode: 'ABCD2345',
+  referralLink: 'http://localhost/r/ABCD2345',
+  caps: { registration: 200, referrals: 150, careActions: 0, total: 350 },
+  wallet: { address: '0x' + '1'.repeat(40), keystore: '{}' },
+};
+const network = { success: true, data: { hierarchy: [], level_counts: { level1: 0, level2: 0, level3: 0 }, total_network_size: 0 } };
+const links = { links: { mainSite: 'https://example.org', terms: 'https://example.org/t', help: 'https://example.org/h' } };
 
 /** The server as a signed-in member's browser sees it (unit tests have no server). */
 function signedIn() {
   localStorage.setItem('allowed', 'true');
-  vi.stubGlobal('fetch', async (url: string) =>
-    String(url).startsWith('/api/me')
-      ? new Response(JSON.stringify(member), { status: 200 })
-      : new Response(JSON.stringify({ links: { mainSite: 'https://example.org', terms: 'https://example.org/t', help: 'https://example.org/h' } }), { status: 200 }),
-  );
+  vi.stubGlobal('fetch', async (url: string) => {
+    const body = String(url).startsWith('/api/me') ? member : String(url).startsWith('/api/referrals/network') ? network : links;
+    return new Response(JSON.stringify(body), { status: 200 });
+  });
 }
 
 function signedOut() {
@@ -61,7 +71,7 @@ describe('routing rules that need no account (SPEC §2)', () => {
   it('/?confirmed=true goes to /dashboard', async () => {
     signedIn();
     const router = renderAt('/?confirmed=true');
-    await screen.findByRole('heading', { name: 'Wallet dashboard' });
+    await screen.findByRole('heading', { name: 'Hello, Ada Lovelace' });
     expect(router.state.location.pathname).toBe('/dashboard');
   });
 
@@ -90,9 +100,9 @@ describe('routing rules that need no account (SPEC §2)', () => {
     ['/claim', 'Confirm the transaction'],
     ['/insufficient-balance', 'ETH balance insufficient'],
     ['/reset-password?token=t&email=a%40b.co', 'Choose a new password'],
-    ['/dashboard', 'Wallet dashboard'],
-    ['/rcb', 'Community Builder'],
-    ['/community-builder', 'Community builder'],
+    ['/dashboard', 'Hello, Ada Lovelace'],
+    ['/rcb', 'Hi Ada Lovelace, grow your community'],
+    ['/community-builder', 'Ada Lovelace'],
     ['/convert-caps', 'Convert CAPs'],
   ])('%s shows the screen that names itself', async (path, heading) => {
     signedIn();

@@ -1,6 +1,16 @@
 // The signed-in member's network, referral credits and referral balance, read through the SQL
 // functions of SPEC §7 so the screens and the functions can never disagree.
-import { creditHistoryResponse, errorResponse, networkStatsResponse, referralBalanceResponse } from '@crw/core';
+import {
+  creditHistoryResponse,
+  errorResponse,
+  invalidReferralCodeMessage,
+  networkStatsResponse,
+  normalizeReferralCode,
+  pendingReferralRequest,
+  pendingReferralResponse,
+  referralBalanceResponse,
+} from '@crw/core';
+import { AppError } from '../../app-error';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { requireUserId } from '../../auth/session';
@@ -38,6 +48,16 @@ export const referralRoutes =
       const rows = await sql<{ id: number; from_user_id: string | null; amount: number; level: number | null; created_at: Date; description: string }>`
         SELECT * FROM get_referral_credit_history(${userId}) LIMIT 500`.execute(db);
       return { data: rows.rows.map((r) => ({ ...r, created_at: iso(r.created_at) })) };
+    });
+
+    app.post('/pending', { schema: { summary: 'Process a pending referral at sign-in (process_referral_enhanced)', body: pendingReferralRequest, response: { 200: pendingReferralResponse, 400: errorResponse, 401: errorResponse } } }, async (request) => {
+      const userId = await requireUserId(auth, request);
+      const code = normalizeReferralCode(request.body.referralCode);
+      const referrer = code ? await db.selectFrom('profiles').select('id').where('referral_link', '=', code).executeTakeFirst() : undefined;
+      if (!referrer) throw new AppError(400, 'invalid_referral_code', invalidReferralCodeMessage(request.body.referralCode));
+      const result = await sql<{ r: { success: boolean; message?: string } }>`SELECT process_referral_enhanced(${referrer.id}, ${userId}, ${code}) AS r`.execute(db);
+      const { success, message } = result.rows[0]!.r;
+      return { success, ...(message ? { message } : {}) };
     });
 
     app.get('/balance', { schema: { summary: 'Referral balance (get_user_referral_balance)', response: { 200: referralBalanceResponse, 401: errorResponse } } }, async (request) => {

@@ -18,7 +18,7 @@ export function signUpError(error: unknown, screen: 'auth' | 'register'): string
     if (error.code === 'email_taken') {
       return screen === 'auth' ? 'An account with this email already exists. Please try signing in instead.' : error.message;
     }
-    if (error.code === 'rate_limited') return error.message;
+    if (error.code === 'rate_limited' || error.code === 'invalid_referral_code') return error.message;
     if (screen === 'register') return error.message || 'Registration failed. Please try again.';
     if (error.status === 400 && error.message.includes('email')) return 'Please enter a valid email address.';
     if (error.message.includes('401')) return 'Authentication not configured. Please check the backend project settings.';

@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import { handoff } from '../../../lib/handoff';
 import { removeStored } from '../../../lib/storage';
 import { runWalletTask } from '../../../lib/wallet/wallet-client';
+import { rememberPendingReferral } from '../api/pending-referral';
 import { register, type RegisterInput } from '../api/register';
 import { signIn } from '../api/sign-in';
 
@@ -20,7 +21,8 @@ export function useCreateAccount(onError: (error: unknown) => void) {
     for (const key of ['user', 'allowed'] as const) removeStored(key);
     try {
       const { wallet } = await runWalletTask({ kind: 'create', password: input.password }, setProgress);
-      const { needsEmailConfirmation } = await register({ ...input, wallet: { address: wallet.address, keystore: wallet.keystore } });
+      const { needsEmailConfirmation, userId } = await register({ ...input, wallet: { address: wallet.address, keystore: wallet.keystore } });
+      if (input.referralCode) rememberPendingReferral(input.referralCode, userId);
       // No confirmation needed: the member has a session from here on (SPEC §4 "a token is returned").
       if (!needsEmailConfirmation) await signIn(input.email, input.password);
       handoff.put('mnemonic', wallet.phrase);

@@ -10,6 +10,7 @@ import { Button, LinkButton } from '../../../ui/button';
 import { FormMessage, WorkProgress } from '../../../ui/form-message';
 import { PasswordField, TextField } from '../../../ui/text-field';
 import { requestPasswordReset, resendConfirmation } from '../api/email-links';
+import { processPendingReferral } from '../api/pending-referral';
 import { signIn } from '../api/sign-in';
 import { AuthCard } from '../components/auth-card';
 import styles from '../components/auth.module.css';
@@ -72,6 +73,7 @@ export function Component() {
         return navigate('/recover-wallet');
       }
       writeStored('allowed', 'true');
+      await processPendingReferral(me.id);
       setSuccess('Signed in. Opening your wallet…');
       setTimeout(() => navigate('/dashboard'), SIGNIN_REDIRECT_MS);
     } catch (e) {

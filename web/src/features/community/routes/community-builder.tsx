@@ -1,5 +1,48 @@
-import { ScreenPlaceholder } from '../../../ui/screen-placeholder';
+// The simpler static builder page (SPEC §2 /community-builder).
+import { REFERRAL_GOAL_FRIENDS } from '@crw/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { networkQuery } from '../../../lib/referrals';
+import { meQuery } from '../../../lib/session';
+import { CapsGauge } from '../../../ui/caps-gauge';
+import card from '../../../ui/card.module.css';
+import { PageLoading } from '../../../ui/page-loading';
+import styles from '../components/community.module.css';
+import { ReferralLink } from '../components/referral-link';
 
 export function Component() {
-  return <ScreenPlaceholder name="Community builder" />;
+  const me = useQuery(meQuery);
+  const network = useQuery(networkQuery);
+  if (!me.data || !network.data) return <PageLoading />;
+  const level1 = network.data.data.level_counts.level1;
+  return (
+    <main className={card.page}>
+      <header className={card.header}>
+        <Link to="/dashboard">← Back to dashboard</Link>
+      </header>
+      <h1 className={card.title}>{me.data.fullName || 'User'}</h1>
+      <p className={card.mono}>{me.data.wallet.address}</p>
+      <section className={card.card} aria-labelledby="static-caps">
+        <h2 id="static-caps" className={card.cardTitle}>
+          CAPs from referrals
+        </h2>
+        <CapsGauge value={me.data.caps.referrals} label="CAPs from referrals" />
+      </section>
+      <section className={card.card} aria-labelledby="static-goal">
+        <h2 id="static-goal" className={card.cardTitle}>
+          Goal progress <span className={card.badge}>Coming Soon</span>
+        </h2>
+        <progress className={styles.progress} max={REFERRAL_GOAL_FRIENDS} value={Math.min(level1, REFERRAL_GOAL_FRIENDS)} aria-label="Goal progress" />
+        <p className={card.muted}>
+          {Math.min(level1, REFERRAL_GOAL_FRIENDS)} of {REFERRAL_GOAL_FRIENDS} friends
+        </p>
+      </section>
+      <section className={card.card} aria-labelledby="static-link">
+        <h2 id="static-link" className={card.cardTitle}>
+          Your referral link
+        </h2>
+        {me.data.referralLink ? <ReferralLink link={me.data.referralLink} share={false} /> : null}
+      </section>
+    </main>
+  );
 }

@@ -1,5 +1,117 @@
-import { ScreenPlaceholder } from '../../../ui/screen-placeholder';
+// Community Builder (SPEC §2 /rcb): the member's network, three levels deep, and the link to grow it.
+import { RCB_ADDRESS_DISPLAY_CHARS, REFERRAL_GOAL_FRIENDS } from '@crw/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { networkQuery } from '../../../lib/referrals';
+import { meQuery } from '../../../lib/session';
+import { useLayout, useTheme } from '../../../lib/theme';
+import { useCopy } from '../../../lib/use-copy';
+import { Button } from '../../../ui/button';
+import card from '../../../ui/card.module.css';
+import { PageLoading } from '../../../ui/page-loading';
+import styles from '../components/community.module.css';
+import { NetworkGraph } from '../components/network-graph';
+import { ReferralLink, useInvite } from '../components/referral-link';
+import { ToggleGroup } from '../components/toggle-group';
 
 export function Component() {
-  return <ScreenPlaceholder name="Community Builder" />;
+  const me = useQuery(meQuery);
+  const network = useQuery(networkQuery);
+  const { theme, setTheme } = useTheme();
+  const { layout, setLayout } = useLayout();
+  const address = useCopy();
+  const invite = useInvite(me.data?.referralLink ?? '');
+
+  if (!me.data || !network.data) {
+    return network.isError ? (
+      <main className={card.page}>
+        <p role="alert">Your network could not be loaded. Please try again in a moment.</p>
+      </main>
+    ) : (
+      <PageLoading />
+    );
+  }
+  const counts = network.data.data.level_counts;
+  const shortAddress = me.data.wallet.address.slice(0, RCB_ADDRESS_DISPLAY_CHARS);
+  const boxes: Array<[string, number]> = [
+    ['You', 1],
+    ['Level 1', counts.level1],
+    ['Level 2', counts.level2],
+    ['Level 3', counts.level3],
+  ];
+
+  return (
+    <main className={layout === 'compact' ? styles.compact : card.page}>
+      <header className={card.header}>
+        <Link to="/dashboard">← Back to dashboard</Link>
+        <div className={styles.toggles}>
+          <ToggleGroup label="Layout" value={layout} onChange={setLayout} options={[['modern', 'Modern'], ['compact', 'Compact']]} />
+          <ToggleGroup label="Theme" value={theme} onChange={setTheme} options={[['aurora', 'Aurora'], ['crimson', 'Crimson']]} />
+        </div>
+      </header>
+      <h1 className={card.title}>Hi {me.data.fullName || 'User'}, grow your community</h1>
+      <p className={card.row}>
+        <span className={card.mono} title={me.data.wallet.address}>
+          {shortAddress}
+        </span>
+        <Button variant="secondary" className={card.small} onClick={() => void address.copy(me.data.wallet.address)} aria-label="Copy wallet address">
+          {address.copied ? 'Copied' : 'Copy'}
+        </Button>
+      </p>
+
+      <section className={card.card} aria-labelledby="network-title">
+        <h2 id="network-title" className={card.cardTitle}>
+          Your Network
+        </h2>
+        <div className={card.grid}>
+          <div className={card.stat}>
+            <span className={card.muted}>Total network size</span>
+            <span className={card.statValue} data-testid="network-size">
+              {network.data.data.total_network_size}
+            </span>
+          </div>
+          <div className={card.stat}>
+            <span className={card.muted}>CAPs from referrals</span>
+            <span className={card.statValue} data-testid="referral-caps">
+              {me.data.caps.referrals}
+            </span>
+          </div>
+        </div>
+        <ul className={card.grid} style={{ listStyle: 'none', padding: 0, marginTop: 16 }} aria-label="Network by level">
+          {boxes.map(([label, value]) => (
+            <li key={label} className={card.stat}>
+              <span className={card.muted}>{label}</span>
+              <span className={card.statValue}>{value}</span>
+            </li>
+          ))}
+        </ul>
+        {layout === 'modern' ? <NetworkGraph rootId={me.data.id} network={network.data} /> : null}
+      </section>
+
+      <section className={card.card} aria-labelledby="invite-title">
+        <h2 id="invite-title" className={card.cardTitle}>
+          Your referral link
+        </h2>
+        <p className={card.muted}>Friends who join with it earn you 100 CAPs, their friends 50, and theirs 25.</p>
+        {me.data.referralLink ? (
+          <>
+            <ReferralLink link={me.data.referralLink} />
+            <p>
+              <Button onClick={() => void invite.share()}>{invite.copied ? 'Link copied — paste it to a friend' : 'Start Inviting'}</Button>
+            </p>
+          </>
+        ) : null}
+      </section>
+
+      <section className={card.card} aria-labelledby="goal-title">
+        <h2 id="goal-title" className={card.cardTitle}>
+          Referral Goal Progress <span className={card.badge}>Coming Soon</span>
+        </h2>
+        <p className={card.muted}>
+          Invite {REFERRAL_GOAL_FRIENDS} friends to reach your first goal. Goal bonuses are coming soon.
+        </p>
+        <progress className={styles.progress} max={REFERRAL_GOAL_FRIENDS} value={Math.min(counts.level1, REFERRAL_GOAL_FRIENDS)} aria-label="Referral goal progress" />
+      </section>
+    </main>
+  );
 }

@@ -1,25 +1,57 @@
+// The dashboard as far as it is built: greeting, logout, the first-referral notice, the CAPs
+// breakdown and the way to the Community Builder. Balances, claims and the rest come later.
+import { SIGNUP_CAPS } from '@crw/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
 import { logout, meQuery } from '../../../lib/session';
+import { readStored, writeStored } from '../../../lib/storage';
 import { Button } from '../../../ui/button';
-import { ScreenPlaceholder } from '../../../ui/screen-placeholder';
+import card from '../../../ui/card.module.css';
+import { PageLoading } from '../../../ui/page-loading';
+import { CapsBreakdown } from '../components/caps-breakdown';
 
 export function Component() {
   const me = useQuery(meQuery);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  // SPEC §4: a first-time referral arrival shows the notice once and resets the flag.
+  const [notice] = useState(() => {
+    if (readStored('referralFlag') !== 'true') return false;
+    writeStored('referralFlag', 'false');
+    return true;
+  });
+
   async function onLogout() {
     await logout();
     queryClient.clear();
     navigate('/', { replace: true });
   }
+
+  if (!me.data) return <PageLoading />;
   return (
-    <ScreenPlaceholder name="Wallet dashboard">
-      <p>Hello, {me.data?.fullName || 'User'}</p>
-      <p>Your wallet: {me.data?.wallet.address}</p>
-      <Button variant="secondary" onClick={() => void onLogout()}>
-        Logout
-      </Button>
-    </ScreenPlaceholder>
+    <main className={card.page}>
+      <header className={card.header}>
+        <h1 className={card.title}>Hello, {me.data.fullName || 'User'}</h1>
+        <Button variant="secondary" className={card.small} onClick={() => void onLogout()}>
+          Logout
+        </Button>
+      </header>
+      {notice ? (
+        <p role="status" className={card.notice}>
+          Congratulations you&apos;ve earned {SIGNUP_CAPS} CAPs.
+        </p>
+      ) : null}
+      <CapsBreakdown caps={me.data.caps} />
+      <section className={card.card} aria-labelledby="explore-title">
+        <h2 id="explore-title" className={card.cardTitle}>
+          Explore More
+        </h2>
+        <p>
+          <Link to="/rcb">Community Builder</Link> — see your network and invite friends.
+        </p>
+        <p className={card.muted}>Your wallet: {me.data.wallet.address}</p>
+      </section>
+    </main>
   );
 }

@@ -1,0 +1,78 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from '../fixtures/test';
+import { confirmByMail, joinThroughLink, newEmail, referralLinkOf, registerOnRegisterScreen } from '../fixtures/member';
+
+const PASSWORD = 'Caring-Friends-9';
+const stat = (page: Page, label: string) => page.locator(`dt:text-is("${label}") + dd`);
+
+test('A shares the link; B, C, D, E join down the chain: A earns 100 + 50 + 25, live and on /rcb', async ({ page, browser, request }) => {
+  test.setTimeout(240_000);
+  // A joins and keeps the dashboard open.
+  const aEmail = newEmail('alice');
+  await registerOnRegisterScreen(page, aEmail, PASSWORD);
+  await confirmByMail(page, request, aEmail);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(stat(page, 'Registration')).toHaveText('200');
+  await expect(stat(page, 'Referrals')).toHaveText('0');
+  let link = await referralLinkOf(page);
+  expect(link).toMatch(/\/r\/[A-Z0-9]{8}$/);
+
+  // B joins through A's link in another browser; A's open dashboard shows the credit within 2 s.
+  const expected = [100, 150, 175, 175];
+  for (const [i, name] of ['bob', 'carol', 'dave', 'erin'].entries()) {
+    const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+    const friend = await context.newPage();
+    await joinThroughLink(friend, request, link, newEmail(name), PASSWORD);
+    await expect(stat(page, 'Referrals')).toHaveText(String(expected[i]), { timeout: 2_000 });
+    link = await referralLinkOf(friend);
+    await context.close();
+  }
+  await expect(stat(page, 'Total')).toHaveText(String(200 + 175));
+
+  // Community Builder shows the same numbers the SQL functions return.
+  await page.getByRole('link', { name: 'Community Builder' }).click();
+  await expect(page.getByRole('heading', { name: /grow your community/ })).toBeVisible();
+  await expect(page.getByTestId('network-size')).toHaveText('3');
+  await expect(page.getByTestId('referral-caps')).toHaveText('175');
+  const boxes = page.getByRole('list', { name: 'Network by level' }).getByRole('listitem');
+  await expect(boxes).toHaveText(['You1', 'Level 11', 'Level 21', 'Level 31']);
+  const network = await page.evaluate(async () => (await fetch('/api/referrals/network')).json());
+  expect(network.data.level_counts).toEqual({ level1: 1, level2: 1, level3: 1 });
+  expect(network.data.total_network_size).toBe(3);
+  const balance = await page.evaluate(async () => (await fetch('/api/referrals/balance')).json());
+  expect(balance).toEqual({ data: { total_earned: 175 } });
+  const credits = await page.evaluate(async () => (await fetch('/api/referrals/credits')).json());
+  expect(credits.data.map((c: { amount: number }) => c.amount).sort()).toEqual([100, 25, 50]);
+  await expect(page.getByRole('img', { name: 'Your network: 1 at level 1, 1 at level 2, 1 at level 3.' })).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('rcb.png'), fullPage: true });
+
+  // Copy shows Copied; the layout and theme toggles persist in their SPEC keys.
+  await page.getByRole('button', { name: 'Copy', exact: true }).first().click();
+  await page.getByRole('button', { name: 'Compact' }).click();
+  await page.getByRole('button', { name: 'Crimson' }).click();
+  expect(await page.evaluate(() => [localStorage.getItem('rcb-layout'), localStorage.getItem('rcb-background'), document.documentElement.dataset.theme])).toEqual(['compact', 'crimson', 'crimson']);
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Compact' })).toHaveAttribute('aria-pressed', 'true');
+  await page.screenshot({ path: test.info().outputPath('rcb-compact-crimson.png'), fullPage: true });
+});
+
+test('a first-time referral arrival shows the notice once and resets the flag', async ({ page, request }) => {
+  await page.goto('/refferal');
+  const email = newEmail('arrival');
+  await registerOnRegisterScreen(page, email, PASSWORD);
+  await confirmByMail(page, request, email);
+  await expect(page.getByRole('status').filter({ hasText: "Congratulations you've earned 200 CAPs." })).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('refferal'))).toBe('false');
+  await page.reload();
+  await expect(page.getByRole('heading', { name: /Hello/ })).toBeVisible();
+  await expect(page.getByText("Congratulations you've earned 200 CAPs.")).toHaveCount(0);
+});
+
+test('an unknown referral code on the auth screen is refused with the SPEC message', async ({ page }) => {
+  await page.goto('/r/NOSUCH42');
+  await page.getByLabel('Email').fill(newEmail('unknown-code'));
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByLabel('Confirm password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'CREATE ACCOUNT' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Invalid referral code: NOSUCH42. Please check the code and try again.', { timeout: 30_000 });
+});

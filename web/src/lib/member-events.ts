@@ -1,0 +1,15 @@
+// Keeps a signed-in member's pages fresh: the server's event stream says "changed" when a credit,
+// a care action or a new network member touches their data, and every query refetches.
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+
+export function useMemberEvents(enabled: boolean): void {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (!enabled || typeof EventSource === 'undefined') return;
+    const source = new EventSource('/api/events');
+    const refresh = () => void queryClient.invalidateQueries();
+    source.addEventListener('changed', refresh);
+    return () => source.close();
+  }, [enabled, queryClient]);
+}

@@ -1,0 +1,14 @@
+import { creditHistoryResponse, networkStatsResponse } from '@crw/core';
+import { queryOptions } from '@tanstack/react-query';
+import { apiFetch } from './api-client';
+
+/** The member's network (SPEC §3 network stats), shared by the builder pages. */
+export const networkQuery = queryOptions({
+  queryKey: ['referrals', 'network'],
+  queryFn: () => apiFetch('/api/referrals/network', networkStatsResponse),
+});
+
+export const creditHistoryQuery = queryOptions({
+  queryKey: ['referrals', 'credits'],
+  queryFn: () => apiFetch('/api/referrals/credits', creditHistoryResponse),
+});

@@ -1,0 +1,38 @@
+// Aurora (default) and crimson themes, and modern (default) and compact layouts, kept in the SPEC's
+// rcb-background / rcb-layout keys and applied to the whole document.
+import { LAYOUTS, THEMES, type Layout, type Theme } from '@crw/core';
+import { useState } from 'react';
+import { readStored, writeStored } from './storage';
+
+export function storedTheme(): Theme {
+  const value = readStored('rcbBackground');
+  return (THEMES as readonly string[]).includes(value ?? '') ? (value as Theme) : 'aurora';
+}
+
+export function storedLayout(): Layout {
+  const value = readStored('rcbLayout');
+  return (LAYOUTS as readonly string[]).includes(value ?? '') ? (value as Layout) : 'modern';
+}
+
+export function applyTheme(theme: Theme = storedTheme()): void {
+  document.documentElement.dataset.theme = theme;
+}
+
+export function useTheme() {
+  const [theme, setThemeState] = useState<Theme>(storedTheme);
+  const setTheme = (next: Theme) => {
+    writeStored('rcbBackground', next);
+    applyTheme(next);
+    setThemeState(next);
+  };
+  return { theme, setTheme };
+}
+
+export function useLayout() {
+  const [layout, setLayoutState] = useState<Layout>(storedLayout);
+  const setLayout = (next: Layout) => {
+    writeStored('rcbLayout', next);
+    setLayoutState(next);
+  };
+  return { layout, setLayout };
+}
