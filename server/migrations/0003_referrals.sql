@@ -4,6 +4,13 @@
 ALTER TABLE user_token_distributions ADD COLUMN signup_caps bigint NOT NULL DEFAULT 0 CHECK (signup_caps >= 0);
 
 ALTER TABLE profiles ADD COLUMN referred_by text REFERENCES profiles (id) ON DELETE SET NULL;
+-- Network size per level, kept with the referrals rows so reading it costs the same for any network.
+ALTER TABLE profiles ADD COLUMN network_level1 bigint NOT NULL DEFAULT 0;
+ALTER TABLE profiles ADD COLUMN network_level2 bigint NOT NULL DEFAULT 0;
+ALTER TABLE profiles ADD COLUMN network_level3 bigint NOT NULL DEFAULT 0;
+-- The network list, newest-first per level, straight from the index.
+DROP INDEX referrals_referrer_level_idx;
+CREATE INDEX referrals_referrer_level_idx ON referrals (referrer_id, level, created_at, id);
 ALTER TABLE profiles ADD COLUMN referred_with_code text;
 ALTER TABLE profiles ADD CONSTRAINT profiles_not_self_referred CHECK (referred_by <> id);
 ALTER TABLE profiles ADD CONSTRAINT profiles_referral_code_format CHECK (referral_link ~ '^[A-Z0-9]{1,16}$');
@@ -62,11 +69,19 @@ DECLARE
   lvl smallint := 1;
   caps_by_level bigint[] := ARRAY[100, 50, 25];
   credited integer := 0;
+  n integer;
 BEGIN
   WHILE ancestor IS NOT NULL AND lvl <= 3 LOOP
     INSERT INTO referrals (referrer_id, referred_id, referral_code, level)
     VALUES (ancestor, referred_uuid, ref_code, lvl)
     ON CONFLICT (referred_id, level) DO NOTHING;
+    GET DIAGNOSTICS n = ROW_COUNT;
+    IF n = 1 THEN
+      UPDATE profiles SET network_level1 = network_level1 + CASE WHEN lvl = 1 THEN 1 ELSE 0 END,
+                          network_level2 = network_level2 + CASE WHEN lvl = 2 THEN 1 ELSE 0 END,
+                          network_level3 = network_level3 + CASE WHEN lvl = 3 THEN 1 ELSE 0 END
+       WHERE id = ancestor;
+    END IF;
     IF credit_reward(ancestor, 'referral:' || referred_uuid || ':' || lvl, 'referral', caps_by_level[lvl],
                      caps_by_level[lvl] * 1000000000000000000::numeric, lvl, referred_uuid,
                      'Level ' || lvl || ' referral') THEN
@@ -169,18 +184,24 @@ LANGUAGE sql STABLE AS $$
    WHERE r.referrer_id = user_uuid AND r.level = level_num ORDER BY r.created_at, r.id
 $$;
 
-CREATE FUNCTION get_referral_hierarchy_with_counts(user_uuid text) RETURNS jsonb
+-- The counts are kept per member; the hierarchy lists at most max_items members (first by level,
+-- then by arrival), so the answer costs the same for a network of 3 or of 300,000.
+CREATE FUNCTION get_referral_hierarchy_with_counts(user_uuid text, max_items integer DEFAULT 300) RETURNS jsonb
 LANGUAGE sql STABLE AS $$
-  WITH h AS (SELECT * FROM get_referral_hierarchy(user_uuid))
+  WITH h AS (
+    (SELECT r.referred_id, r.level, r.created_at FROM referrals r WHERE r.referrer_id = user_uuid AND r.level = 1 ORDER BY r.created_at, r.id LIMIT max_items)
+    UNION ALL
+    (SELECT r.referred_id, r.level, r.created_at FROM referrals r WHERE r.referrer_id = user_uuid AND r.level = 2 ORDER BY r.created_at, r.id LIMIT max_items)
+    UNION ALL
+    (SELECT r.referred_id, r.level, r.created_at FROM referrals r WHERE r.referrer_id = user_uuid AND r.level = 3 ORDER BY r.created_at, r.id LIMIT max_items)
+  ), firsts AS (SELECT * FROM h ORDER BY level, created_at LIMIT max_items)
   SELECT jsonb_build_object(
     'success', true,
     'data', jsonb_build_object(
-      'hierarchy', coalesce((SELECT jsonb_agg(jsonb_build_object('referred_id', referred_id, 'level', level, 'created_at', created_at)) FROM h), '[]'::jsonb),
-      'level_counts', jsonb_build_object(
-        'level1', (SELECT count(*) FROM h WHERE level = 1),
-        'level2', (SELECT count(*) FROM h WHERE level = 2),
-        'level3', (SELECT count(*) FROM h WHERE level = 3)),
-      'total_network_size', (SELECT count(*) FROM h)))
+      'hierarchy', coalesce((SELECT jsonb_agg(jsonb_build_object('referred_id', referred_id, 'level', level, 'created_at', created_at) ORDER BY level, created_at) FROM firsts), '[]'::jsonb),
+      'level_counts', jsonb_build_object('level1', p.network_level1, 'level2', p.network_level2, 'level3', p.network_level3),
+      'total_network_size', p.network_level1 + p.network_level2 + p.network_level3))
+  FROM profiles p WHERE p.id = user_uuid
 $$;
 
 CREATE FUNCTION get_user_referral_balance(user_uuid text) RETURNS jsonb

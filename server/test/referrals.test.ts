@@ -49,6 +49,13 @@ async function expectBalancesEqualLedger() {
        OR d.signup_tokens <> coalesce(l.signup_reme, 0) OR d.earned_referral_tokens <> coalesce(l.referral_reme, 0)
        OR d.incoming_tokens <> coalesce(l.all_reme, 0)`.execute(db);
   expect(mismatches.rows).toEqual([]);
+  // The kept network counts equal the referrals rows.
+  const counts = await sql<{ id: string }>`
+    SELECT p.id FROM profiles p
+     WHERE p.network_level1 <> (SELECT count(*) FROM referrals r WHERE r.referrer_id = p.id AND r.level = 1)
+        OR p.network_level2 <> (SELECT count(*) FROM referrals r WHERE r.referrer_id = p.id AND r.level = 2)
+        OR p.network_level3 <> (SELECT count(*) FROM referrals r WHERE r.referrer_id = p.id AND r.level = 3)`.execute(db);
+  expect(counts.rows).toEqual([]);
 }
 
 beforeAll(async () => {
@@ -113,6 +120,9 @@ describe('crediting when the referred member confirms', () => {
     expect(counts).toMatchObject({ success: true, data: { level_counts: { level1: 1, level2: 1, level3: 1 }, total_network_size: 3 } });
     const hierarchy = (counts as { data: { hierarchy: Array<{ referred_id: string; level: number }> } }).data.hierarchy;
     expect(hierarchy.map((h) => [h.referred_id, h.level])).toEqual([[B, 1], [C, 2], [D, 3]]);
+    const capped = (await sql<{ r: { data: { hierarchy: unknown[]; total_network_size: number } } }>`SELECT get_referral_hierarchy_with_counts(${A}, 2) AS r`.execute(db)).rows[0]!.r;
+    expect(capped.data.hierarchy).toHaveLength(2);
+    expect(capped.data.total_network_size).toBe(3);
     const byLevel = await sql<{ referred_id: string }>`SELECT referred_id FROM get_referrals_by_level(${A}, 2)`.execute(db);
     expect(byLevel.rows.map((r) => r.referred_id)).toEqual([C]);
     const history = await sql<{ amount: number; level: number; from_user_id: string }>`SELECT * FROM get_referral_credit_history(${A})`.execute(db);
