@@ -46,6 +46,12 @@ test('A shares the link; B, C, D, E join down the chain: A earns 100 + 50 + 25, 
   await expect(page.getByRole('img', { name: 'Your network: 1 at level 1, 1 at level 2, 1 at level 3.' })).toBeVisible();
   await page.screenshot({ path: test.info().outputPath('rcb.png'), fullPage: true });
 
+  // The static builder page agrees.
+  await page.goto('/community-builder');
+  await expect(page.getByRole('img', { name: 'CAPs from referrals: 175 of 200' })).toBeVisible();
+  await expect(page.getByText('1 of 5 friends')).toBeVisible();
+  await page.goto('/rcb');
+
   // Copy shows Copied; the layout and theme toggles persist in their SPEC keys.
   await page.getByRole('button', { name: 'Copy', exact: true }).first().click();
   await page.getByRole('button', { name: 'Compact' }).click();
