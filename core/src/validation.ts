@@ -1,5 +1,5 @@
 // SPEC §5's form rules. Each returns the one message to show (checked in the SPEC's order), or null.
-import { MNEMONIC_WORDS, PASSWORD_MIN_LENGTH_AUTH, PASSWORD_MIN_LENGTH_REGISTER } from './constants';
+import { PASSWORD_MIN_LENGTH_AUTH, PASSWORD_MIN_LENGTH_REGISTER } from './constants';
 
 export const messages = {
   emailRequired: 'Email address is required',
@@ -48,8 +48,4 @@ export function validateMnemonicConfirmation(typed: string, phrase: string): str
 /** Username is optional and defaults to the part of the e-mail before the @. */
 export function defaultUsername(username: string, email: string): string {
   return username.trim() || email.trim().split('@')[0] || email.trim();
-}
-
-export function isTwelveWords(phrase: string): boolean {
-  return phrase.trim().split(/\s+/).length === MNEMONIC_WORDS;
 }

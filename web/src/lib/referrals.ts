@@ -1,4 +1,4 @@
-import { creditHistoryResponse, networkStatsResponse } from '@crw/core';
+import { networkStatsResponse } from '@crw/core';
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from './api-client';
 
@@ -6,9 +6,4 @@ import { apiFetch } from './api-client';
 export const networkQuery = queryOptions({
   queryKey: ['referrals', 'network'],
   queryFn: () => apiFetch('/api/referrals/network', networkStatsResponse),
-});
-
-export const creditHistoryQuery = queryOptions({
-  queryKey: ['referrals', 'credits'],
-  queryFn: () => apiFetch('/api/referrals/credits', creditHistoryResponse),
 });
