@@ -50,7 +50,7 @@ export function Component() {
         <p>
           <Link to="/rcb">Community Builder</Link> — see your network and invite friends.
         </p>
-        <p className={card.muted}>Your wallet: {me.data.wallet.address}</p>
+        <p className={`${card.muted} ${card.mono}`}>Your wallet: {me.data.wallet.address}</p>
       </section>
     </main>
   );
