@@ -1,9 +1,10 @@
+import callout from './callout.module.css';
 import styles from './forms.module.css';
 
 /** An inline message: errors are announced at once (alert), successes politely (status). */
 export function FormMessage({ error, success }: { error?: string | null; success?: string | null }) {
-  if (error) return <p role="alert" className={styles.error}>{error}</p>;
-  if (success) return <p role="status" className={styles.success}>{success}</p>;
+  if (error) return <p role="alert" className={callout.error}>{error}</p>;
+  if (success) return <p role="status" className={callout.success}>{success}</p>;
   return null;
 }
 

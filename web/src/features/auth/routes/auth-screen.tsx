@@ -13,6 +13,7 @@ import { requestPasswordReset, resendConfirmation } from '../api/email-links';
 import { processPendingReferral } from '../api/pending-referral';
 import { signIn } from '../api/sign-in';
 import { AuthCard } from '../components/auth-card';
+import callout from '../../../ui/callout.module.css';
 import styles from '../components/auth.module.css';
 import { useCreateAccount } from '../hooks/use-create-account';
 import { otherError, signInError, signUpError } from '../messages';
@@ -134,7 +135,7 @@ export function Component() {
   return (
     <AuthCard title={title} subtitle={subtitle}>
       {referralCode && mode === 'signup' ? (
-        <p className={styles.banner} role="status">
+        <p className={callout.info} role="status">
           Referral code <strong>{referralCode}</strong> applied! You will earn bonus CAPs when you join.
         </p>
       ) : null}

@@ -9,6 +9,7 @@ import { removeStored, writeStored } from '../../../lib/storage';
 import { Button } from '../../../ui/button';
 import { FormMessage } from '../../../ui/form-message';
 import { AuthCard } from '../components/auth-card';
+import callout from '../../../ui/callout.module.css';
 import styles from '../components/auth.module.css';
 
 export function Component() {
@@ -117,7 +118,7 @@ export function Component() {
           </li>
         ))}
       </ol>
-      <p className={styles.warning} role="note">
+      <p className={callout.warning} role="note">
         This code is shown only once. Write it down or download it and keep it somewhere safe: we cannot show it to you again.
       </p>
       <FormMessage error={error} />

@@ -7,6 +7,7 @@ import { Link, useNavigate } from 'react-router';
 import { logout, meQuery } from '../../../lib/session';
 import { readStored, writeStored } from '../../../lib/storage';
 import { Button } from '../../../ui/button';
+import callout from '../../../ui/callout.module.css';
 import card from '../../../ui/card.module.css';
 import { PageLoading } from '../../../ui/page-loading';
 import { CapsBreakdown } from '../components/caps-breakdown';
@@ -38,7 +39,7 @@ export function Component() {
         </Button>
       </header>
       {notice ? (
-        <p role="status" className={card.notice}>
+        <p role="status" className={callout.success}>
           Congratulations you&apos;ve earned {SIGNUP_CAPS} CAPs.
         </p>
       ) : null}
