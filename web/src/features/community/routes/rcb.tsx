@@ -9,6 +9,7 @@ import { useCopy } from '../../../lib/use-copy';
 import { Button } from '../../../ui/button';
 import card from '../../../ui/card.module.css';
 import { PageLoading } from '../../../ui/page-loading';
+import { Stat } from '../../../ui/stat';
 import styles from '../components/community.module.css';
 import { NetworkGraph } from '../components/network-graph';
 import { ReferralLink, useInvite } from '../components/referral-link';
@@ -64,25 +65,12 @@ export function Component() {
           Your Network
         </h2>
         <div className={card.grid}>
-          <div className={card.stat}>
-            <span className={card.muted}>Total network size</span>
-            <span className={card.statValue} data-testid="network-size">
-              {network.data.data.total_network_size}
-            </span>
-          </div>
-          <div className={card.stat}>
-            <span className={card.muted}>CAPs from referrals</span>
-            <span className={card.statValue} data-testid="referral-caps">
-              {me.data.caps.referrals}
-            </span>
-          </div>
+          <Stat label="Total network size" value={network.data.data.total_network_size} testId="network-size" />
+          <Stat label="CAPs from referrals" value={me.data.caps.referrals} testId="referral-caps" />
         </div>
-        <ul className={card.grid} style={{ listStyle: 'none', padding: 0, marginTop: 16 }} aria-label="Network by level">
+        <ul className={`${card.grid} ${card.list}`} aria-label="Network by level">
           {boxes.map(([label, value]) => (
-            <li key={label} className={card.stat}>
-              <span className={card.muted}>{label}</span>
-              <span className={card.statValue}>{value}</span>
-            </li>
+            <Stat key={label} as="li" label={label} value={value} />
           ))}
         </ul>
         {layout === 'modern' ? <NetworkGraph rootId={me.data.id} network={network.data} /> : null}
