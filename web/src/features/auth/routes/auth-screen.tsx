@@ -1,9 +1,11 @@
 // The auth screen (SPEC §2): sign in, create account, reset password.
-import { defaultUsername, findReferralCode, SIGNIN_REDIRECT_MS, userDetailsResponse, validateAuthSignUp, validateResend, validateSignIn } from '@crw/core';
+import { defaultUsername, findReferralCode, SIGNIN_REDIRECT_MS, validateAuthSignUp, validateResend, validateSignIn } from '@crw/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { ApiError, apiFetch } from '../../../lib/api-client';
+import { ApiError } from '../../../lib/api-client';
 import { handoff } from '../../../lib/handoff';
+import { meQuery } from '../../../lib/session';
 import { writeStored } from '../../../lib/storage';
 import { runWalletTask } from '../../../lib/wallet/wallet-client';
 import { Button, LinkButton } from '../../../ui/button';
@@ -29,6 +31,7 @@ const screens: Record<Mode, { title: string; subtitle: string }> = {
 export function Component() {
   const location = useLocation();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const referralCode = findReferralCode(location);
   const registeredEmail = (location.state as { registeredEmail?: string } | null)?.registeredEmail;
   const [mode, setMode] = useState<Mode>(referralCode || location.pathname === '/signup' ? 'signup' : 'signin');
@@ -65,7 +68,8 @@ export function Component() {
       return setError(signInError(e));
     }
     try {
-      const me = await apiFetch('/api/me', userDetailsResponse);
+      // Fetched fresh, and left in the cache for the dashboard that opens next.
+      const me = await queryClient.fetchQuery({ ...meQuery, staleTime: 0 });
       setChecking(0);
       const check = await runWalletTask({ kind: 'check', keystore: me.wallet.keystore, password }, setChecking);
       if (!check.opens) {
