@@ -51,6 +51,17 @@ describe('normalizeReferralCode ("Letters and digits only"; "TS0001 is treated a
   });
 });
 
+describe('readReferralCode (typed input: a bad code is not the same as no code)', () => {
+  it('tells none, invalid and a code apart', async () => {
+    const { readReferralCode } = await import('./referral-code');
+    expect(readReferralCode('')).toEqual({ kind: 'none' });
+    expect(readReferralCode(undefined)).toEqual({ kind: 'none' });
+    expect(readReferralCode('ts0001')).toEqual({ kind: 'none' });
+    expect(readReferralCode('AB-12')).toEqual({ kind: 'invalid' });
+    expect(readReferralCode(' ab12 ')).toEqual({ kind: 'code', code: 'AB12' });
+  });
+});
+
 describe('referralCodeInPath', () => {
   it('returns the raw segment of /r/{code} and /signup/{code} only', () => {
     expect(referralCodeInPath('/r/abc')).toBe('abc');

@@ -4,13 +4,21 @@ import { DEFAULT_REFERRAL_CODE } from './constants';
 export const REFERRAL_CODE_MAX_LENGTH = 16;
 const REFERRAL_CODE_PATTERN = new RegExp(`^[A-Za-z0-9]{1,${REFERRAL_CODE_MAX_LENGTH}}$`);
 
+export type ReferralCodeInput = { kind: 'none' } | { kind: 'invalid' } | { kind: 'code'; code: string };
+
+/** What a typed or linked code means: nothing (empty, or the default TS0001), a bad code, or a code (upper-cased). */
+export function readReferralCode(raw: string | null | undefined): ReferralCodeInput {
+  const candidate = raw?.trim() ?? '';
+  if (candidate === '') return { kind: 'none' };
+  if (!REFERRAL_CODE_PATTERN.test(candidate)) return { kind: 'invalid' };
+  const code = candidate.toUpperCase();
+  return code === DEFAULT_REFERRAL_CODE ? { kind: 'none' } : { kind: 'code', code };
+}
+
 /** A code of letters and digits, upper-cased; TS0001 (the default) and anything else mean no referral. */
 export function normalizeReferralCode(raw: string | null | undefined): string | null {
-  if (raw == null) return null;
-  const candidate = raw.trim();
-  if (!REFERRAL_CODE_PATTERN.test(candidate)) return null;
-  const code = candidate.toUpperCase();
-  return code === DEFAULT_REFERRAL_CODE ? null : code;
+  const input = readReferralCode(raw);
+  return input.kind === 'code' ? input.code : null;
 }
 
 /** SPEC §8: the text an unknown or malformed code gets, naming the code as it was typed. */

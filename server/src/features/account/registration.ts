@@ -3,7 +3,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createEmailVerificationToken } from 'better-auth/api';
 import { sql, type Kysely } from 'kysely';
-import { invalidReferralCodeMessage, newReferralCode, normalizeReferralCode, type RegisterRequest } from '@crw/core';
+import { invalidReferralCodeMessage, newReferralCode, readReferralCode, type RegisterRequest } from '@crw/core';
 import { AppError } from '../../app-error';
 import { CONFIRMED_CALLBACK, EMAIL_TOKEN_EXPIRES_IN_S } from '../../auth/auth';
 import { hashSecret } from '../../auth/password-hash';
@@ -25,16 +25,12 @@ export interface Registration {
 
 /** The referrer a code names: unknown, over-long or malformed codes are refused, naming the code. */
 async function findReferrer(trx: Kysely<DB>, raw: string | undefined): Promise<{ id: string; code: string } | null> {
-  if (raw === undefined || raw.trim() === '') return null;
-  const code = normalizeReferralCode(raw);
-  if (!code) {
-    // TS0001 is the SPEC's "no referral"; anything else that does not parse is a bad code.
-    if (raw.trim().toUpperCase() === 'TS0001') return null;
-    throw new AppError(400, 'invalid_referral_code', invalidReferralCodeMessage(raw.trim()));
-  }
-  const referrer = await trx.selectFrom('profiles').select('id').where('referral_link', '=', code).executeTakeFirst();
-  if (!referrer) throw new AppError(400, 'invalid_referral_code', invalidReferralCodeMessage(raw.trim()));
-  return { id: referrer.id, code };
+  const input = readReferralCode(raw);
+  if (input.kind === 'none') return null;
+  const referrer =
+    input.kind === 'code' ? await trx.selectFrom('profiles').select('id').where('referral_link', '=', input.code).executeTakeFirst() : undefined;
+  if (!referrer || input.kind !== 'code') throw new AppError(400, 'invalid_referral_code', invalidReferralCodeMessage(raw!.trim()));
+  return { id: referrer.id, code: input.code };
 }
 
 /** Inserts the profile with a fresh unique referral code (a collision just draws again). */
