@@ -6,8 +6,11 @@ import { AppError } from '../app-error';
 import type { Config } from '../config';
 import { keyFromFile } from './key-file';
 
+/** The file under DATA_DIR that holds the embedded default's key (the CLI reads it too). */
+export const OPERATOR_KEY_FILE = 'operator-key';
+
 export async function operatorApiKey(config: Config): Promise<string> {
-  return config.OPERATOR_API_KEY ?? keyFromFile(config.dataDir, 'operator-key');
+  return config.OPERATOR_API_KEY ?? keyFromFile(config.dataDir, OPERATOR_KEY_FILE);
 }
 
 /** 401 unless the request carries `Authorization: Bearer <operator key>`. */

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { OPERATOR_KEY_FILE } from '../auth/operator-key';
 
 const usage = `Usage: npm run ops -- <command> [options]
 
@@ -17,7 +18,7 @@ Environment:
 
 async function operatorKey(): Promise<string> {
   if (process.env.OPERATOR_API_KEY) return process.env.OPERATOR_API_KEY;
-  const file = path.join(path.resolve(process.env.DATA_DIR ?? './data'), 'operator-key');
+  const file = path.join(path.resolve(process.env.DATA_DIR ?? './data'), OPERATOR_KEY_FILE);
   try {
     return (await readFile(file, 'utf8')).trim();
   } catch {
