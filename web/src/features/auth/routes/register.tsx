@@ -14,7 +14,7 @@ import { signUpError } from '../messages';
 
 export function Component() {
   const location = useLocation();
-  const referralCode = findReferralCode({ ...location, pathname: '' });
+  const referralCode = findReferralCode(location);
   const terms = useQuery(publicConfigQuery).data?.links.terms;
   const [form, setForm] = useState({ firstName: '', lastName: '', email: '', password: '', confirmPassword: '' });
   const [error, setError] = useState<string | null>(null);
