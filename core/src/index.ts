@@ -10,3 +10,4 @@ export * from './keystore';
 export * from './api/account';
 export * from './api/referrals';
 export * from './validation';
+export * from './merkle';

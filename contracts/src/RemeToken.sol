@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.30;
+
+import {ERC20} from "@openzeppelin/contracts/token/ERC20/ERC20.sol";
+import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
+
+/// @title REME, the community's reward token (ERC-20, 18 decimals).
+/// @notice Each account's balance and the cumulative amount it has claimed from the rewards
+/// distributor share one storage slot, so a member's first claim writes one new slot instead of
+/// two (docs/decisions/0007). Only the distributor can record a claim.
+contract RemeToken is ERC20 {
+    struct Account {
+        uint128 balance;
+        uint128 claimed;
+    }
+
+    /// @notice The rewards distributor, the only caller of `payClaim`.
+    address public immutable distributor;
+
+    mapping(address account => Account) private _accounts;
+    uint256 private _supply;
+
+    error NotDistributor(address caller);
+    error NothingToClaim(address account, uint256 cumulativeAmount, uint256 claimed);
+
+    constructor(address treasury, uint256 supply, address distributor_) ERC20("REME Token", "REME") {
+        distributor = distributor_;
+        _mint(treasury, supply);
+    }
+
+    function totalSupply() public view override returns (uint256) {
+        return _supply;
+    }
+
+    function balanceOf(address account) public view override returns (uint256) {
+        return _accounts[account].balance;
+    }
+
+    /// @notice The cumulative amount `account` has claimed from the distributor.
+    function claimedOf(address account) external view returns (uint256) {
+        return _accounts[account].claimed;
+    }
+
+    /// @notice Moves `cumulativeAmount - claimedOf(account)` from the distributor to `account` and
+    /// records `cumulativeAmount` as claimed. Returns the amount paid.
+    function payClaim(address account, uint256 cumulativeAmount) external returns (uint256 paid) {
+        if (msg.sender != distributor) revert NotDistributor(msg.sender);
+        uint128 cumulative = SafeCast.toUint128(cumulativeAmount);
+        Account memory to = _accounts[account];
+        // The distributor holds the pool and never claims from itself.
+        if (account == msg.sender || cumulative <= to.claimed) revert NothingToClaim(account, cumulativeAmount, to.claimed);
+        uint128 due;
+        unchecked {
+            due = cumulative - to.claimed;
+        }
+        _debit(msg.sender, due);
+        unchecked {
+            // Cannot overflow: every balance is at most the total supply, which fits in uint128.
+            _accounts[account] = Account(to.balance + due, cumulative);
+        }
+        emit Transfer(msg.sender, account, due);
+        return due;
+    }
+
+    function _update(address from, address to, uint256 value) internal override {
+        if (from == address(0)) {
+            _supply += value;
+            SafeCast.toUint128(_supply);
+        } else {
+            _debit(from, value);
+        }
+        unchecked {
+            if (to == address(0)) {
+                _supply -= value;
+            } else {
+                _accounts[to].balance += uint128(value);
+            }
+        }
+        emit Transfer(from, to, value);
+    }
+
+    function _debit(address from, uint256 value) private {
+        uint128 balance = _accounts[from].balance;
+        if (balance < value) revert ERC20InsufficientBalance(from, balance, value);
+        unchecked {
+            _accounts[from].balance = balance - uint128(value);
+        }
+    }
+}

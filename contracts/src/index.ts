@@ -1,0 +1,34 @@
+// The compiled contracts (build/artifacts.json, made by `npm run build -w contracts`), the
+// in-process development chain and the deployment both the server and the tests use.
+import { readFileSync } from 'node:fs';
+import { ContractFactory, type ContractRunner, type Interface, type InterfaceAbi } from 'ethers';
+
+export { createDevChain, DEV_ACCOUNT_KEYS, DEV_CHAIN_ID, type DevChain } from './dev-chain';
+export { deployContracts, type Deployment } from './deploy';
+
+export type ContractName = 'RemeToken' | 'RewardsDistributor';
+
+interface Artifact {
+  abi: InterfaceAbi;
+  bytecode: string;
+}
+
+let loaded: Record<ContractName, Artifact> | undefined;
+
+export function artifact(name: ContractName): Artifact {
+  loaded ??= (
+    JSON.parse(readFileSync(new URL('../build/artifacts.json', import.meta.url), 'utf8')) as {
+      contracts: Record<ContractName, Artifact>;
+    }
+  ).contracts;
+  return loaded[name];
+}
+
+export function contractFactory(name: ContractName, runner: ContractRunner): ContractFactory {
+  const { abi, bytecode } = artifact(name);
+  return new ContractFactory(abi, bytecode, runner);
+}
+
+export function contractInterface(name: ContractName): Interface {
+  return contractFactory(name, null as unknown as ContractRunner).interface;
+}

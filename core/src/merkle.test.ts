@@ -1,0 +1,61 @@
+import { StandardMerkleTree } from '@openzeppelin/merkle-tree';
+import { describe, expect, it } from 'vitest';
+import { LEAF_ENCODING, buildTree, bytesToHex, leafHash, processProof, proofAt, verifyProof } from './merkle';
+
+function randomAddress(seed: number): string {
+  return `0x${(seed * 2654435761).toString(16).padStart(8, '0').repeat(5).slice(0, 40)}`;
+}
+
+const entitlements = Array.from({ length: 257 }, (_, i) => ({
+  address: randomAddress(i + 1),
+  amount: BigInt(i % 7) * 10n ** 18n + 200n * 10n ** 18n,
+}));
+
+describe('buildTree', () => {
+  it('makes the same nodes, root and proofs as OpenZeppelin StandardMerkleTree', () => {
+    const ours = buildTree(entitlements);
+    const reference = StandardMerkleTree.of(
+      entitlements.map((e) => [e.address, e.amount.toString()]),
+      [...LEAF_ENCODING],
+    );
+    const dump = reference.dump();
+    expect(ours.root).toBe(reference.root);
+    expect(Array.from({ length: dump.tree.length }, (_, i) => bytesToHex(ours.nodes.subarray(i * 32, i * 32 + 32)))).toEqual(dump.tree);
+    entitlements.forEach((_, i) => {
+      expect(ours.treeIndex[i]).toBe(dump.values[i]!.treeIndex);
+      expect(proofAt(ours.nodes, ours.treeIndex[i]!)).toEqual(reference.getProof(i));
+    });
+  });
+
+  it('handles a single member (the proof is empty, the root is the leaf)', () => {
+    const tree = buildTree([{ address: randomAddress(9), amount: 1n }]);
+    expect(tree.root).toBe(bytesToHex(leafHash(randomAddress(9), 1n)));
+    expect(proofAt(tree.nodes, 0)).toEqual([]);
+  });
+
+  it('refuses an empty round, a bad address and a negative amount', () => {
+    expect(() => buildTree([])).toThrow(/at least one/);
+    expect(() => leafHash('0x1234', 1n)).toThrow(/not an address/);
+    expect(() => leafHash(randomAddress(1), -1n)).toThrow(/out of range/);
+  });
+});
+
+describe('verifyProof', () => {
+  const tree = buildTree(entitlements);
+  const e = entitlements[42]!;
+  const proof = proofAt(tree.nodes, tree.treeIndex[42]!);
+
+  it('accepts a member’s own proof and amount and agrees with the library', () => {
+    expect(verifyProof(tree.root, e.address, e.amount, proof)).toBe(true);
+    expect(StandardMerkleTree.verify(tree.root, [...LEAF_ENCODING], [e.address, e.amount.toString()], proof)).toBe(true);
+    expect(processProof(e.address, e.amount, proof)).toBe(tree.root);
+  });
+
+  it('rejects another amount, another address and a tampered proof', () => {
+    expect(verifyProof(tree.root, e.address, e.amount + 1n, proof)).toBe(false);
+    expect(verifyProof(tree.root, randomAddress(999), e.amount, proof)).toBe(false);
+    const tampered = [...proof];
+    tampered[0] = `0x${'00'.repeat(32)}`;
+    expect(verifyProof(tree.root, e.address, e.amount, tampered)).toBe(false);
+  });
+});
