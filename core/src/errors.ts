@@ -18,6 +18,9 @@ export const errorMessages = {
   payload_too_large: 'The request is too large.',
   unsupported_media_type: 'Unsupported content type.',
   rate_limited: 'Too many attempts. Please wait a moment and try again.',
+  conflict: 'That is already in progress. Please try again shortly.',
+  chain_unavailable: 'The blockchain cannot be reached right now. Please try again shortly.',
+  claim_failed: 'Claim failed!',
   service_unavailable: 'The service is temporarily unavailable. Please try again shortly.',
   internal_error: 'Something went wrong on our side. Please try again.',
 } as const;

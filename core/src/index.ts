@@ -11,3 +11,5 @@ export * from './api/account';
 export * from './api/referrals';
 export * from './validation';
 export * from './merkle';
+export * from './claim-split';
+export * from './api/claims';

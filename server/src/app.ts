@@ -9,6 +9,8 @@ import { devRoutes } from './features/dev/routes';
 import { operatorRoutes } from './features/operator/routes';
 import { referralRoutes } from './features/referrals/routes';
 import { registerEventRoutes } from './realtime/routes';
+import { claimRoutes } from './features/claims/routes';
+import { registerRpcRoutes } from './features/rpc/routes';
 import { healthRoutes } from './features/health/routes';
 import { registerErrorHandling } from './plugins/errors';
 import { registerOpenApi } from './plugins/openapi';
@@ -53,6 +55,8 @@ export async function buildApp(services: AppServices, opts: { logger?: FastifySe
   await app.register(accountRoutes(services, limitAttempts), { prefix: '/api' });
   await app.register(referralRoutes(services), { prefix: '/api/referrals' });
   await app.register(operatorRoutes(services), { prefix: '/api/operator' });
+  await app.register(claimRoutes(services), { prefix: '/api' });
+  await registerRpcRoutes(app, services);
   await registerAuthRoutes(app, services.auth, config, limitAttempts);
   await registerEventRoutes(app, services);
   if (!config.isProduction) await app.register(devRoutes(services), { prefix: '/dev' });

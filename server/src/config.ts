@@ -31,9 +31,24 @@ const envSchema = z
     TERMS_URL: z.url().default('https://example.org/terms'),
     HELP_URL: z.url().default('https://example.org/help'),
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(102_400),
+    CHAIN_RPC_URL: z.url({ protocol: /^https?$/ }).optional(),
+    TOKEN_ADDRESS: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address').optional(),
+    DISTRIBUTOR_ADDRESS: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address').optional(),
+    OPERATOR_PRIVATE_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex key').optional(),
+    EXPLORER_URL: z.url().optional(),
+    EXCHANGE_URL: z.url().default('https://www.coinbase.com/how-to-buy/ethereum'),
+    REME_PRICE: z.string().regex(/^\d+(\.\d{1,6})?$/, 'must be a decimal number such as 0.10').default('0.10'),
+    RPC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+    RPC_MAX_BATCH: z.coerce.number().int().min(1).max(100).default(20),
     WEB_DIST_DIR: z.string().min(1).default(path.join(repoRoot, 'web/dist')),
   })
   .superRefine((env, ctx) => {
+    const remoteChain = ['CHAIN_RPC_URL', 'TOKEN_ADDRESS', 'DISTRIBUTOR_ADDRESS', 'OPERATOR_PRIVATE_KEY'] as const;
+    if (env.CHAIN_RPC_URL || env.NODE_ENV === 'production') {
+      for (const key of remoteChain) {
+        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required with a remote chain (CHAIN_RPC_URL) and in production' });
+      }
+    }
     if (env.NODE_ENV !== 'production') return;
     if (!env.SMTP_URL) ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'is required in production (the dev mailbox exists only outside production)' });
     if (!env.PUBLIC_URL) ctx.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: 'is required in production' });

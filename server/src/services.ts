@@ -1,6 +1,7 @@
 // The long-lived parts the app is built from; main.ts opens them, tests open their own.
 import type { FastifyBaseLogger } from 'fastify';
 import { createAuth, type Auth } from './auth/auth';
+import { openChain, type Chain } from './chain/chain';
 import { authSigningKey } from './auth/auth-secret-key';
 import { operatorApiKey } from './auth/operator-key';
 import type { Config } from './config';
@@ -22,6 +23,8 @@ export interface AppServices {
   operatorKey: string;
   /** Fan-out of the database's member_events notifications to open event streams. */
   events: MemberEvents;
+  /** The chain: embedded Hardhat Network (journaled in the database) or CHAIN_RPC_URL. */
+  chain: Chain;
 }
 
 export async function openServices(
@@ -46,7 +49,8 @@ export async function openServices(
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
   const events = new MemberEvents();
   await events.start(database);
-  return { config, database, transport, worker, auth, signingKey, operatorKey: await operatorApiKey(config), events };
+  const chain = await openChain(config, database, log);
+  return { config, database, transport, worker, auth, signingKey, operatorKey: await operatorApiKey(config), events, chain };
 }
 
 /** Stops the worker, then closes the transport and the database (in that order). */

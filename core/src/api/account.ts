@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { capsBreakdown } from './referrals';
+import { memberTokens, publicChain } from './claims';
 import { AUTH_SECRET_PATTERN } from '../auth-secret';
 import { ADDRESS_PATTERN, KEYSTORE_MAX_LENGTH } from '../keystore';
 
@@ -36,6 +37,7 @@ export const userDetailsResponse = z.object({
   referralLink: z.string().nullable(),
   caps: capsBreakdown,
   wallet: z.object({ address: z.string(), keystore: z.string() }),
+  tokens: memberTokens,
 });
 export type UserDetails = z.infer<typeof userDetailsResponse>;
 
@@ -49,5 +51,6 @@ export const deleteAccountResponse = z.object({ success: z.boolean(), message: z
 /** GET /api/config: the public part of the configuration the web app needs. */
 export const publicConfigResponse = z.object({
   links: z.object({ mainSite: z.string(), terms: z.string(), help: z.string() }),
+  chain: publicChain,
 });
 export type PublicConfig = z.infer<typeof publicConfigResponse>;

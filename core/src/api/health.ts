@@ -15,5 +15,13 @@ export const healthResponse = z.object({
     pending: z.number().int(),
     lastError: z.string().nullable(),
   }),
+  chain: z.object({
+    status: z.enum(['up', 'down']),
+    kind: z.enum(['embedded', 'remote']),
+    chainId: z.number().int(),
+    blockNumber: z.number().int().nullable(),
+    tokenAddress: z.string(),
+    distributorAddress: z.string(),
+  }),
 });
 export type HealthResponse = z.infer<typeof healthResponse>;

@@ -84,7 +84,41 @@ export interface DevMailboxTable {
   delivered_at: CreatedAt;
 }
 
+export interface ChainJournalTable {
+  seq: Generated<number>;
+  tx_hash: string;
+  raw_tx: string;
+  created_at: CreatedAt;
+}
+
+export type RoundStatus = 'prepared' | 'sent' | 'published';
+
+export interface DistributionRoundsTable {
+  round_index: number;
+  root: string;
+  total: Amount;
+  member_count: number;
+  nodes: Uint8Array;
+  status: ColumnType<RoundStatus, RoundStatus | undefined, RoundStatus>;
+  tx_hash: string | null;
+  raw_tx: string | null;
+  created_at: CreatedAt;
+  published_at: Timestamp | null;
+}
+
+export interface DistributionEntriesTable {
+  round_index: number;
+  user_id: string;
+  wallet_address: string;
+  cumulative_amount: Amount;
+  tree_index: number;
+  proof: Uint8Array;
+}
+
 export interface DB {
+  chain_journal: ChainJournalTable;
+  distribution_rounds: DistributionRoundsTable;
+  distribution_entries: DistributionEntriesTable;
   profiles: ProfilesTable;
   user_wallets: UserWalletsTable;
   user_token_distributions: UserTokenDistributionsTable;

@@ -5,6 +5,8 @@ import type { Database } from '../db/database';
 
 export const MEMBER_EVENTS_CHANNEL = 'member_events';
 
+export const EVERY_MEMBER = '*';
+
 type Listener = () => void;
 
 export class MemberEvents {
@@ -30,7 +32,9 @@ export class MemberEvents {
     };
   }
 
+  /** Payload '*' (a round published) reaches every open stream. */
   publish(userId: string): void {
-    for (const listener of this.#listeners.get(userId) ?? []) listener();
+    const sets = userId === EVERY_MEMBER ? [...this.#listeners.values()] : [this.#listeners.get(userId) ?? []];
+    for (const set of sets) for (const listener of set) listener();
   }
 }

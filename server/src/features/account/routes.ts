@@ -14,6 +14,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../app-error';
 import { requireUserId } from '../../auth/session';
 import type { AppServices } from '../../services';
+import { memberTokens } from '../../distribution/claims';
 import { registerMember } from './registration';
 
 function assertKeystore(keystore: string, address: string): void {
@@ -65,6 +66,7 @@ export const accountRoutes =
           total: row.signup_caps + row.rrp_balance + row.activity_caps,
         },
         wallet: { address: row.wallet_address, keystore: row.encrypted_wallet },
+        tokens: await memberTokens(database.db, services.chain, row.id, row.wallet_address, config.REME_PRICE),
       };
     });
 

@@ -23,12 +23,22 @@ export const healthRoutes =
               ).n,
             )
           : 0;
+        const { chain } = services;
+        const blockNumber = await chain.provider.getBlockNumber().catch(() => null);
         const body = {
           status: databaseUp ? ('ok' as const) : ('degraded' as const),
           version,
           uptimeSeconds: Math.round(process.uptime()),
           database: { status: databaseUp ? ('up' as const) : ('down' as const), kind: database.kind },
           mail: { transport: transport.kind, pending, ...worker.delivery },
+          chain: {
+            status: blockNumber === null ? ('down' as const) : ('up' as const),
+            kind: chain.node.kind,
+            chainId: chain.chainId,
+            blockNumber,
+            tokenAddress: chain.token.target as string,
+            distributorAddress: chain.distributor.target as string,
+          },
         };
         return reply.status(databaseUp ? 200 : 503).send(body);
       },
@@ -36,5 +46,12 @@ export const healthRoutes =
   
     app.get('/config', { schema: { summary: 'Public configuration for the web app', response: { 200: publicConfigResponse } } }, async () => ({
       links: { mainSite: services.config.MAIN_SITE_URL, terms: services.config.TERMS_URL, help: services.config.HELP_URL },
+      chain: {
+        chainId: services.chain.chainId,
+        tokenAddress: services.chain.token.target as string,
+        distributorAddress: services.chain.distributor.target as string,
+        explorerUrl: services.config.EXPLORER_URL ?? null,
+        exchangeUrl: services.config.EXCHANGE_URL,
+      },
     }));
   };

@@ -1,9 +1,12 @@
-// The operator API (Bearer OPERATOR_API_KEY): credit care actions, once per idempotency key.
-import { careActionRequest, careActionResponse, errorResponse } from '@crw/core';
+// The operator API (Bearer OPERATOR_API_KEY): credit care actions (once per idempotency key),
+// preview and publish distribution rounds, and the development chain's faucet.
+import { careActionRequest, careActionResponse, errorResponse, fundRequest, fundResponse, publishRoundResponse, roundPreviewResponse } from '@crw/core';
+import { parseEther } from 'ethers';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { AppError } from '../../app-error';
 import { requireOperator } from '../../auth/operator-key';
+import { previewRound, publishRound } from '../../distribution/rounds';
 import type { AppServices } from '../../services';
 
 export const operatorRoutes =
@@ -33,6 +36,43 @@ export const operatorRoutes =
         const credited = result.rows[0]!.credited;
         request.log.info({ memberId: member.id, caps, idempotencyKey, credited }, 'care action');
         return reply.status(credited ? 201 : 200).send({ credited, userId: member.id, caps });
+      },
+    );
+
+    app.get(
+      '/distributions/preview',
+      { schema: { summary: 'Dry run of the next distribution round', security: [{ bearerAuth: [] }], response: { 200: roundPreviewResponse, 401: errorResponse } } },
+      async () => previewRound(db),
+    );
+
+    let publishing: Promise<unknown> | undefined;
+    app.post(
+      '/distributions',
+      { schema: { summary: 'Publish the next distribution round (or finish an interrupted one)', security: [{ bearerAuth: [] }], response: { 200: publishRoundResponse, 401: errorResponse, 409: errorResponse } } },
+      async (request) => {
+        if (publishing) throw new AppError(409, 'conflict', 'A distribution round is being published right now.');
+        const run = publishRound(db, services.chain);
+        publishing = run;
+        try {
+          const result = await run;
+          request.log.info(result, 'distribution round');
+          return result;
+        } finally {
+          publishing = undefined;
+        }
+      },
+    );
+
+    app.post(
+      '/fund',
+      { schema: { summary: 'Development faucet: send ETH to an address (embedded chain only)', security: [{ bearerAuth: [] }], body: fundRequest, response: { 200: fundResponse, 400: errorResponse, 401: errorResponse } } },
+      async (request) => {
+        const { faucet, provider } = services.chain;
+        if (!faucet) throw new AppError(400, 'invalid_request', 'The faucet exists only on the embedded development chain.');
+        const tx = await faucet.sendTransaction({ to: request.body.address, value: parseEther(request.body.eth) });
+        await tx.wait();
+        request.log.info({ address: request.body.address, eth: request.body.eth, txHash: tx.hash }, 'faucet');
+        return { txHash: tx.hash, balance: (await provider.getBalance(request.body.address)).toString() };
       },
     );
   };

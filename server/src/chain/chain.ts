@@ -1,0 +1,55 @@
+// The server's view of the chain: the node, an ethers provider over it, the operator's wallet and
+// the two contracts. The embedded chain deploys them at first start; production uses the
+// configured addresses and checks that code is there.
+import { artifact, deployContracts, DEV_ACCOUNT_KEYS } from '@crw/contracts';
+import { BrowserProvider, Contract, Wallet, getCreateAddress, parseEther } from 'ethers';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config';
+import type { Database } from '../db/database';
+import { openEmbeddedNode, openRemoteNode, type ChainNode } from './node';
+
+/** The embedded chain's treasury: the operator holds it and funds each round from it. */
+export const DEV_TREASURY = parseEther('1000000000');
+
+export interface Chain {
+  node: ChainNode;
+  provider: BrowserProvider;
+  chainId: number;
+  operator: Wallet;
+  token: Contract;
+  distributor: Contract;
+  /** The development faucet's wallet (embedded chain only). */
+  faucet: Wallet | undefined;
+}
+
+export async function openChain(config: Config, database: Database, log: FastifyBaseLogger): Promise<Chain> {
+  const embedded = !config.CHAIN_RPC_URL;
+  const node = embedded ? await openEmbeddedNode(database.db) : openRemoteNode(config.CHAIN_RPC_URL!);
+  const provider = new BrowserProvider(node, undefined, { cacheTimeout: -1, pollingInterval: 250 });
+  const chainId = Number(await node.request({ method: 'eth_chainId' }));
+  const operator = new Wallet(embedded ? DEV_ACCOUNT_KEYS[0]! : config.OPERATOR_PRIVATE_KEY!, provider);
+
+  let tokenAddress = config.TOKEN_ADDRESS;
+  let distributorAddress = config.DISTRIBUTOR_ADDRESS;
+  if (embedded) {
+    tokenAddress = getCreateAddress({ from: operator.address, nonce: 0 });
+    distributorAddress = getCreateAddress({ from: operator.address, nonce: 1 });
+    if ((await provider.getCode(distributorAddress)) === '0x') {
+      await deployContracts(operator, DEV_TREASURY);
+      log.info({ tokenAddress, distributorAddress }, 'embedded chain: contracts deployed');
+    } else {
+      log.info({ replayed: (node as { replayed?: number }).replayed, tokenAddress, distributorAddress }, 'embedded chain: restored');
+    }
+  } else if ((await provider.getCode(distributorAddress!)) === '0x') {
+    log.warn({ distributorAddress }, 'no contract code at DISTRIBUTOR_ADDRESS');
+  }
+  return {
+    node,
+    provider,
+    chainId,
+    operator,
+    token: new Contract(tokenAddress!, artifact('RemeToken').abi, operator),
+    distributor: new Contract(distributorAddress!, artifact('RewardsDistributor').abi, operator),
+    faucet: embedded ? new Wallet(DEV_ACCOUNT_KEYS[1]!, provider) : undefined,
+  };
+}

@@ -1,0 +1,143 @@
+// Distribution rounds (DESIGN §4): compute every wallet's cumulative entitlement, store the tree
+// and every member's leaf, then publish the root on-chain. Each step is recorded before the next
+// starts, so a rerun after an interruption finishes the open round instead of starting another,
+// and a transaction already sent is found by its hash (or sent again, byte for byte).
+import { buildTree } from '@crw/core';
+import { Transaction } from 'ethers';
+import { sql, type Kysely } from 'kysely';
+import type { Chain } from '../chain/chain';
+import type { DB } from '../db/schema';
+import { EVERY_MEMBER, MEMBER_EVENTS_CHANNEL } from '../realtime/member-events';
+import { entitlements, latestPublishedRound, type MemberEntitlement } from './entitlements';
+
+const INSERT_BATCH = 20_000;
+
+export interface RoundChange {
+  address: string;
+  previous: string;
+  next: string;
+}
+
+export interface RoundPreview {
+  index: number;
+  members: number;
+  total: string;
+  changed: number;
+  /** The first changes, largest increase first (the whole list can be a million rows). */
+  changes: RoundChange[];
+  /** An unfinished round from an earlier run, which publishing will finish first. */
+  openRound: number | null;
+}
+
+export interface PublishResult {
+  index: number;
+  root: string;
+  members: number;
+  total: string;
+  txHash: string;
+  /** 'published' now; 'resumed' when an interrupted round was finished; 'unchanged' when nothing changed. */
+  outcome: 'published' | 'resumed' | 'unchanged';
+}
+
+/** Test seam: called after each recorded step, so a test can interrupt the run there. */
+export type StepHook = (step: 'prepared' | 'sent' | 'broadcast') => Promise<void> | void;
+
+export async function previewRound(db: Kysely<DB>, limit = 20): Promise<RoundPreview> {
+  const previous = await latestPublishedRound(db);
+  const members = await entitlements(db, previous);
+  const changed = members.filter((m) => m.amount !== m.previous);
+  changed.sort((a, b) => (b.amount - b.previous > a.amount - a.previous ? 1 : -1));
+  const open = await db.selectFrom('distribution_rounds').select('round_index').where('status', '<>', 'published').executeTakeFirst();
+  return {
+    index: previous + 1,
+    members: members.length,
+    total: members.reduce((sum, m) => sum + m.amount, 0n).toString(),
+    changed: changed.length,
+    changes: changed.slice(0, limit).map((m) => ({ address: m.address, previous: m.previous.toString(), next: m.amount.toString() })),
+    openRound: open?.round_index ?? null,
+  };
+}
+
+/** Stores round `index`: its tree's nodes and each member's leaf (address, amount, tree index). */
+export async function prepareRound(db: Kysely<DB>, index: number, members: MemberEntitlement[]): Promise<{ root: string; total: bigint }> {
+  const tree = buildTree(members);
+  const total = members.reduce((sum, m) => sum + m.amount, 0n);
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('distribution_rounds')
+      .values({ round_index: index, root: tree.root, total, member_count: members.length, nodes: tree.nodes })
+      .execute();
+    for (let start = 0; start < members.length; start += INSERT_BATCH) {
+      const batch = members.slice(start, start + INSERT_BATCH);
+      await sql`
+        INSERT INTO distribution_entries (round_index, user_id, wallet_address, cumulative_amount, tree_index)
+        SELECT ${index}, * FROM unnest(${batch.map((m) => m.userId)}::text[], ${batch.map((m) => m.address)}::text[],
+                                       ${batch.map((m) => m.amount.toString())}::numeric[], ${Array.from(tree.treeIndex.subarray(start, start + batch.length))}::int[])`.execute(trx);
+    }
+  });
+  return { root: tree.root, total };
+}
+
+export async function publishRound(db: Kysely<DB>, chain: Chain, hook: StepHook = () => {}): Promise<PublishResult> {
+  let round = await db.selectFrom('distribution_rounds').selectAll().where('status', '<>', 'published').executeTakeFirst();
+  const resumed = round !== undefined;
+  if (!round) {
+    const previous = await latestPublishedRound(db);
+    const members = await entitlements(db, previous);
+    if (members.length === 0 || (previous > 0 && members.every((m) => m.amount === m.previous) && (await memberCount(db, previous)) === members.length)) {
+      const last = await db.selectFrom('distribution_rounds').selectAll().where('round_index', '=', previous).executeTakeFirst();
+      return { index: previous, root: last?.root ?? '', members: members.length, total: last?.total ?? '0', txHash: last?.tx_hash ?? '', outcome: 'unchanged' };
+    }
+    await prepareRound(db, previous + 1, members);
+    round = await db.selectFrom('distribution_rounds').selectAll().where('round_index', '=', previous + 1).executeTakeFirstOrThrow();
+    await hook('prepared');
+  }
+  const onChain = Number(await chain.distributor.getFunction('currentIndex')());
+  if (onChain >= round.round_index) {
+    // The publishing transaction was mined before the run that sent it could record it.
+    return finish(db, round.round_index, round.root, round.member_count, round.total, round.tx_hash ?? '', 'resumed');
+  }
+  if (onChain !== round.round_index - 1) {
+    throw new Error(`the chain is at round ${onChain}, so round ${round.round_index} cannot be published next`);
+  }
+  let txHash = round.tx_hash;
+  if (txHash && round.raw_tx) {
+    const receipt = await chain.provider.getTransactionReceipt(txHash);
+    if (!receipt) {
+      try {
+        await chain.provider.broadcastTransaction(round.raw_tx);
+      } catch (error) {
+        // Its nonce was used by another transaction: sign the same publication again.
+        if (!/nonce/i.test((error as Error).message)) throw error;
+        txHash = null;
+      }
+    } else if (receipt.status !== 1) {
+      txHash = null;
+    }
+  }
+  if (!txHash) {
+    const request = await chain.distributor.getFunction('publishRoot').populateTransaction(round.round_index, round.root, round.total);
+    const raw = await chain.operator.signTransaction(await chain.operator.populateTransaction(request));
+    txHash = Transaction.from(raw).hash!;
+    await db.updateTable('distribution_rounds').set({ status: 'sent', tx_hash: txHash, raw_tx: raw }).where('round_index', '=', round.round_index).execute();
+    await hook('sent');
+    await chain.provider.broadcastTransaction(raw);
+    await hook('broadcast');
+  }
+  const receipt = await chain.provider.waitForTransaction(txHash, 1, 300_000);
+  if (!receipt || receipt.status !== 1) throw new Error(`the publishing transaction ${txHash} failed on chain`);
+  return finish(db, round.round_index, round.root, round.member_count, round.total, txHash, resumed ? 'resumed' : 'published');
+}
+
+async function memberCount(db: Kysely<DB>, index: number): Promise<number> {
+  const row = await db.selectFrom('distribution_rounds').select('member_count').where('round_index', '=', index).executeTakeFirst();
+  return row?.member_count ?? 0;
+}
+
+async function finish(db: Kysely<DB>, index: number, root: string, members: number, total: string, txHash: string, outcome: PublishResult['outcome']): Promise<PublishResult> {
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('distribution_rounds').set({ status: 'published', published_at: new Date() }).where('round_index', '=', index).execute();
+    await sql`SELECT pg_notify(${MEMBER_EVENTS_CHANNEL}, ${EVERY_MEMBER})`.execute(trx);
+  });
+  return { index, root, members, total, txHash, outcome };
+}
