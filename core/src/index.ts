@@ -13,3 +13,4 @@ export * from './validation';
 export * from './merkle';
 export * from './claim-split';
 export * from './api/claims';
+export * from './amounts';

@@ -25,14 +25,14 @@ CREATE TABLE distribution_rounds (
 -- At most one round is unfinished at a time.
 CREATE UNIQUE INDEX distribution_rounds_one_open ON distribution_rounds ((true)) WHERE status <> 'published';
 
--- Each member's leaf in a round and its proof (the sibling hashes, 32 bytes each, leaf to root).
+-- Each member's leaf in a round. Its proof is the sibling nodes on the path from tree_index to the
+-- root, read straight from the round's stored nodes (docs/decisions/0008).
 CREATE TABLE distribution_entries (
   round_index       integer NOT NULL REFERENCES distribution_rounds (round_index) ON DELETE CASCADE,
   user_id           text NOT NULL,
   wallet_address    text NOT NULL,
   cumulative_amount numeric(78, 0) NOT NULL CHECK (cumulative_amount > 0),
   tree_index        integer NOT NULL,
-  proof             bytea NOT NULL,
   PRIMARY KEY (round_index, user_id)
 );
 

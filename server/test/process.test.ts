@@ -115,4 +115,68 @@ describe(`the operator CLI against a running server (${testDbKind})`, () => {
       expect(await server.stop()).toBe(0);
     }
   });
+
+  it('distributes, funds and claims through the CLI and /rpc, and a restart keeps every balance, root and proof', async () => {
+    const { execFile } = await import('node:child_process');
+    const { promisify } = await import('node:util');
+    const { makeMemberKeys, registerBody, cookieOf, ORIGIN } = await import('./helpers/members');
+    const { repoRoot } = await import('./helpers/server-process');
+    const { read, sendClaim, distributorInterface, tokenInterface } = await import('./helpers/chain-client');
+    const port = String(await freePort());
+    const dataDir = storage.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'crw-chain-'));
+    const env = { ...storage, DATA_DIR: dataDir, PORT: port };
+    const ops = async (...args: string[]) =>
+      (await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/src/cli/ops.ts', ...args], { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', SERVER_URL: `http://localhost:${port}`, DATA_DIR: dataDir } })).stdout;
+
+    const keys = await makeMemberKeys();
+    let server = spawnServer(env);
+    await waitForHealthy(server);
+    const { chain } = (await (await fetch(`${server.url}/api/health`)).json()) as { chain: { distributorAddress: string; tokenAddress: string } };
+    expect((await fetch(`${server.url}/api/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(registerBody(keys)) })).status).toBe(201);
+    let link: string | undefined;
+    for (let i = 0; i < 100 && !link; i++) {
+      const { messages } = (await (await fetch(`${server.url}/dev/mail.json?to=${encodeURIComponent(keys.email)}`)).json()) as { messages: { links: string[] }[] };
+      link = messages[0]?.links.find((l) => l.includes('verify-email'));
+      if (!link) await new Promise((r) => setTimeout(r, 100));
+    }
+    const confirmUrl = new URL(link!);
+    expect((await fetch(`${server.url}${confirmUrl.pathname}${confirmUrl.search}`, { redirect: 'manual' })).status).toBe(302);
+
+    const dryRun = await ops('distribute');
+    expect(dryRun).toContain('Round 1 (dry run): 1 members, 200.0000 REME in total, 1 changed');
+    expect(dryRun).toContain(`${keys.address}            0.0000          200.0000`);
+    expect(await ops('distribute', '--publish')).toMatch(/\nPublished round 1: root 0x[0-9a-f]{64}, 1 members, 200.0000 REME, transaction 0x[0-9a-f]{64}/);
+    expect(await ops('distribute', '--publish')).toContain('Nothing changed since round 1: nothing to publish.');
+    expect(await ops('fund', keys.address, '0.05')).toContain(`Sent 0.05 ETH to ${keys.address}`);
+
+    const signIn = async () => {
+      const res = await fetch(`${server.url}/auth/sign-in/email`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN }, body: JSON.stringify({ email: keys.email, password: keys.authSecret }) });
+      return cookieOf(res.headers.getSetCookie());
+    };
+    const claimData = async () => (await (await fetch(`${server.url}/api/claim`, { headers: { cookie: await signIn() } })).json()) as { proof: string[]; distributedTokens: string; distributionIndex: number };
+    const claim = await claimData();
+    const sent = await sendClaim(server.url, keys.privateKey, chain.distributorAddress, [keys.address, BigInt(claim.distributedTokens), claim.proof, claim.distributionIndex]);
+    expect(sent.receipt?.status).toBe('0x1');
+
+    const snapshot = async () => ({
+      reme: await read(server.url, chain.tokenAddress, tokenInterface, 'balanceOf', [keys.address]),
+      claimed: await read(server.url, chain.tokenAddress, tokenInterface, 'claimedOf', [keys.address]),
+      root: await read(server.url, chain.distributorAddress, distributorInterface, 'merkleRoot', []),
+      eth: ((await (await fetch(`${server.url}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [keys.address, 'latest'] }) })).json()) as { result: string }).result,
+      claim: await claimData(),
+      tree: await (await fetch(`${server.url}/api/distributions/1/tree.json`)).text(),
+    });
+    const before = await snapshot();
+    expect(before.reme).toBe(200n * 10n ** 18n);
+    expect(BigInt(before.eth)).toBeGreaterThan(0n);
+    expect(await server.stop()).toBe(0);
+
+    server = spawnServer(env);
+    try {
+      await waitForHealthy(server);
+      expect(await snapshot()).toEqual(before);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
 });

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { formatAmount } from '@crw/core';
 import { OPERATOR_KEY_FILE } from '../auth/operator-key';
 
 const usage = `Usage: npm run ops -- <command> [options]
@@ -11,6 +12,12 @@ const usage = `Usage: npm run ops -- <command> [options]
 Commands:
   care-action --email <address> --caps <n> --description <text> [--key <idempotency key>]
       Credit a care action's CAPs to a member. Re-running with the same --key credits nothing more.
+  distribute [--publish]
+      Without --publish: a dry run listing what the next round changes. With --publish: store every
+      member's leaf and proof and publish the root on the chain. Safe to interrupt and rerun: an
+      unfinished round is finished (its transaction found or sent again), never published twice.
+  fund <address> <eth>
+      Development chain only: send ETH from the faucet to an address (e.g. fund 0xabc… 0.05).
 
 Environment:
   SERVER_URL        the running server (default http://localhost:3000)
@@ -26,14 +33,14 @@ async function operatorKey(): Promise<string> {
   }
 }
 
-async function call(pathname: string, body: unknown): Promise<unknown> {
+async function call(pathname: string, body?: unknown): Promise<unknown> {
   const server = (process.env.SERVER_URL ?? 'http://localhost:3000').replace(/\/$/, '');
   let response: Response;
   try {
     response = await fetch(`${server}${pathname}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${await operatorKey()}` },
-      body: JSON.stringify(body),
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), authorization: `Bearer ${await operatorKey()}` },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
   } catch {
     throw new Error(`Could not reach the server at ${server}. Is it running? (SERVER_URL)`);
@@ -54,9 +61,49 @@ async function careAction(args: string[]): Promise<void> {
   console.log(result.credited ? `Credited ${caps} CAPs to ${values.email} (key ${idempotencyKey}).` : `Already credited earlier under key ${idempotencyKey}: nothing changed.`);
 }
 
+interface Preview {
+  index: number;
+  members: number;
+  total: string;
+  changed: number;
+  changes: { address: string; previous: string; next: string }[];
+  openRound: number | null;
+}
+
+async function distribute(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { publish: { type: 'boolean', default: false } } });
+  const preview = (await call('/api/operator/distributions/preview')) as Preview;
+  if (preview.openRound !== null) console.log(`Round ${preview.openRound} was started earlier and not finished; --publish finishes it first.`);
+  console.log(`Round ${preview.index}${values.publish ? '' : ' (dry run)'}: ${preview.members} members, ${formatAmount(preview.total)} REME in total, ${preview.changed} changed`);
+  if (preview.changes.length > 0) {
+    console.log(`  ${'wallet'.padEnd(42)}  ${'previous'.padStart(16)}  ${'next'.padStart(16)}`);
+    for (const c of preview.changes) console.log(`  ${c.address}  ${formatAmount(c.previous).padStart(16)}  ${formatAmount(c.next).padStart(16)}`);
+    if (preview.changed > preview.changes.length) console.log(`  … and ${preview.changed - preview.changes.length} more`);
+  }
+  if (!values.publish) {
+    console.log('Dry run: nothing stored or published. Run with --publish to publish.');
+    return;
+  }
+  const result = (await call('/api/operator/distributions', {})) as { index: number; root: string; members: number; total: string; txHash: string; outcome: string };
+  if (result.outcome === 'unchanged') console.log(`Nothing changed since round ${result.index}: nothing to publish.`);
+  else
+    console.log(
+      `${result.outcome === 'resumed' ? 'Finished the interrupted' : 'Published'} round ${result.index}: root ${result.root}, ${result.members} members, ${formatAmount(result.total)} REME, transaction ${result.txHash}`,
+    );
+}
+
+async function fund(args: string[]): Promise<void> {
+  const [address, eth] = args;
+  if (!address || !eth) throw new Error('fund needs an address and an amount of ETH, e.g. fund 0xabc… 0.05');
+  const result = (await call('/api/operator/fund', { address, eth })) as { txHash: string; balance: string };
+  console.log(`Sent ${eth} ETH to ${address} (transaction ${result.txHash}); its balance is now ${formatAmount(result.balance)} ETH.`);
+}
+
 const [command, ...rest] = process.argv.slice(2);
 try {
   if (command === 'care-action') await careAction(rest);
+  else if (command === 'distribute') await distribute(rest);
+  else if (command === 'fund') await fund(rest);
   else {
     console.log(usage);
     process.exitCode = command && command !== 'help' && command !== '--help' ? 1 : 0;

@@ -112,7 +112,6 @@ export interface DistributionEntriesTable {
   wallet_address: string;
   cumulative_amount: Amount;
   tree_index: number;
-  proof: Uint8Array;
 }
 
 export interface DB {

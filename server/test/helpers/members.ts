@@ -3,6 +3,8 @@
 import { deriveAuthSecret } from '@crw/core';
 import { Wallet } from 'ethers';
 import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../src/db/schema';
 
 export const ORIGIN = 'http://localhost:3000';
 
@@ -60,4 +62,21 @@ export async function cloneMemberKeys(base: MemberKeys, email = uniqueEmail()): 
   const address = Wallet.createRandom().address;
   const keystore = JSON.stringify({ ...(JSON.parse(base.keystore) as object), address: address.slice(2).toLowerCase() });
   return { ...base, email, address, privateKey: '', keystore, authSecret: await deriveAuthSecret(base.password, email, 1000) };
+}
+
+/** Registers a member (with a referral code when given) and opens their mailed confirmation link. */
+export async function joinAndConfirm(app: FastifyInstance, db: Kysely<DB>, keys: MemberKeys, referralCode?: string): Promise<string> {
+  const res = await app.inject({ method: 'POST', url: '/api/register', payload: registerBody(keys, referralCode ? { referralCode } : {}) });
+  if (res.statusCode !== 201) throw new Error(`register: ${res.statusCode} ${res.body}`);
+  const { text_body: text } = await db.selectFrom('mail_outbox').select('text_body').where('to_address', '=', keys.email).orderBy('id', 'desc').executeTakeFirstOrThrow();
+  const link = new URL(/https?:\/\/\S+\/auth\/verify-email\S*/.exec(text)![0]);
+  const confirmed = await app.inject({ method: 'GET', url: `${link.pathname}${link.search}` });
+  if (confirmed.statusCode !== 302) throw new Error(`confirm: ${confirmed.statusCode}`);
+  return res.json().userId as string;
+}
+
+export async function signedInCookie(app: FastifyInstance, keys: MemberKeys): Promise<string> {
+  const res = await signIn(app, keys.email, keys.authSecret);
+  if (res.statusCode !== 200) throw new Error(`sign-in: ${res.statusCode} ${res.body}`);
+  return cookieOf(res.headers['set-cookie']);
 }
