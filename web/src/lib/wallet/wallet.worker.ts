@@ -1,4 +1,4 @@
-// The wallet worker: creates, opens and re-encrypts keystores with ethers (scrypt N=131072, r=8,
+// The wallet worker: creates, opens, re-encrypts keystores and signs transactions with ethers (scrypt N=131072, r=8,
 // p=1), so the page never freezes. The keystore holds the private key only, never the phrase.
 import { HDNodeWallet, Mnemonic, Wallet } from 'ethers';
 import type { WalletResult, WalletTask, WorkerMessage } from './wallet-protocol';
@@ -57,6 +57,12 @@ async function run(task: WalletTask): Promise<WalletResult> {
       if (hd.address.toLowerCase() !== task.expectedAddress.toLowerCase()) throw new TaskFailure('wrong_wallet', 'Invalid mnemonic provided');
       const plain = new Wallet(hd.privateKey);
       return { kind: 'restore', wallet: { address: plain.address, keystore: await plain.encrypt(task.newPassword, progress(0, 1)) } };
+    }
+    case 'sign': {
+      const wallet = await open(task.keystore, task.password, progress(0, 1));
+      const { to, data, gasLimit, gasPrice, nonce, chainId } = task.tx;
+      const raw = await wallet.signTransaction({ type: 0, to, data, gasLimit: BigInt(gasLimit), gasPrice: BigInt(gasPrice), nonce, chainId: BigInt(chainId) });
+      return { kind: 'sign', from: wallet.address, raw };
     }
   }
 }

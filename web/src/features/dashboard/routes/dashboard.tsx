@@ -1,9 +1,10 @@
 // The dashboard as far as it is built: greeting, logout, the first-referral notice, the CAPs
-// breakdown and the way to the Community Builder. Balances, claims and the rest come later.
+// breakdown, REME with the claim entry, the Processing card and the way to the Community Builder.
 import { SIGNUP_CAPS } from '@crw/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { readPendingClaim } from '../../../lib/chain';
 import { logout, meQuery } from '../../../lib/session';
 import { readStored, writeStored } from '../../../lib/storage';
 import { Button } from '../../../ui/button';
@@ -11,6 +12,8 @@ import callout from '../../../ui/callout.module.css';
 import card from '../../../ui/card.module.css';
 import { PageLoading } from '../../../ui/page-loading';
 import { CapsBreakdown } from '../components/caps-breakdown';
+import { ProcessingCard } from '../components/processing-card';
+import { RemeClaim } from '../components/reme-claim';
 
 export function Component() {
   const me = useQuery(meQuery);
@@ -22,6 +25,10 @@ export function Component() {
     writeStored('referralFlag', 'false');
     return true;
   });
+
+  const [pendingClaim, setPendingClaim] = useState(readPendingClaim);
+  const [claimSettled, setClaimSettled] = useState(false);
+  const onClaimSettled = useCallback(() => setClaimSettled(true), []);
 
   async function onLogout() {
     await logout();
@@ -43,7 +50,9 @@ export function Component() {
           Congratulations you&apos;ve earned {SIGNUP_CAPS} CAPs.
         </p>
       ) : null}
+      {pendingClaim ? <ProcessingCard claim={pendingClaim} onSettled={onClaimSettled} onDone={() => setPendingClaim(null)} /> : null}
       <CapsBreakdown caps={me.data.caps} />
+      <RemeClaim tokens={me.data.tokens} claimPending={pendingClaim !== null && !claimSettled} />
       <section className={card.card} aria-labelledby="explore-title">
         <h2 id="explore-title" className={card.cardTitle}>
           Explore More

@@ -1,0 +1,116 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import type { Page } from '@playwright/test';
+import { expect, test } from '../fixtures/test';
+import { confirmByMail, joinThroughLink, newEmail, referralLinkOf, registerOnRegisterScreen } from '../fixtures/member';
+import { mainURL } from '../fixtures/servers';
+
+const PASSWORD = 'Caring-Friends-9';
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const stat = (page: Page, label: string) => page.locator(`dt:text-is("${label}") + dd`);
+
+async function ops(...args: string[]): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/src/cli/ops.ts', ...args], {
+    cwd: repoRoot,
+    env: { PATH: process.env.PATH ?? '', SERVER_URL: mainURL, DATA_DIR: process.env.E2E_DATA_DIR! },
+  });
+  return stdout;
+}
+
+/** The wallet's REME balance as the chain reports it (eth_call balanceOf through /rpc). */
+async function remeOnChain(page: Page): Promise<bigint> {
+  const hex = await page.evaluate(async () => {
+    const me = await (await fetch('/api/me')).json();
+    const config = await (await fetch('/api/config')).json();
+    const data = `0x70a08231${me.wallet.address.slice(2).toLowerCase().padStart(64, '0')}`;
+    const res = await fetch('/rpc', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ to: config.chain.tokenAddress, data }, 'latest'] }) });
+    return (await res.json()).result as string;
+  });
+  return BigInt(hex);
+}
+
+async function claimInBrowser(page: Page, amount: string) {
+  await page.getByRole('button', { name: `Claim ${amount} REME` }).click();
+  await expect(page.getByRole('heading', { name: 'Confirm the transaction by entering your password' })).toBeVisible();
+  await expect(page.locator('dt:text-is("Tokens to claim") + dd')).toHaveText(`${amount} REME`);
+  await expect(page.locator('dt:text-is("Transaction fee") + dd')).toHaveText(/^0\.\d+ ETH$/);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Complete' }).click();
+}
+
+test('claim: distribute, insufficient ETH, fund, claim in the browser, then only the increase after a new referral', async ({ page, browser, request }) => {
+  test.setTimeout(300_000);
+  const email = newEmail('claimer');
+  await registerOnRegisterScreen(page, email, PASSWORD);
+  await confirmByMail(page, request, email);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const address = (await page.evaluate(async () => (await (await fetch('/api/me')).json()).wallet.address)) as string;
+  await expect(page.getByTestId('tokens-to-claim')).toHaveText('0.0000');
+  await expect(page.getByRole('button', { name: 'Claim 0.0000 REME' })).toBeDisabled();
+
+  // The operator publishes a round; the open dashboard hears of it and offers the signup bonus.
+  expect(await ops('distribute')).toContain('(dry run)');
+  expect(await ops('distribute', '--publish')).toMatch(/(Published|Finished the interrupted) round \d+/);
+  await expect(page.getByTestId('tokens-to-claim')).toHaveText('200.0000');
+  await expect(page.getByText('Signup claim 200.0000 · Referral claim 0.0000')).toBeVisible();
+
+  // With 0 ETH: the insufficient-balance screen with the fee and the wallet address.
+  await claimInBrowser(page, '200.0000');
+  await expect(page.getByRole('heading', { name: 'ETH balance insufficient' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText(/network fee of 0\.\d+ ETH/)).toBeVisible();
+  await expect(page.getByLabel('Your wallet address')).toHaveText(address);
+  const popup = page.waitForEvent('popup');
+  await page.getByRole('button', { name: 'Learn how to do that' }).click();
+  await (await popup).close();
+  await page.getByRole('button', { name: 'Go back' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  // Funded, a wrong password is 'Invalid Wallet'; the right one claims.
+  expect(await ops('fund', address, '0.05')).toContain('Sent 0.05 ETH');
+  await page.reload();
+  await page.getByRole('button', { name: 'Claim 200.0000 REME' }).click();
+  await page.getByLabel('Password', { exact: true }).fill('not-my-password');
+  await page.getByRole('button', { name: 'Complete' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Invalid Wallet', { timeout: 30_000 });
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  const before = await remeOnChain(page);
+  await claimInBrowser(page, '200.0000');
+  await expect(page).toHaveURL(/\/dashboard$/, { timeout: 30_000 });
+  await expect(page.getByRole('heading', { name: /Processing|Claim confirmed/ })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Claim confirmed' })).toBeVisible();
+  await expect(page.getByTestId('tokens-to-claim')).toHaveText('0.0000');
+  await expect(stat(page, 'REME held')).toHaveText('200.0000');
+  expect((await remeOnChain(page)) - before).toBe(200n * 10n ** 18n);
+
+  // A friend joins through the link; the next round adds only the referral reward.
+  const link = await referralLinkOf(page);
+  const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+  await joinThroughLink(await context.newPage(), request, link, newEmail('friend'), PASSWORD);
+  await context.close();
+  expect(await ops('distribute', '--publish')).toMatch(/Published round \d+/);
+  await expect(page.getByTestId('tokens-to-claim')).toHaveText('100.0000');
+  await expect(page.getByText('Signup claim 0.0000 · Referral claim 100.0000')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Dismiss' }).click();
+  await expect(page.getByRole('heading', { name: 'Claim confirmed' })).toHaveCount(0);
+
+  // A hand-made claim with a tampered amount is refused by the chain: 'Claim failed!'.
+  await page.route('**/api/claim', async (route) => {
+    const response = await route.fetch();
+    const body = await response.json();
+    await route.fulfill({ response, json: { ...body, distributedTokens: (BigInt(body.distributedTokens) + 1n).toString() } });
+  });
+  await page.getByRole('button', { name: 'Claim 100.0000 REME' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Claim failed!' })).toBeVisible();
+  await page.unroute('**/api/claim');
+  await page.getByRole('button', { name: 'Cancel' }).click();
+
+  const beforeSecond = await remeOnChain(page);
+  await claimInBrowser(page, '100.0000');
+  await expect(page.getByRole('heading', { name: 'Claim confirmed' })).toBeVisible({ timeout: 30_000 });
+  await expect(stat(page, 'REME held')).toHaveText('300.0000');
+  expect((await remeOnChain(page)) - beforeSecond).toBe(100n * 10n ** 18n);
+  await page.screenshot({ path: 'test-results/claim-dashboard.png', fullPage: true });
+});
