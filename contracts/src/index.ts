@@ -1,7 +1,7 @@
 // The compiled contracts (build/artifacts.json, made by `npm run build -w contracts`), the
 // in-process development chain and the deployment both the server and the tests use.
 import { readFileSync } from 'node:fs';
-import { ContractFactory, type ContractRunner, type Interface, type InterfaceAbi } from 'ethers';
+import { ContractFactory, type ContractRunner, type InterfaceAbi } from 'ethers';
 
 export { createDevChain, DEV_ACCOUNT_KEYS, DEV_CHAIN_ID, type DevChain } from './dev-chain';
 export { deployContracts, type Deployment } from './deploy';
@@ -27,8 +27,4 @@ export function artifact(name: ContractName): Artifact {
 export function contractFactory(name: ContractName, runner: ContractRunner): ContractFactory {
   const { abi, bytecode } = artifact(name);
   return new ContractFactory(abi, bytecode, runner);
-}
-
-export function contractInterface(name: ContractName): Interface {
-  return contractFactory(name, null as unknown as ContractRunner).interface;
 }

@@ -64,4 +64,6 @@ export const STORAGE_KEYS = {
   rcbPreloadData: 'rcb-preload-data',
   /** SPEC §3 "Pending referral (browser storage)": the SPEC names no key. */
   pendingReferral: 'pending-referral',
+  /** The broadcast claim the dashboard's Processing card follows (ours; SPEC names none). */
+  pendingClaim: 'claim-transaction',
 } as const;

@@ -99,14 +99,16 @@ export function buildTree(entitlements: readonly Entitlement[]): DistributionTre
   return { nodes, treeIndex, root: bytesToHex(nodes.subarray(0, NODE)) };
 }
 
+/** The tree indices of the proof of the node at `index`: its siblings, leaf to root. */
+export function siblingIndices(index: number): number[] {
+  const siblings: number[] = [];
+  for (let i = index; i > 0; i = Math.floor((i - 1) / 2)) siblings.push(i % 2 === 1 ? i + 1 : i - 1);
+  return siblings;
+}
+
 /** The sibling hashes from the leaf at `index` up to the root. */
 export function proofAt(nodes: Uint8Array, index: number): string[] {
-  const proof: string[] = [];
-  for (let i = index; i > 0; i = Math.floor((i - 1) / 2)) {
-    const sibling = i % 2 === 1 ? i + 1 : i - 1;
-    proof.push(bytesToHex(nodes.subarray(sibling * NODE, sibling * NODE + NODE)));
-  }
-  return proof;
+  return siblingIndices(index).map((sibling) => bytesToHex(nodes.subarray(sibling * NODE, sibling * NODE + NODE)));
 }
 
 /** The root a proof leads to from (address, amount), as the contract computes it. */

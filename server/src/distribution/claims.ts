@@ -1,16 +1,9 @@
 // A member's claim data (their leaf in the chain's current round, its proof read from the stored
 // tree) and their token figures (entitlement, round, chain balances, SPEC §4 claim split).
-import { claimSplit, type ClaimData, type MemberTokens } from '@crw/core';
+import { bytesToHex, claimSplit, siblingIndices, type ClaimData, type MemberTokens } from '@crw/core';
 import { sql, type Kysely } from 'kysely';
 import type { Chain } from '../chain/chain';
 import type { DB } from '../db/schema';
-
-/** The sibling indices of a leaf, leaf to root (StandardMerkleTree's array layout). */
-function siblingIndices(treeIndex: number): number[] {
-  const siblings: number[] = [];
-  for (let i = treeIndex; i > 0; i = Math.floor((i - 1) / 2)) siblings.push(i % 2 === 1 ? i + 1 : i - 1);
-  return siblings;
-}
 
 export async function currentRound(chain: Chain): Promise<number> {
   return Number(await chain.distributor.getFunction('currentIndex')());
@@ -31,7 +24,7 @@ export async function claimData(db: Kysely<DB>, round: number, userId: string): 
     WHERE r.round_index = ${round}
     ORDER BY s.n`.execute(db);
   return {
-    proof: result.rows.map((row) => `0x${Buffer.from(row.node).toString('hex')}`),
+    proof: result.rows.map((row) => bytesToHex(row.node)),
     distributedTokens: entry.cumulative_amount,
     distributionIndex: round,
   };

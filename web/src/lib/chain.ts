@@ -1,5 +1,6 @@
 // The chain as the browser sees it: JSON-RPC through our /rpc (never the node directly), and the
 // claim transaction waiting to be mined, kept in storage so the Processing card survives a reload.
+import { readStored, removeStored, writeStored } from './storage';
 
 export class RpcError extends Error {
   constructor(
@@ -33,24 +34,18 @@ export interface PendingClaim {
   sentAt: number;
 }
 
-const PENDING_CLAIM_KEY = 'claim-transaction';
-
 export function readPendingClaim(): PendingClaim | null {
+  const raw = readStored('pendingClaim');
   try {
-    const raw = localStorage.getItem(PENDING_CLAIM_KEY);
     return raw ? (JSON.parse(raw) as PendingClaim) : null;
   } catch {
-    return null;
+    return null; // not ours any more: no card
   }
 }
 
 export function writePendingClaim(claim: PendingClaim | null): void {
-  try {
-    if (claim) localStorage.setItem(PENDING_CLAIM_KEY, JSON.stringify(claim));
-    else localStorage.removeItem(PENDING_CLAIM_KEY);
-  } catch {
-    // storage disabled: the card lasts until the page is left
-  }
+  if (claim) writeStored('pendingClaim', JSON.stringify(claim));
+  else removeStored('pendingClaim');
 }
 
 export interface Receipt {

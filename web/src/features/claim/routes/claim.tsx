@@ -1,7 +1,7 @@
 // The claim screen (SPEC §2, §4): the amount, the fee (estimated gas × gas price), the password.
 // Complete opens the keystore in the worker, checks the proof against the chain's root, then
 // either sends the claim or goes to the insufficient-balance screen.
-import { formatAmount } from '@crw/core';
+import { errorMessages, formatAmount } from '@crw/core';
 import { useQuery } from '@tanstack/react-query';
 import { formatEther } from 'ethers';
 import { useState, type FormEvent } from 'react';
@@ -18,7 +18,7 @@ import { failureReason, priceClaim, proofMatchesChain } from '../api/claim-trans
 import { ClaimCard } from '../components/claim-card';
 import styles from '../components/claim.module.css';
 
-export const CLAIM_FAILED = 'Claim failed!';
+const CLAIM_FAILED = errorMessages.claim_failed; // SPEC §8
 
 export function Component() {
   const state = useLocation().state as { ethBalance?: string } | null;
