@@ -21,7 +21,7 @@ const entitlements: Entitlement[] = Array.from({ length: MEMBERS }, (_, i) => ({
 const sample = Array.from({ length: SAMPLE }, (_, i) => Math.floor((i * MEMBERS) / SAMPLE));
 
 async function round(index: number): Promise<number[]> {
-  const tree = buildTree(entitlements);
+  const tree = await buildTree(entitlements);
   const total = entitlements.reduce((sum, e) => sum + e.amount, 0n);
   await (await distributor.getFunction('publishRoot')(index, tree.root, total)).wait();
   const gas: number[] = [];

@@ -1,58 +1,98 @@
-// A distribution round for 100,000 and 1,000,000 members on PostgreSQL: build the tree (our
-// StandardMerkleTree-identical builder), store the round's nodes and every member's leaf, then
-// read proofs back for a sample and check them against @openzeppelin/merkle-tree's verifier.
+// A distribution round for 100,000 and 1,000,000 members, end to end, the way `npm run ops --
+// distribute --publish` runs it: members with wallets and entitlements are seeded in PostgreSQL
+// (not timed), then publishRound reads every entitlement, builds the tree (our StandardMerkleTree-
+// identical builder), stores the nodes and every member's leaf, and publishes the root on the
+// embedded chain. Afterwards every member's proof is derived from the stored nodes, a sample of
+// proofs served by getClaimData is checked with @openzeppelin/merkle-tree against the root read
+// from the chain, and a few of them are claimed on chain.
 // Usage: DATABASE_URL=postgres://… npm run bench:distribute [-- 100000 1000000]
 import { StandardMerkleTree } from '@openzeppelin/merkle-tree';
-import { LEAF_ENCODING, buildTree, proofAt } from '@crw/core';
-import { getAddress, hexlify, randomBytes } from 'ethers';
+import { LEAF_ENCODING, proofAt } from '@crw/core';
+import type { Contract } from 'ethers';
+import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
+import { openChain } from '../server/src/chain/chain';
+import type { Config } from '../server/src/config';
 import { openDatabase } from '../server/src/db/database';
 import { setUpSchema } from '../server/src/db/setup';
 import { claimData } from '../server/src/distribution/claims';
-import { prepareRound } from '../server/src/distribution/rounds';
-import type { MemberEntitlement } from '../server/src/distribution/entitlements';
+import { publishRound } from '../server/src/distribution/rounds';
 import { createPostgresDatabase } from '../server/test/helpers/test-database';
 
 process.env.TEST_DATABASE_URL ??= process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const sizes = process.argv.slice(2).map(Number).filter(Boolean);
+const SAMPLE = 200;
+const CLAIMS = 3;
+const silent = { info() {}, warn() {}, error() {}, debug() {} } as unknown as FastifyBaseLogger;
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 for (const size of sizes.length ? sizes : [100_000, 1_000_000]) {
   const created = await createPostgresDatabase();
   const database = await openDatabase({ kind: 'postgres', url: created.url, poolSize: 4 });
   try {
     await setUpSchema(database);
-    const members: MemberEntitlement[] = Array.from({ length: size }, (_, i) => ({
-      userId: `user-${i.toString().padStart(8, '0')}`,
-      address: getAddress(hexlify(randomBytes(20))),
-      amount: BigInt(200 + (i % 5) * 25) * 10n ** 18n,
-      previous: 0n,
-    }));
-
     let t = performance.now();
-    const tree = buildTree(members);
-    const treeMs = performance.now() - t;
-    const proofsStart = performance.now();
-    let proofHashes = 0;
-    for (let i = 0; i < size; i++) proofHashes += proofAt(tree.nodes, tree.treeIndex[i]!).length;
-    const proofsMs = performance.now() - proofsStart;
+    await seedMembers(database.db, size);
+    const seedMs = performance.now() - t;
+    const chain = await openChain({} as Config, database, silent);
 
+    const marks: Record<string, number> = {};
     t = performance.now();
-    const { root } = await prepareRound(database.db, 1, members);
+    const published = await publishRound(database.db, chain, (step) => {
+      marks[step] = performance.now() - t;
+    });
     const endToEndMs = performance.now() - t;
 
-    const sample = Array.from({ length: 200 }, (_, k) => Math.floor((k * size) / 200));
-    let ok = 0;
-    for (const i of sample) {
-      const data = await claimData(database.db, 1, members[i]!.userId);
-      if (StandardMerkleTree.verify(root, [...LEAF_ENCODING], [members[i]!.address, members[i]!.amount.toString()], data.proof)) ok++;
+    t = performance.now();
+    const { nodes } = await database.db.selectFrom('distribution_rounds').select('nodes').where('round_index', '=', 1).executeTakeFirstOrThrow();
+    let proofHashes = 0;
+    for (let index = size - 1; index < 2 * size - 1; index++) proofHashes += proofAt(nodes, index).length;
+    const proofsMs = performance.now() - t;
+
+    const onChainRoot = (await chain.distributor.getFunction('merkleRoot')()) as string;
+    const sample = await database.db
+      .selectFrom('distribution_entries')
+      .select(['user_id', 'wallet_address', 'cumulative_amount'])
+      .where('round_index', '=', 1)
+      .where('user_id', 'in', Array.from({ length: SAMPLE }, (_, k) => memberId(1 + Math.floor((k * size) / SAMPLE))))
+      .execute();
+    let verified = 0;
+    let claimedOk = 0;
+    for (const [k, entry] of sample.entries()) {
+      const data = await claimData(database.db, 1, entry.user_id);
+      if (StandardMerkleTree.verify(onChainRoot, [...LEAF_ENCODING], [entry.wallet_address, entry.cumulative_amount], data.proof)) verified++;
+      if (k < CLAIMS) {
+        // Anyone may claim on a member's behalf; the tokens go to the member's wallet.
+        await (await (chain.distributor as Contract).getFunction('claim')(entry.wallet_address, entry.cumulative_amount, data.proof, 1)).wait();
+        if ((await chain.token.getFunction('balanceOf')(entry.wallet_address)) === BigInt(entry.cumulative_amount)) claimedOk++;
+      }
     }
-    const size_ = await database.db.selectFrom('distribution_rounds').select((eb) => eb.fn('octet_length', ['nodes']).as('bytes')).executeTakeFirstOrThrow();
+    const stored = await sql<{ bytes: string }>`SELECT octet_length(nodes) AS bytes FROM distribution_rounds WHERE round_index = 1`.execute(database.db);
     console.log(
-      `${size.toLocaleString('en')} members: tree ${(treeMs / 1000).toFixed(1)} s; every proof derived ${(proofsMs / 1000).toFixed(1)} s (${proofHashes.toLocaleString('en')} hashes); ` +
-        `round end to end (tree + nodes + ${size.toLocaleString('en')} leaves stored) ${(endToEndMs / 1000).toFixed(1)} s; ` +
-        `stored nodes ${(Number(size_.bytes) / 1e6).toFixed(1)} MB; sample proofs verified by @openzeppelin/merkle-tree: ${ok}/${sample.length}`,
+      `${size.toLocaleString('en')} members (seeded in ${seconds(seedMs)}): round published end to end in ${seconds(endToEndMs)} ` +
+        `(entitlements read, tree built, nodes and ${published.members.toLocaleString('en')} leaves stored: ${seconds(marks.prepared ?? NaN)}; ` +
+        `root published on chain: ${seconds(endToEndMs - (marks.prepared ?? 0))}); stored nodes ${(Number(stored.rows[0]!.bytes) / 1e6).toFixed(1)} MB; ` +
+        `every proof derived from the stored nodes in ${seconds(proofsMs)} (${proofHashes.toLocaleString('en')} hashes); ` +
+        `served proofs verified by @openzeppelin/merkle-tree against the chain's root: ${verified}/${sample.length}; claimed on chain: ${claimedOk}/${CLAIMS}`,
     );
   } finally {
     await database.close();
     await created.drop();
   }
+}
+
+function memberId(i: number): string {
+  return `user-${String(i).padStart(8, '0')}`;
+}
+
+/** `size` confirmed members, each with a wallet and 200–300 REME of entitlement. */
+async function seedMembers(db: Parameters<typeof claimData>[0], size: number): Promise<void> {
+  const ids = sql`SELECT i, 'user-' || lpad(i::text, 8, '0') AS id FROM generate_series(1, ${size}) AS i`;
+  await sql`INSERT INTO "user" (id, name, email, "emailVerified", "createdAt", "updatedAt")
+            SELECT id, 'Member ' || i, id || '@example.com', true, now(), now() FROM (${ids}) s`.execute(db);
+  await sql`INSERT INTO profiles (id, username, email) SELECT id, id, id || '@example.com' FROM (${ids}) s`.execute(db);
+  await sql`INSERT INTO user_wallets (user_id, wallet_address, encrypted_wallet)
+            SELECT id, '0x' || md5(id) || substr(md5('w' || id), 1, 8), '{}' FROM (${ids}) s`.execute(db);
+  await sql`INSERT INTO user_token_distributions (user_id, signup_tokens)
+            SELECT id, (200 + (i % 5) * 25) * 10::numeric ^ 18 FROM (${ids}) s`.execute(db);
 }

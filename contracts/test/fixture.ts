@@ -17,7 +17,7 @@ export async function deployed() {
 
 /** Builds a round, publishes it as the operator and returns each entitlement's proof. */
 export async function publishRound(distributor: Contract, index: number, entitlements: Entitlement[]) {
-  const tree = buildTree(entitlements);
+  const tree = await buildTree(entitlements);
   const total = entitlements.reduce((sum, e) => sum + e.amount, 0n);
   await (await distributor.getFunction('publishRoot')(index, tree.root, total)).wait();
   return {

@@ -60,7 +60,7 @@ export async function previewRound(db: Kysely<DB>, limit = 20): Promise<RoundPre
 
 /** Stores round `index`: its tree's nodes and each member's leaf (address, amount, tree index). */
 export async function prepareRound(db: Kysely<DB>, index: number, members: MemberEntitlement[]): Promise<{ root: string; total: bigint }> {
-  const tree = buildTree(members);
+  const tree = await buildTree(members);
   const total = members.reduce((sum, m) => sum + m.amount, 0n);
   await db.transaction().execute(async (trx) => {
     await trx
