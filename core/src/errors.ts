@@ -21,6 +21,7 @@ export const errorMessages = {
   conflict: 'That is already in progress. Please try again shortly.',
   chain_unavailable: 'The blockchain cannot be reached right now. Please try again shortly.',
   claim_failed: 'Claim failed!',
+  invalid_handoff_code: 'This hand-off code is invalid, already used or expired.',
   service_unavailable: 'The service is temporarily unavailable. Please try again shortly.',
   internal_error: 'Something went wrong on our side. Please try again.',
 } as const;

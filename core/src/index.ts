@@ -13,4 +13,5 @@ export * from './validation';
 export * from './merkle';
 export * from './claim-split';
 export * from './api/claims';
+export * from './api/handoff';
 export * from './amounts';

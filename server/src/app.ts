@@ -11,6 +11,7 @@ import { referralRoutes } from './features/referrals/routes';
 import { registerEventRoutes } from './realtime/routes';
 import { claimRoutes } from './features/claims/routes';
 import { registerRpcRoutes } from './features/rpc/routes';
+import { handoffRoutes } from './features/handoff/routes';
 import { healthRoutes } from './features/health/routes';
 import { registerErrorHandling } from './plugins/errors';
 import { registerOpenApi } from './plugins/openapi';
@@ -56,6 +57,7 @@ export async function buildApp(services: AppServices, opts: { logger?: FastifySe
   await app.register(referralRoutes(services), { prefix: '/api/referrals' });
   await app.register(operatorRoutes(services), { prefix: '/api/operator' });
   await app.register(claimRoutes(services), { prefix: '/api' });
+  await app.register(handoffRoutes(services, limitAttempts), { prefix: '/api/handoff' });
   await registerRpcRoutes(app, services);
   await registerAuthRoutes(app, services.auth, config, limitAttempts);
   await registerEventRoutes(app, services);

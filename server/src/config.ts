@@ -30,6 +30,9 @@ const envSchema = z
     MAIN_SITE_URL: z.url().default('https://example.org'),
     TERMS_URL: z.url().default('https://example.org/terms'),
     HELP_URL: z.url().default('https://example.org/help'),
+    MARKET_URL: z.url().default('https://example.org/market'),
+    /** The sister community app: its link carries a one-time hand-off code as `authtoken`. */
+    COMMUNITY_APP_URL: z.url({ protocol: /^https?$/ }).default('https://example.org/community'),
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(102_400),
     CHAIN_RPC_URL: z.url({ protocol: /^https?$/ }).optional(),
     TOKEN_ADDRESS: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address').optional(),

@@ -3,6 +3,7 @@
 import { errorBody, errorMessages, type ErrorCode } from '@crw/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Config } from '../config';
+import { AppError } from '../app-error';
 import type { Auth } from './auth';
 
 const authErrors: Record<string, ErrorCode> = {
@@ -50,6 +51,11 @@ export async function registerAuthRoutes(app: FastifyInstance, auth: Auth, confi
   for (const path of LIMITED_AUTH_PATHS) {
     app.post(path, { preHandler: limits, schema: { hide: true } }, (request, reply) => forward(auth, config, request, reply));
   }
+  // better-auth's JWT plugin would hand a session's JWT to the browser here; ours are only for the
+  // sister app's hand-off (features/handoff), so this path does not exist.
+  app.get('/auth/token', { schema: { hide: true } }, async () => {
+    throw new AppError(404, 'not_found');
+  });
   app.route({
     method: ['GET', 'POST'],
     url: '/auth/*',

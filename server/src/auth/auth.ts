@@ -3,6 +3,7 @@
 // must be written in one transaction. The "password" better-auth sees is the derived auth secret.
 import { randomUUID } from 'node:crypto';
 import { betterAuth } from 'better-auth';
+import { jwt } from 'better-auth/plugins/jwt';
 import { sql } from 'kysely';
 import { getMigrations } from 'better-auth/db/migration';
 import { AUTH_SECRET_PATTERN } from '@crw/core';
@@ -83,8 +84,12 @@ export function createAuth(config: Config, database: Database, signingKey: strin
 
 export type Auth = ReturnType<typeof createAuth>;
 
-/** Plugins change better-auth's tables, so the migrator and the instance share this list. */
-export const authPlugins = [];
+/** Where the sister app finds the keys that verify our hand-off JWTs (under /auth). */
+export const JWKS_PATH = '/.well-known/jwks.json';
+
+/** Plugins change better-auth's tables, so the migrator and the instance share this list. The JWT
+ * plugin signs only hand-off identities (features/handoff): no JWT header on session calls. */
+export const authPlugins = [jwt({ jwks: { jwksPath: JWKS_PATH }, disableSettingJwtHeader: true })];
 
 /** Creates or updates better-auth's own tables (its CLI needs Node 22; this is the same migrator). */
 export async function migrateAuthTables(database: Database): Promise<string[]> {

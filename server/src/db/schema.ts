@@ -114,7 +114,16 @@ export interface DistributionEntriesTable {
   tree_index: number;
 }
 
+export interface HandoffCodesTable {
+  code_hash: string;
+  user_id: string;
+  expires_at: Date | string;
+  used_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
 export interface DB {
+  handoff_codes: HandoffCodesTable;
   chain_journal: ChainJournalTable;
   distribution_rounds: DistributionRoundsTable;
   distribution_entries: DistributionEntriesTable;

@@ -45,7 +45,13 @@ export const healthRoutes =
     );
   
     app.get('/config', { schema: { summary: 'Public configuration for the web app', response: { 200: publicConfigResponse } } }, async () => ({
-      links: { mainSite: services.config.MAIN_SITE_URL, terms: services.config.TERMS_URL, help: services.config.HELP_URL },
+      links: {
+        mainSite: services.config.MAIN_SITE_URL,
+        terms: services.config.TERMS_URL,
+        help: services.config.HELP_URL,
+        market: services.config.MARKET_URL,
+        communityApp: services.config.COMMUNITY_APP_URL,
+      },
       chain: {
         chainId: services.chain.chainId,
         tokenAddress: services.chain.token.target as string,
