@@ -15,3 +15,4 @@ export * from './claim-split';
 export * from './api/claims';
 export * from './api/handoff';
 export * from './amounts';
+export * from './convert';

@@ -1,51 +1,6 @@
-import { cleanup, render, screen } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createQueryClient, Providers } from './providers';
-import { routes } from './routes';
-
-function renderAt(path: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  render(
-    <Providers client={createQueryClient()}>
-      <RouterProvider router={router} />
-    </Providers>,
-  );
-  return router;
-}
-
-const member = {
-  id: 'u1',
-  email: 'ada@example.test',
-  username: 'ada',
-  fullName: 'Ada Lovelace',
-  referralCode: 'ABCD2345',
-  referralLink: 'http://localhost/r/ABCD2345',
-  caps: { registration: 200, referrals: 150, careActions: 0, total: 350 },
-  wallet: { address: '0x' + '1'.repeat(40), keystore: '{}' },
-  tokens: {
-    entitled: '0', incoming: '0', distributed: '0', claimed: '0', forClaiming: '0', claimSplit: { signup: '0', referral: '0' },
-    signupTokens: '0', remeHeld: '0', ethBalance: '0', remePrice: '0.10',
-  },
-};
-const network = { success: true, data: { hierarchy: [], level_counts: { level1: 0, level2: 0, level3: 0 }, total_network_size: 0 } };
-const links = {
-  links: { mainSite: 'https://example.org', terms: 'https://example.org/t', help: 'https://example.org/h', market: 'https://example.org/m', communityApp: 'https://example.org/c' },
-  chain: { chainId: 31337, tokenAddress: '0x' + '2'.repeat(40), distributorAddress: '0x' + '3'.repeat(40), explorerUrl: null, exchangeUrl: 'https://example.org/x' },
-};
-
-/** The server as a signed-in member's browser sees it (unit tests have no server). */
-function signedIn() {
-  localStorage.setItem('allowed', 'true');
-  vi.stubGlobal('fetch', async (url: string) => {
-    const body = String(url).startsWith('/api/me') ? member : String(url).startsWith('/api/referrals/network') ? network : links;
-    return new Response(JSON.stringify(body), { status: 200 });
-  });
-}
-
-function signedOut() {
-  vi.stubGlobal('fetch', async () => new Response(JSON.stringify({ code: 'unauthorized', message: 'User not authenticated' }), { status: 401 }));
-}
+import { renderAt, signedIn, signedOut } from '../test-fixtures';
 
 afterEach(() => vi.unstubAllGlobals());
 

@@ -10,10 +10,10 @@ import { Button } from '../../../ui/button';
 import card from '../../../ui/card.module.css';
 import { PageLoading } from '../../../ui/page-loading';
 import { Stat } from '../../../ui/stat';
+import { ToggleGroup } from '../../../ui/toggle-group';
 import styles from '../components/community.module.css';
 import { NetworkGraph } from '../components/network-graph';
 import { ReferralLink, useInvite } from '../components/referral-link';
-import { ToggleGroup } from '../components/toggle-group';
 
 export function Component() {
   const me = useQuery(meQuery);

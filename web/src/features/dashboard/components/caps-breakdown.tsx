@@ -1,35 +1,44 @@
 import type { CapsBreakdown as Breakdown } from '@crw/core';
+import { Info } from 'lucide-react';
 import { CapsGauge } from '../../../ui/caps-gauge';
 import card from '../../../ui/card.module.css';
+import { Tooltip } from '../../../ui/tooltip';
+import styles from './dashboard.module.css';
+
+/** SPEC §9: the breakdown counts 200 signup CAPs, while the tooltip says 20 (both readings are the SPEC's). */
+export const REGISTRATION_TOOLTIP = '20 CAPs on registering as a member';
 
 /** SPEC §2: Total CAPs Earned — registration, referrals, care actions, total — with the gauge. */
 export function CapsBreakdown({ caps }: { caps: Breakdown }) {
   const rows: Array<[string, number]> = [
-    ['Registration', caps.registration],
     ['Referrals', caps.referrals],
     ['Care actions', caps.careActions],
+    ['Total', caps.total],
   ];
   return (
     <section className={card.card} aria-labelledby="caps-title">
       <h2 id="caps-title" className={card.cardTitle}>
         Total CAPs Earned
       </h2>
-      <div className={card.row} style={{ justifyContent: 'space-between', alignItems: 'center' }}>
-        <dl className={card.grid} style={{ flex: '1 1 280px', margin: 0 }}>
+      <div className={styles.breakdown}>
+        <dl className={card.grid}>
+          <div className={card.stat}>
+            <dt className={card.muted}>
+              Registration{' '}
+              <Tooltip text={REGISTRATION_TOOLTIP}>
+                <button type="button" className={styles.infoButton} aria-label="About registration CAPs">
+                  <Info aria-hidden="true" size={14} />
+                </button>
+              </Tooltip>
+            </dt>
+            <dd className={card.statValue}>{caps.registration}</dd>
+          </div>
           {rows.map(([label, value]) => (
             <div key={label} className={card.stat}>
               <dt className={card.muted}>{label}</dt>
-              <dd style={{ margin: 0 }} className={card.statValue}>
-                {value}
-              </dd>
+              <dd className={card.statValue}>{value}</dd>
             </div>
           ))}
-          <div className={card.stat}>
-            <dt className={card.muted}>Total</dt>
-            <dd style={{ margin: 0 }} className={card.statValue}>
-              {caps.total}
-            </dd>
-          </div>
         </dl>
         <CapsGauge value={caps.total} label="Total CAPs" />
       </div>

@@ -1,4 +1,4 @@
-import styles from './community.module.css';
+import styles from './toggle-group.module.css';
 
 /** Two or more exclusive choices as pressed/unpressed buttons. */
 export function ToggleGroup<T extends string>({ label, options, value, onChange }: { label: string; options: Array<[T, string]>; value: T; onChange: (v: T) => void }) {

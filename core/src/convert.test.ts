@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { clampConvertAmount, convertibleCaps, initialConvertAmount, remeForCaps, shortAddress, swapReme } from './convert';
+
+describe('convert amount (SPEC §5: "floor to an integer; NaN or negative becomes 0; cap at available CAPs (total minus the signup amount). The initial value is min(1000, available).")', () => {
+  it('available CAPs are the total minus the signup amount', () => {
+    expect(convertibleCaps(200)).toBe(0);
+    expect(convertibleCaps(475)).toBe(275);
+    expect(convertibleCaps(150)).toBe(0);
+  });
+  it('floors to an integer', () => {
+    expect(clampConvertAmount(12.9, 100)).toBe(12);
+  });
+  it('NaN or negative becomes 0', () => {
+    expect(clampConvertAmount(Number.NaN, 100)).toBe(0);
+    expect(clampConvertAmount(-5, 100)).toBe(0);
+    expect(clampConvertAmount(-0.5, 100)).toBe(0);
+  });
+  it('caps at the available CAPs', () => {
+    expect(clampConvertAmount(5000, 275)).toBe(275);
+    expect(clampConvertAmount(Infinity, 275)).toBe(275);
+    expect(clampConvertAmount(10, 0)).toBe(0);
+  });
+  it('starts at min(1000, available)', () => {
+    expect(initialConvertAmount(275)).toBe(275);
+    expect(initialConvertAmount(5000)).toBe(1000);
+    expect(initialConvertAmount(0)).toBe(0);
+  });
+  it('converts at 6.028 CAPs per REME', () => {
+    expect(remeForCaps(6028)).toBe('1000.0000');
+    expect(remeForCaps(100)).toBe('16.5892') // 16.58925…, truncated like every amount;
+  });
+});
+
+describe('swap modal rate (SPEC §9: "The swap modal rate is 0.166 REME per CAP")', () => {
+  it('receives 0.166 REME per CAP', () => {
+    expect(swapReme(100)).toBe('16.6000');
+    expect(swapReme(475)).toBe('78.8500');
+  });
+});
+
+describe('address display (SPEC §9: "first 6 and last 4 characters")', () => {
+  it('shortens an address', () => {
+    expect(shortAddress('0x1234567890abcdef1234567890abcdef12345678')).toBe('0x1234...5678');
+  });
+});

@@ -1,0 +1,116 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { meCalls, member, renderAt, requests, serveMember } from '../test-fixtures';
+
+beforeEach(() => vi.useFakeTimers({ shouldAdvanceTime: true }));
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe('dashboard refresh (SPEC §4: "refreshes every 10 s, on window focus, and when another tab updates the user")', () => {
+  it('reloads the details every 10 s', async () => {
+    serveMember();
+    renderAt('/dashboard');
+    await screen.findByRole('heading', { name: 'Hello, Ada Lovelace' });
+    const before = meCalls();
+    await act(() => vi.advanceTimersByTimeAsync(10_000));
+    await waitFor(() => expect(meCalls()).toBe(before + 1));
+    await act(() => vi.advanceTimersByTimeAsync(10_000));
+    await waitFor(() => expect(meCalls()).toBe(before + 2));
+  });
+
+  it('reloads when the window regains focus', async () => {
+    serveMember();
+    renderAt('/dashboard');
+    await screen.findByRole('heading', { name: 'Hello, Ada Lovelace' });
+    const before = meCalls();
+    act(() => void window.dispatchEvent(new Event('visibilitychange')));
+    await waitFor(() => expect(meCalls()).toBe(before + 1));
+  });
+
+  it('reloads when another tab updates the cached user, and caches only what it shows', async () => {
+    let fullName = 'Ada Lovelace';
+    serveMember(() => ({ ...member, fullName }));
+    renderAt('/dashboard');
+    await screen.findByRole('heading', { name: 'Hello, Ada Lovelace' });
+    const cached = JSON.parse(localStorage.getItem('user')!) as Record<string, unknown>;
+    expect(cached).toMatchObject({ email: member.email, address: member.wallet.address, tokensForClaiming: '0' });
+    expect(JSON.stringify(cached)).not.toContain('keystore');
+
+    fullName = 'Ada King';
+    act(() => void window.dispatchEvent(new StorageEvent('storage', { key: 'user', newValue: '{"fullName":"Ada King"}' })));
+    expect(await screen.findByRole('heading', { name: 'Hello, Ada King' })).toBeTruthy();
+    // Other keys do not trigger a reload.
+    const after = meCalls();
+    act(() => void window.dispatchEvent(new StorageEvent('storage', { key: 'rcb-layout', newValue: 'compact' })));
+    await act(() => vi.advanceTimersByTimeAsync(100));
+    expect(meCalls()).toBe(after);
+  });
+
+  it('a failing details call logs the member out', async () => {
+    let fail = false;
+    serveMember(() => (fail ? new Response(JSON.stringify({ code: 'internal_error', message: 'Something went wrong on our side. Please try again.' }), { status: 500 }) : member));
+    const router = renderAt('/dashboard');
+    await screen.findByRole('heading', { name: 'Hello, Ada Lovelace' });
+    fail = true;
+    await act(() => vi.advanceTimersByTimeAsync(10_000));
+    await screen.findByRole('heading', { name: 'Welcome Back' });
+    expect(router.state.location.pathname).toBe('/');
+    expect(localStorage.getItem('allowed')).toBeNull();
+    expect(localStorage.getItem('user')).toBeNull();
+    expect(requests).toContain('POST /auth/sign-out');
+  });
+});
+
+describe('the swap modal (SPEC §2, §8, §9)', () => {
+  it('shows the coming-soon preview at 0.166 REME per CAP and makes no call', async () => {
+    serveMember();
+    renderAt('/dashboard');
+    fireEvent.click(await screen.findByRole('button', { name: 'Swap CAPs to REME' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Swap CAPs to REME – Coming Soon' });
+    const modal = within(dialog);
+    expect((modal.getByLabelText('Amount of CAPs') as HTMLInputElement).disabled).toBe(true);
+    expect((modal.getByRole('button', { name: 'MAX' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(modal.getByTestId('swap-pay').textContent).toBe('350 CAPs');
+    expect(modal.getByTestId('swap-receive').textContent).toBe('58.1000 REME');
+    expect(modal.getByText('1 CAP = 0.166 REME')).toBeTruthy();
+    const before = requests.length;
+    fireEvent.click(modal.getByRole('button', { name: 'Swap' }));
+    expect(await screen.findByText("Conversion Coming Soon! We're working hard to bring you CAPs to REME conversion in the next update. Stay tuned!")).toBeTruthy();
+    expect(requests.length).toBe(before);
+    fireEvent.click(modal.getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+});
+
+describe('the dashboard as SPEC §2 lists it', () => {
+  it('shows addresses shortened with copy, the breakdown, balances, Explore More and the struck-through Rewards Hub', async () => {
+    serveMember();
+    renderAt('/dashboard');
+    await screen.findByRole('heading', { name: 'Hello, Ada Lovelace' });
+    expect(screen.getByText('0x1111...1111')).toBeTruthy();
+    expect(await screen.findByText('0x2222...2222')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Copy Your wallet' })).toBeTruthy();
+    expect(screen.getByTestId('caps-balance').textContent).toBe('350');
+    expect(screen.getByText('£0.10')).toBeTruthy();
+    expect(screen.getByRole('link', { name: /Community Builder/ }).getAttribute('href')).toBe('/rcb');
+    expect(screen.getByRole('link', { name: /Care Finance Hub/ }).textContent).toContain('COMING SOON');
+    expect((await screen.findByRole('link', { name: /Market/ })).getAttribute('target')).toBe('_blank');
+    expect((screen.getByRole('button', { name: 'Rewards Hub' }) as HTMLButtonElement).disabled).toBe(true);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Wallet Addresses' }));
+    await waitFor(() => expect(screen.queryByText('0x1111...1111')).toBeNull());
+  });
+
+  it('opens the community app with a one-time code from the server, not the session', async () => {
+    serveMember();
+    const tab = { opener: {} as unknown, location: { href: '' }, close: vi.fn() };
+    vi.stubGlobal('open', vi.fn(() => tab));
+    renderAt('/dashboard');
+    fireEvent.click(await screen.findByRole('button', { name: 'Open the Community App' }));
+    await waitFor(() => expect(tab.location.href).toBe('https://example.org/c?authtoken=x'));
+    expect(tab.opener).toBeNull();
+    expect(requests).toContain('POST /api/handoff');
+  });
+});

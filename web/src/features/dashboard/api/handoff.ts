@@ -1,0 +1,5 @@
+// POST /api/handoff: a one-time code for the sister community app, already in its URL (DESIGN §3).
+import { handoffResponse } from '@crw/core';
+import { apiFetch } from '../../../lib/api-client';
+
+export const createHandoff = () => apiFetch('/api/handoff', handoffResponse, { method: 'POST', body: {} });

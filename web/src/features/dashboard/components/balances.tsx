@@ -1,0 +1,52 @@
+// SPEC §2 Balances: the CAPs card (with the swap button) and the REME card (held, current value =
+// price × balance, market price).
+import { formatAmount, formatValue, type UserDetails } from '@crw/core';
+import { ArrowRightLeft } from 'lucide-react';
+import { useState } from 'react';
+import { Button } from '../../../ui/button';
+import card from '../../../ui/card.module.css';
+import styles from './dashboard.module.css';
+import { SwapModal } from './swap-modal';
+
+export function Balances({ details }: { details: UserDetails }) {
+  const [swapOpen, setSwapOpen] = useState(false);
+  const { tokens, caps } = details;
+  return (
+    <section className={card.card} aria-labelledby="balances-title">
+      <h2 id="balances-title" className={card.cardTitle}>
+        Balances
+      </h2>
+      <div className={styles.balanceGrid}>
+        <article className={card.stat} aria-labelledby="caps-balance-title">
+          <h3 id="caps-balance-title" className={styles.balanceTitle}>
+            CAPs
+          </h3>
+          <p className={card.statValue} data-testid="caps-balance">
+            {caps.total}
+          </p>
+          <p className={card.muted}>Care Action Points earned in the community</p>
+          <Button variant="secondary" className={card.small} onClick={() => setSwapOpen(true)}>
+            <ArrowRightLeft aria-hidden="true" size={16} />
+            Swap CAPs to REME
+          </Button>
+        </article>
+        <article className={card.stat} aria-labelledby="reme-balance-title">
+          <h3 id="reme-balance-title" className={styles.balanceTitle}>
+            REME
+          </h3>
+          <p className={card.statValue} data-testid="reme-balance">
+            {tokens.remeHeld === null ? '—' : formatAmount(tokens.remeHeld)}
+          </p>
+          <dl className={styles.pairs}>
+            <dt>Current value</dt>
+            <dd>{tokens.remeHeld === null ? '—' : `£${formatValue(tokens.remeHeld, tokens.remePrice)}`}</dd>
+            <dt>Market price</dt>
+            <dd>£{tokens.remePrice}</dd>
+          </dl>
+          {tokens.remeHeld === null ? <p className={card.muted}>The blockchain cannot be reached right now; balances will return shortly.</p> : null}
+        </article>
+      </div>
+      <SwapModal open={swapOpen} onOpenChange={setSwapOpen} caps={caps.total} />
+    </section>
+  );
+}

@@ -1,0 +1,44 @@
+// SPEC §2 claim entry: what the member can claim now (with SPEC §4's split), what is still incoming
+// (next round), and the way to the claim screen with the ETH balance it needs.
+import { formatAmount, type MemberTokens } from '@crw/core';
+import { useNavigate } from 'react-router';
+import { Button } from '../../../ui/button';
+import card from '../../../ui/card.module.css';
+import styles from './dashboard.module.css';
+
+export function ClaimEntry({ tokens, claimPending }: { tokens: MemberTokens; claimPending: boolean }) {
+  const navigate = useNavigate();
+  const canClaim = tokens.forClaiming !== '0' && tokens.ethBalance !== null && !claimPending;
+  return (
+    <section className={card.card} aria-labelledby="claim-title">
+      <h2 id="claim-title" className={card.cardTitle}>
+        Claim REME
+      </h2>
+      <dl className={card.grid}>
+        <div className={card.stat}>
+          <dt>Tokens to claim</dt>
+          <dd className={card.statValue} data-testid="tokens-to-claim">
+            {formatAmount(tokens.forClaiming)}
+          </dd>
+        </div>
+        <div className={card.stat}>
+          <dt>Signup claim</dt>
+          <dd className={styles.value}>{formatAmount(tokens.claimSplit.signup)}</dd>
+        </div>
+        <div className={card.stat}>
+          <dt>Referral claim</dt>
+          <dd className={styles.value}>{formatAmount(tokens.claimSplit.referral)}</dd>
+        </div>
+        <div className={card.stat}>
+          <dt>Incoming (next round)</dt>
+          <dd className={styles.value}>{formatAmount(tokens.incoming)}</dd>
+        </div>
+      </dl>
+      <p className={styles.actionRow}>
+        <Button disabled={!canClaim} onClick={() => navigate('/claim', { state: { ethBalance: tokens.ethBalance } })}>
+          Claim {formatAmount(tokens.forClaiming)} REME
+        </Button>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,96 @@
+// SPEC §2 Explore More: Community Builder, the care-finance hub (COMING SOON), Market (new tab),
+// a further token feature (coming soon); the disabled, struck-through Rewards Hub; and the sister
+// community app, opened with a one-time hand-off code (never the session).
+import { useQuery } from '@tanstack/react-query';
+import { ExternalLink, HeartHandshake, Landmark, Store, Users } from 'lucide-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { publicConfigQuery } from '../../../lib/session';
+import { Button } from '../../../ui/button';
+import card from '../../../ui/card.module.css';
+import { notify } from '../../../ui/toaster';
+import { createHandoff } from '../api/handoff';
+import styles from './dashboard.module.css';
+
+export function ExploreMore() {
+  const config = useQuery(publicConfigQuery);
+  return (
+    <section className={card.card} aria-labelledby="explore-title">
+      <h2 id="explore-title" className={card.cardTitle}>
+        Explore More
+      </h2>
+      <ul className={styles.exploreGrid}>
+        <li>
+          <Link to="/rcb" className={styles.exploreCard}>
+            <Users aria-hidden="true" />
+            <span className={styles.exploreName}>Community Builder</span>
+            <span className={styles.exploreText}>See your network and invite friends.</span>
+          </Link>
+        </li>
+        <li>
+          <Link to="/convert-caps" className={styles.exploreCard}>
+            <Landmark aria-hidden="true" />
+            <span className={styles.exploreName}>
+              Care Finance Hub <span className={card.badge}>COMING SOON</span>
+            </span>
+            <span className={styles.exploreText}>Turn CAPs into REME for care costs.</span>
+          </Link>
+        </li>
+        <li>
+          {config.data ? (
+            <a href={config.data.links.market} target="_blank" rel="noreferrer" className={styles.exploreCard}>
+              <Store aria-hidden="true" />
+              <span className={styles.exploreName}>
+                Market <ExternalLink aria-label="(opens in a new tab)" size={14} />
+              </span>
+              <span className={styles.exploreText}>Use up to 1,000 REME in the market.</span>
+            </a>
+          ) : null}
+        </li>
+        <li>
+          <div className={`${styles.exploreCard} ${styles.exploreDisabled}`} aria-disabled="true">
+            <HeartHandshake aria-hidden="true" />
+            <span className={styles.exploreName}>
+              REME Care Savings <span className={card.badge}>Coming Soon</span>
+            </span>
+            <span className={styles.exploreText}>Save REME towards future care.</span>
+          </div>
+        </li>
+      </ul>
+      <div className={styles.actionRow}>
+        <button type="button" className={styles.rewardsHub} disabled>
+          Rewards Hub
+        </button>
+        <CommunityAppLink />
+      </div>
+    </section>
+  );
+}
+
+/** Opens the sister app with a fresh one-time code as `authtoken` (DESIGN §3). */
+function CommunityAppLink() {
+  const [busy, setBusy] = useState(false);
+  async function open() {
+    setBusy(true);
+    // Opened before the request so the browser treats it as the click's own window.
+    const tab = window.open('', '_blank');
+    try {
+      const { url } = await createHandoff();
+      if (tab) {
+        tab.opener = null;
+        tab.location.href = url;
+      } else window.location.assign(url);
+    } catch (error) {
+      tab?.close();
+      notify.error(`The community app could not be opened: ${(error as Error).message}`);
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <Button variant="secondary" className={card.small} busy={busy} onClick={() => void open()}>
+      Open the Community App
+      <ExternalLink aria-hidden="true" size={16} />
+    </Button>
+  );
+}

@@ -1,0 +1,52 @@
+// SPEC §2 Swap modal: a preview of swapping CAPs to REME at 0.166 REME per CAP. The amount input
+// and MAX are disabled; Swap only says it is coming soon (SPEC §8) and makes no call.
+import { SWAP_REME_PER_CAP, swapReme } from '@crw/core';
+import * as Dialog from '@radix-ui/react-dialog';
+import { X } from 'lucide-react';
+import { Button } from '../../../ui/button';
+import forms from '../../../ui/forms.module.css';
+import { notify } from '../../../ui/toaster';
+import styles from './dashboard.module.css';
+
+export const SWAP_TITLE = 'Swap CAPs to REME – Coming Soon';
+export const SWAP_COMING_SOON = "Conversion Coming Soon! We're working hard to bring you CAPs to REME conversion in the next update. Stay tuned!";
+
+export function SwapModal({ open, onOpenChange, caps }: { open: boolean; onOpenChange: (open: boolean) => void; caps: number }) {
+  const amount = caps; // You Pay: the balance (the input that would change it is disabled)
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Portal>
+        <Dialog.Overlay className={styles.overlay} />
+        <Dialog.Content className={styles.dialog}>
+          <Dialog.Title className={styles.dialogTitle}>{SWAP_TITLE}</Dialog.Title>
+          <Dialog.Description className={styles.muted}>Swapping is a preview for now: nothing is converted.</Dialog.Description>
+          <div className={forms.field}>
+            <label className={forms.label} htmlFor="swap-amount">
+              Amount of CAPs
+            </label>
+            <div className={styles.amountRow}>
+              <input id="swap-amount" className={forms.input} type="number" value={amount} disabled readOnly />
+              <Button variant="secondary" className={styles.maxButton} disabled>
+                MAX
+              </Button>
+            </div>
+          </div>
+          <dl className={styles.pairs}>
+            <dt>You Pay</dt>
+            <dd data-testid="swap-pay">{caps} CAPs</dd>
+            <dt>You Receive</dt>
+            <dd data-testid="swap-receive">{swapReme(amount)} REME</dd>
+            <dt>Rate</dt>
+            <dd>1 CAP = {SWAP_REME_PER_CAP} REME</dd>
+          </dl>
+          <Button onClick={() => notify.info(SWAP_COMING_SOON)} disabled={amount <= 0}>
+            Swap
+          </Button>
+          <Dialog.Close className={styles.close} aria-label="Close">
+            <X aria-hidden="true" size={18} />
+          </Dialog.Close>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

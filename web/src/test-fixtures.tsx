@@ -1,0 +1,74 @@
+// What a signed-in member's browser receives from the server, for unit tests (which have no server).
+import { render } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { vi } from 'vitest';
+import { createQueryClient, Providers } from './app/providers';
+import { routes } from './app/routes';
+
+export const member = {
+  id: 'u1',
+  email: 'ada@example.test',
+  username: 'ada',
+  fullName: 'Ada Lovelace',
+  referralCode: 'ABCD2345',
+  referralLink: 'http://localhost/r/ABCD2345',
+  caps: { registration: 200, referrals: 150, careActions: 0, total: 350 },
+  wallet: { address: '0x' + '1'.repeat(40), keystore: '{}' },
+  tokens: {
+    entitled: '0', incoming: '0', distributed: '0', claimed: '0', forClaiming: '0', claimSplit: { signup: '0', referral: '0' },
+    signupTokens: '0', remeHeld: '0', ethBalance: '0', remePrice: '0.10',
+  },
+};
+export const network = { success: true, data: { hierarchy: [], level_counts: { level1: 0, level2: 0, level3: 0 }, total_network_size: 0 } };
+export const links = {
+  links: { mainSite: 'https://example.org', terms: 'https://example.org/t', help: 'https://example.org/h', market: 'https://example.org/m', communityApp: 'https://example.org/c' },
+  chain: { chainId: 31337, tokenAddress: '0x' + '2'.repeat(40), distributorAddress: '0x' + '3'.repeat(40), explorerUrl: null, exchangeUrl: 'https://example.org/x' },
+};
+
+/** The server as a signed-in member's browser sees it (unit tests have no server). */
+export function signedIn() {
+  localStorage.setItem('allowed', 'true');
+  vi.stubGlobal('fetch', async (url: string) => {
+    const body = String(url).startsWith('/api/me') ? member : String(url).startsWith('/api/referrals/network') ? network : links;
+    return new Response(JSON.stringify(body), { status: 200 });
+  });
+}
+
+export function signedOut() {
+  vi.stubGlobal('fetch', async () => new Response(JSON.stringify({ code: 'unauthorized', message: 'User not authenticated' }), { status: 401 }));
+}
+
+
+/** Every request the app made, as "METHOD path". */
+export const requests: string[] = [];
+
+/** A signed-in member whose /api/me answers from `details()` (or fails when it returns a Response). */
+export function serveMember(details: () => unknown = () => member) {
+  requests.length = 0;
+  localStorage.setItem('allowed', 'true');
+  vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
+    const path = String(url);
+    requests.push(`${init?.method ?? 'GET'} ${path}`);
+    if (path.startsWith('/api/me')) {
+      const body = details();
+      return body instanceof Response ? body : new Response(JSON.stringify(body), { status: 200 });
+    }
+    if (path.startsWith('/auth/sign-out')) return new Response('{}', { status: 200 });
+    if (path.startsWith('/api/handoff')) return new Response(JSON.stringify({ url: 'https://example.org/c?authtoken=x', expiresInSeconds: 60 }), { status: 200 });
+    if (path.startsWith('/api/referrals/network')) return new Response(JSON.stringify(network), { status: 200 });
+    return new Response(JSON.stringify(links), { status: 200 });
+  });
+}
+
+export const meCalls = () => requests.filter((r) => r === 'GET /api/me').length;
+
+/** The whole app, in memory, at `path`. */
+export function renderAt(path: string) {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  render(
+    <Providers client={createQueryClient()}>
+      <RouterProvider router={router} />
+    </Providers>,
+  );
+  return router;
+}

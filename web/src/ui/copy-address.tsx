@@ -1,0 +1,35 @@
+// An address shown as its first 6 and last 4 characters (SPEC §9), the whole of it for screen
+// readers and on hover, with Copy (2 s copied state) and, where the chain has one, an explorer link.
+import { shortAddress } from '@crw/core';
+import { Check, Copy, ExternalLink } from 'lucide-react';
+import { useCopy } from '../lib/use-copy';
+import styles from './copy-address.module.css';
+import { notify } from './toaster';
+
+export function CopyAddress({ label, address, explorerUrl }: { label: string; address: string; explorerUrl?: string | null }) {
+  const { copied, copy } = useCopy();
+  async function onCopy() {
+    if (!(await copy(address))) notify.error('Your browser did not allow copying. Select the address and copy it instead.');
+  }
+  return (
+    <div className={styles.row}>
+      <span className={styles.label}>{label}</span>
+      <span className={styles.address} title={address}>
+        <span aria-hidden="true">{shortAddress(address)}</span>
+        <span className={styles.visuallyHidden}>{address}</span>
+      </span>
+      <span className={styles.actions}>
+        <button type="button" className={styles.iconButton} onClick={() => void onCopy()} aria-label={copied ? `${label} copied` : `Copy ${label}`}>
+          {copied ? <Check aria-hidden="true" size={16} /> : <Copy aria-hidden="true" size={16} />}
+          <span>{copied ? 'Copied' : 'Copy'}</span>
+        </button>
+        {explorerUrl ? (
+          <a className={styles.iconButton} href={`${explorerUrl.replace(/\/$/, '')}/address/${address}`} target="_blank" rel="noreferrer">
+            <ExternalLink aria-hidden="true" size={16} />
+            <span>Explorer</span>
+          </a>
+        ) : null}
+      </span>
+    </div>
+  );
+}
