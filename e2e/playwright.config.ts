@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
-import { mainPort, mainURL, noConfirmPort } from './fixtures/servers';
+import { communityAppURL, mainPort, mainURL, noConfirmPort } from './fixtures/servers';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = (process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'crw-e2e-')));
@@ -28,6 +28,8 @@ function server(serverPort: number, dataDir: string, extraEnv: Record<string, st
       LOG_LEVEL: 'warn',
       // Journeys share one IP; the per-e-mail limit stays at its default and is tested.
       AUTH_RATE_LIMIT_PER_IP: '500',
+      COMMUNITY_APP_URL: communityAppURL,
+      EXPLORER_URL: 'https://sepolia.etherscan.io',
       ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
       ...extraEnv,
     },

@@ -1,23 +1,10 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures/test';
 import { confirmByMail, joinThroughLink, newEmail, referralLinkOf, registerOnRegisterScreen } from '../fixtures/member';
-import { mainURL } from '../fixtures/servers';
+import { ops } from '../fixtures/ops';
 
 const PASSWORD = 'Caring-Friends-9';
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const stat = (page: Page, label: string) => page.locator(`dt:text-is("${label}") + dd`);
-
-async function ops(...args: string[]): Promise<string> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/src/cli/ops.ts', ...args], {
-    cwd: repoRoot,
-    env: { PATH: process.env.PATH ?? '', SERVER_URL: mainURL, DATA_DIR: process.env.E2E_DATA_DIR! },
-  });
-  return stdout;
-}
 
 /** The wallet's REME balance as the chain reports it (eth_call balanceOf through /rpc). */
 async function remeOnChain(page: Page): Promise<bigint> {

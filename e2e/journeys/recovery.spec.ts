@@ -2,7 +2,7 @@ import { Wallet } from 'ethers';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from '../fixtures/test';
 import { expectNoSecrets, recordRequests } from '../fixtures/secrets';
-import { confirmByMail, newEmail, registerOnRegisterScreen, signInOnAuthScreen, waitForMail } from '../fixtures/member';
+import { confirmByMail, newEmail, registerOnRegisterScreen, resetPasswordByMail, signInOnAuthScreen } from '../fixtures/member';
 
 const OLD = 'Old-Password-111';
 const NEW = 'New-Password-222';
@@ -20,21 +20,10 @@ async function memberAfterReset(page: Page, request: APIRequestContext) {
   const before = await me(page);
   await page.getByRole('button', { name: 'Logout' }).click();
 
-  await page.getByRole('button', { name: 'Forgot Password?' }).click();
-  await expect(page.getByRole('heading', { name: 'Reset Password' })).toBeVisible();
-  await page.getByLabel('Email').fill(email);
-  await page.getByRole('button', { name: 'SEND RESET EMAIL' }).click();
-  await expect(page.getByText('Password reset email sent')).toBeVisible();
-  const mail = await waitForMail(request, email, 'Reset your password');
-  await page.goto(mail.links.find((l) => l.includes('/auth/reset-password/'))!);
-  await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
-  await page.getByLabel('New password', { exact: true }).fill(NEW);
-  await page.getByLabel('Confirm new password', { exact: true }).fill(NEW);
-  await page.getByRole('button', { name: 'Save new password' }).click();
-  await expect(page.getByText('Your password has been changed. Sign in with your new password.')).toBeVisible();
+  const resetLink = await resetPasswordByMail(page, request, email, NEW);
 
   // The link works once.
-  await page.goto(mail.links.find((l) => l.includes('/auth/reset-password/'))!);
+  await page.goto(resetLink);
   await expect(page.getByText('This reset link is invalid or has expired.')).toBeVisible();
 
   await signInOnAuthScreen(page, email, NEW);

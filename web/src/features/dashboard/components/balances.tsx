@@ -1,15 +1,11 @@
 // SPEC §2 Balances: the CAPs card (with the swap button) and the REME card (held, current value =
 // price × balance, market price).
 import { formatAmount, formatValue, type UserDetails } from '@crw/core';
-import { ArrowRightLeft } from 'lucide-react';
-import { useState } from 'react';
-import { Button } from '../../../ui/button';
 import card from '../../../ui/card.module.css';
 import styles from './dashboard.module.css';
 import { SwapModal } from './swap-modal';
 
 export function Balances({ details }: { details: UserDetails }) {
-  const [swapOpen, setSwapOpen] = useState(false);
   const { tokens, caps } = details;
   return (
     <section className={card.card} aria-labelledby="balances-title">
@@ -25,10 +21,7 @@ export function Balances({ details }: { details: UserDetails }) {
             {caps.total}
           </p>
           <p className={card.muted}>Care Action Points earned in the community</p>
-          <Button variant="secondary" className={card.small} onClick={() => setSwapOpen(true)}>
-            <ArrowRightLeft aria-hidden="true" size={16} />
-            Swap CAPs to REME
-          </Button>
+          <SwapModal caps={caps.total} />
         </article>
         <article className={card.stat} aria-labelledby="reme-balance-title">
           <h3 id="reme-balance-title" className={styles.balanceTitle}>
@@ -46,7 +39,6 @@ export function Balances({ details }: { details: UserDetails }) {
           {tokens.remeHeld === null ? <p className={card.muted}>The blockchain cannot be reached right now; balances will return shortly.</p> : null}
         </article>
       </div>
-      <SwapModal open={swapOpen} onOpenChange={setSwapOpen} caps={caps.total} />
     </section>
   );
 }

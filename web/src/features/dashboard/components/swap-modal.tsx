@@ -2,8 +2,9 @@
 // and MAX are disabled; Swap only says it is coming soon (SPEC §8) and makes no call.
 import { SWAP_REME_PER_CAP, swapReme } from '@crw/core';
 import * as Dialog from '@radix-ui/react-dialog';
-import { X } from 'lucide-react';
+import { ArrowRightLeft, X } from 'lucide-react';
 import { Button } from '../../../ui/button';
+import card from '../../../ui/card.module.css';
 import forms from '../../../ui/forms.module.css';
 import { notify } from '../../../ui/toaster';
 import styles from './dashboard.module.css';
@@ -11,10 +12,17 @@ import styles from './dashboard.module.css';
 export const SWAP_TITLE = 'Swap CAPs to REME – Coming Soon';
 export const SWAP_COMING_SOON = "Conversion Coming Soon! We're working hard to bring you CAPs to REME conversion in the next update. Stay tuned!";
 
-export function SwapModal({ open, onOpenChange, caps }: { open: boolean; onOpenChange: (open: boolean) => void; caps: number }) {
+/** The swap button and the modal it opens (focus returns to the button when it closes). */
+export function SwapModal({ caps }: { caps: number }) {
   const amount = caps; // You Pay: the balance (the input that would change it is disabled)
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+    <Dialog.Root>
+      <Dialog.Trigger asChild>
+        <Button variant="secondary" className={card.small}>
+          <ArrowRightLeft aria-hidden="true" size={16} />
+          Swap CAPs to REME
+        </Button>
+      </Dialog.Trigger>
       <Dialog.Portal>
         <Dialog.Overlay className={styles.overlay} />
         <Dialog.Content className={styles.dialog}>

@@ -1,0 +1,107 @@
+// Every SPEC §2 screen as a member meets it, at 375 px and 1280 px in both themes: screenshots
+// saved as artifacts, axe with no serious or critical violation, no sideways scrolling on a phone.
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { confirmByMail, newEmail, resetPasswordByMail, saveAndConfirmPhrase, signInOnAuthScreen } from '../fixtures/member';
+import { ops } from '../fixtures/ops';
+import { expect, test } from '../fixtures/test';
+
+const PASSWORD = 'Caring-Friends-9';
+const NEW_PASSWORD = 'Caring-Friends-10';
+const WIDTHS = [375, 1280] as const;
+const THEMES = ['aurora', 'crimson'] as const;
+
+/** Screenshots of the page as it is now, in each theme and width, each checked by axe. */
+async function capture(page: Page, name: string, opts: { include?: string } = {}) {
+  for (const theme of THEMES) {
+    await page.evaluate((t) => {
+      localStorage.setItem('rcb-background', t);
+      document.documentElement.dataset.theme = t;
+    }, theme);
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+      await page.waitForTimeout(50); // one layout pass after the resize
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, `${name} at ${width} px scrolls sideways`).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: test.info().outputPath(`${name}-${width}-${theme}.png`), fullPage: !opts.include });
+    }
+    let axe = new AxeBuilder({ page });
+    if (opts.include) axe = axe.include(opts.include);
+    const { violations } = await axe.analyze();
+    const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(
+      serious.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      `${name} in ${theme}`,
+    ).toEqual([]);
+  }
+  await page.evaluate(() => localStorage.setItem('rcb-background', 'aurora'));
+}
+
+test('every screen at 375 and 1280 px in both themes passes axe', async ({ page, request }) => {
+  test.setTimeout(300_000);
+  for (const [path, heading] of [
+    ['/', 'Welcome Back'],
+    ['/signup', 'Create Account'],
+    ['/reset-password?token=t&email=a%40b.co', 'Choose a new password'],
+    ['/no/such/page', 'Page not found'],
+  ] as const) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { name: heading })).toBeVisible();
+    await capture(page, path === '/' ? 'auth' : path.slice(1).split(/[/?]/)[0]!);
+  }
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Forgot Password?' }).click();
+  await capture(page, 'auth-reset');
+
+  // Registration, the mnemonic screen, then the member pages.
+  const email = newEmail('screens');
+  await page.goto('/register');
+  await capture(page, 'register');
+  await page.getByLabel('First name').fill('Ada');
+  await page.getByLabel('Last name').fill('Lovelace');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByLabel('Confirm password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'CREATE WALLET' }).click();
+  await expect(page.getByRole('heading', { name: 'Your recovery code' })).toBeVisible({ timeout: 30_000 });
+  await capture(page, 'mnemonic');
+  await saveAndConfirmPhrase(page);
+  await confirmByMail(page, request, email);
+  await expect(page.getByRole('heading', { name: 'Hello, Ada Lovelace' })).toBeVisible();
+  await capture(page, 'dashboard');
+
+  await page.getByRole('button', { name: 'Swap CAPs to REME' }).click();
+  await expect(page.getByRole('dialog', { name: 'Swap CAPs to REME – Coming Soon' })).toBeVisible();
+  await capture(page, 'swap-modal', { include: '[role="dialog"]' });
+  await page.keyboard.press('Escape');
+
+  for (const [path, heading] of [
+    ['/rcb', 'Hi Ada Lovelace, grow your community'],
+    ['/community-builder', 'Ada Lovelace'],
+    ['/convert-caps', 'Convert CAPs'],
+  ] as const) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
+    await capture(page, path.slice(1));
+  }
+
+  // The claim screen and, with 0 ETH, the insufficient-balance screen.
+  await ops('distribute', '--publish');
+  await page.goto('/dashboard');
+  await page.getByRole('button', { name: 'Claim 200.0000 REME' }).click();
+  await expect(page.getByRole('heading', { name: 'Confirm the transaction by entering your password' })).toBeVisible();
+  await expect(page.locator('dt:text-is("Transaction fee") + dd')).toHaveText(/ETH$/);
+  await capture(page, 'claim');
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Complete' }).click();
+  await expect(page.getByRole('heading', { name: 'ETH balance insufficient' })).toBeVisible({ timeout: 30_000 });
+  await capture(page, 'insufficient-balance');
+
+  // After a password reset, the recovery screen.
+  await page.getByRole('button', { name: 'Go back' }).click();
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await resetPasswordByMail(page, request, email, NEW_PASSWORD);
+  await signInOnAuthScreen(page, email, NEW_PASSWORD);
+  await expect(page.getByRole('heading', { name: 'Recover your wallet' })).toBeVisible({ timeout: 20_000 });
+  await capture(page, 'recover-wallet');
+});
