@@ -1,9 +1,9 @@
 // What a signed-in member's browser receives from the server, for unit tests (which have no server).
 import { render } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { MemoryRouter, useLocation, type Location } from 'react-router';
 import { vi } from 'vitest';
 import { createQueryClient, Providers } from './app/providers';
-import { routes } from './app/routes';
+import { AppRoutes } from './app/routes';
 
 export const member = {
   id: 'u1',
@@ -25,9 +25,15 @@ export const links = {
   chain: { chainId: 31337, tokenAddress: '0x' + '2'.repeat(40), distributorAddress: '0x' + '3'.repeat(40), explorerUrl: null, exchangeUrl: 'https://example.org/x' },
 };
 
+/** The server's event stream stays silent in unit tests (happy-dom's would dial a real socket). */
+class SilentEventSource extends EventTarget {
+  close() {}
+}
+
 /** The server as a signed-in member's browser sees it (unit tests have no server). */
 export function signedIn() {
   localStorage.setItem('allowed', 'true');
+  vi.stubGlobal('EventSource', SilentEventSource);
   vi.stubGlobal('fetch', async (url: string) => {
     const body = String(url).startsWith('/api/me') ? member : String(url).startsWith('/api/referrals/network') ? network : links;
     return new Response(JSON.stringify(body), { status: 200 });
@@ -46,6 +52,7 @@ export const requests: string[] = [];
 export function serveMember(details: () => unknown = () => member) {
   requests.length = 0;
   localStorage.setItem('allowed', 'true');
+  vi.stubGlobal('EventSource', SilentEventSource);
   vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
     const path = String(url);
     requests.push(`${init?.method ?? 'GET'} ${path}`);
@@ -62,12 +69,19 @@ export function serveMember(details: () => unknown = () => member) {
 
 export const meCalls = () => requests.filter((r) => r === 'GET /api/me').length;
 
-/** The whole app, in memory, at `path`. */
+/** The whole app, in memory, at `path`; `router.state.location` follows where it navigates. */
 export function renderAt(path: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const router = { state: { location: undefined as unknown as Location } };
+  function LocationProbe() {
+    router.state.location = useLocation();
+    return null;
+  }
   render(
     <Providers client={createQueryClient()}>
-      <RouterProvider router={router} />
+      <MemoryRouter initialEntries={[path]}>
+        <AppRoutes />
+        <LocationProbe />
+      </MemoryRouter>
     </Providers>,
   );
   return router;

@@ -1,27 +1,30 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { capsBreakdown } from './referrals';
 import { memberTokens, publicChain } from './claims';
 import { AUTH_SECRET_PATTERN } from '../auth-secret';
 import { ADDRESS_PATTERN, KEYSTORE_MAX_LENGTH } from '../keystore';
 
-export const authSecretField = z.string().regex(AUTH_SECRET_PATTERN, 'must be a derived auth secret');
-export const emailField = z.email().max(254).transform((e) => e.trim().toLowerCase());
+export const authSecretField = z.string().check(z.regex(AUTH_SECRET_PATTERN, 'must be a derived auth secret'));
+export const emailField = z.pipe(
+  z.email().check(z.maxLength(254)),
+  z.transform((e: string) => e.trim().toLowerCase()),
+);
 
 export const walletPayload = z.object({
-  address: z.string().regex(ADDRESS_PATTERN),
-  keystore: z.string().min(2).max(KEYSTORE_MAX_LENGTH),
+  address: z.string().check(z.regex(ADDRESS_PATTERN)),
+  keystore: z.string().check(z.minLength(2), z.maxLength(KEYSTORE_MAX_LENGTH)),
 });
 
 /** POST /api/register: the account, its profile and its wallet, made in one transaction. */
 export const registerRequest = z.object({
   email: emailField,
   authSecret: authSecretField,
-  username: z.string().trim().max(64).optional(),
-  firstName: z.string().trim().max(80).optional(),
-  lastName: z.string().trim().max(80).optional(),
+  username: z.optional(z.string().check(z.trim(), z.maxLength(64))),
+  firstName: z.optional(z.string().check(z.trim(), z.maxLength(80))),
+  lastName: z.optional(z.string().check(z.trim(), z.maxLength(80))),
   wallet: walletPayload,
   // Checked on the server, so a bad code gets SPEC §8's message naming it.
-  referralCode: z.string().max(200).optional(),
+  referralCode: z.optional(z.string().check(z.maxLength(200))),
 });
 export type RegisterRequest = z.input<typeof registerRequest>;
 export const registerResponse = z.object({ needsEmailConfirmation: z.boolean(), userId: z.string() });
@@ -32,9 +35,9 @@ export const userDetailsResponse = z.object({
   email: z.string(),
   username: z.string(),
   fullName: z.string(),
-  referralCode: z.string().nullable(),
+  referralCode: z.nullable(z.string()),
   /** PUBLIC_URL/r/{code} */
-  referralLink: z.string().nullable(),
+  referralLink: z.nullable(z.string()),
   caps: capsBreakdown,
   wallet: z.object({ address: z.string(), keystore: z.string() }),
   tokens: memberTokens,

@@ -1,8 +1,8 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
-const amount = z.string().regex(/^\d+$/, 'an integer amount in base units');
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
-const hash = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
+const amount = z.string().check(z.regex(/^\d+$/, 'an integer amount in base units'));
+const address = z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/));
+const hash = z.string().check(z.regex(/^0x[0-9a-fA-F]{64}$/));
 
 /** GET /api/claim (getClaimData): the member's leaf in the current on-chain round. */
 export const claimDataResponse = z.object({
@@ -10,7 +10,7 @@ export const claimDataResponse = z.object({
   /** Cumulative amount of the member's leaf (0 when they are not in the round). */
   distributedTokens: amount,
   /** The current round on the chain (0 before the first). */
-  distributionIndex: z.number().int().min(0),
+  distributionIndex: z.int().check(z.minimum(0)),
 });
 export type ClaimData = z.infer<typeof claimDataResponse>;
 
@@ -22,14 +22,14 @@ export const memberTokens = z.object({
   incoming: amount,
   /** The member's cumulative amount in the current round. */
   distributed: amount,
-  claimed: amount.nullable(),
+  claimed: z.nullable(amount),
   /** Distributed minus claimed on the chain. */
   forClaiming: amount,
   /** SPEC §4's split of forClaiming. */
   claimSplit: z.object({ signup: amount, referral: amount }),
   signupTokens: amount,
-  remeHeld: amount.nullable(),
-  ethBalance: amount.nullable(),
+  remeHeld: z.nullable(amount),
+  ethBalance: z.nullable(amount),
   /** GBP per REME (REME_PRICE), a decimal string. */
   remePrice: z.string(),
 });
@@ -37,28 +37,28 @@ export type MemberTokens = z.infer<typeof memberTokens>;
 
 /** The chain the web app signs for (public; the node's URL is never part of it). */
 export const publicChain = z.object({
-  chainId: z.number().int(),
+  chainId: z.int(),
   tokenAddress: address,
   distributorAddress: address,
-  explorerUrl: z.string().nullable(),
+  explorerUrl: z.nullable(z.string()),
   exchangeUrl: z.string(),
 });
 export type PublicChain = z.infer<typeof publicChain>;
 
 /** Operator: the dry run of the next round. */
 export const roundPreviewResponse = z.object({
-  index: z.number().int(),
-  members: z.number().int(),
+  index: z.int(),
+  members: z.int(),
   total: amount,
-  changed: z.number().int(),
+  changed: z.int(),
   changes: z.array(z.object({ address, previous: amount, next: amount })),
-  openRound: z.number().int().nullable(),
+  openRound: z.nullable(z.int()),
 });
 
 export const publishRoundResponse = z.object({
-  index: z.number().int(),
+  index: z.int(),
   root: z.string(),
-  members: z.number().int(),
+  members: z.int(),
   total: amount,
   txHash: z.string(),
   outcome: z.enum(['published', 'resumed', 'unchanged']),
@@ -67,6 +67,6 @@ export const publishRoundResponse = z.object({
 /** Operator: development faucet. */
 export const fundRequest = z.object({
   address,
-  eth: z.string().regex(/^\d+(\.\d{1,18})?$/, 'an amount of ETH such as 0.05'),
+  eth: z.string().check(z.regex(/^\d+(\.\d{1,18})?$/, 'an amount of ETH such as 0.05')),
 });
 export const fundResponse = z.object({ txHash: hash, balance: amount });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { errorCodes, type ErrorCode } from '../errors';
 
 /** Every error response: { code, message } with a stable code. */

@@ -1,21 +1,21 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** The dev mailbox (outside production only): what the dev transport delivered. */
 export const devMailMessage = z.object({
-  id: z.number().int(),
+  id: z.int(),
   to: z.string(),
   subject: z.string(),
   text: z.string(),
   links: z.array(z.string()),
   deliveredAt: z.string(),
 });
-export const devMailListQuery = z.object({ to: z.string().optional() });
+export const devMailListQuery = z.object({ to: z.optional(z.string()) });
 export const devMailListResponse = z.object({ messages: z.array(devMailMessage) });
 
 /** POST /dev/mail: queue a test mail through the outbox (checks the mail set-up end to end). */
 export const devMailSendRequest = z.object({
   to: z.email(),
-  subject: z.string().trim().min(1).max(200),
-  text: z.string().max(10_000),
+  subject: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
+  text: z.string().check(z.maxLength(10_000)),
 });
-export const devMailSendResponse = z.object({ id: z.number().int(), status: z.literal('queued') });
+export const devMailSendResponse = z.object({ id: z.int(), status: z.literal('queued') });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** GET /api/health: 200 when the database answers, 503 otherwise; same body either way. */
 export const healthResponse = z.object({
@@ -12,14 +12,14 @@ export const healthResponse = z.object({
   mail: z.object({
     transport: z.enum(['smtp', 'dev-mailbox']),
     status: z.enum(['ok', 'failing', 'unknown']),
-    pending: z.number().int(),
-    lastError: z.string().nullable(),
+    pending: z.int(),
+    lastError: z.nullable(z.string()),
   }),
   chain: z.object({
     status: z.enum(['up', 'down']),
     kind: z.enum(['embedded', 'remote']),
-    chainId: z.number().int(),
-    blockNumber: z.number().int().nullable(),
+    chainId: z.int(),
+    blockNumber: z.nullable(z.int()),
     tokenAddress: z.string(),
     distributorAddress: z.string(),
   }),

@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { member, renderAt, requests, serveMember } from '../test-fixtures';
 
@@ -13,6 +13,7 @@ const convertNow = () => screen.getByRole('button', { name: /Convert Now|Convert
 
 beforeEach(() => vi.useFakeTimers({ shouldAdvanceTime: true }));
 afterEach(() => {
+  cleanup(); // before the fetch stub goes, so no refresh timer reaches a real network
   vi.useRealTimers();
   vi.unstubAllGlobals();
 });

@@ -1,9 +1,10 @@
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { meCalls, member, renderAt, requests, serveMember } from '../test-fixtures';
 
 beforeEach(() => vi.useFakeTimers({ shouldAdvanceTime: true }));
 afterEach(() => {
+  cleanup(); // before the fetch stub goes, so no refresh timer reaches a real network
   vi.useRealTimers();
   vi.unstubAllGlobals();
 });

@@ -2,12 +2,15 @@ import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderAt, signedIn, signedOut } from '../test-fixtures';
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  cleanup(); // before the fetch stub goes, so no refresh timer reaches a real network
+  vi.unstubAllGlobals();
+});
 
 describe('routing rules that need no account (SPEC §2)', () => {
   it.each(['/r/ABC123', '/signup/ABC123'])('%s redirects to /?ref={code}', async (path) => {
-    const router = renderAt(path);
     signedOut();
+    const router = renderAt(path);
     expect(await screen.findByText('ABC123')).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Create Account' })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/');

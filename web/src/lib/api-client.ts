@@ -1,6 +1,6 @@
 // fetch for our API: JSON in, JSON out, { code, message } errors as ApiError, responses parsed
 // with the shared zod schemas so the client never trusts a shape it did not check.
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 
 export class ApiError extends Error {
   constructor(
@@ -12,7 +12,7 @@ export class ApiError extends Error {
   }
 }
 
-export async function apiFetch<S extends z.ZodType>(path: string, schema: S, init: { method?: string; body?: unknown } = {}): Promise<z.infer<S>> {
+export async function apiFetch<S extends z.ZodMiniType>(path: string, schema: S, init: { method?: string; body?: unknown } = {}): Promise<z.infer<S>> {
   let response: Response;
   try {
     response = await fetch(path, {

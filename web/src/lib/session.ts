@@ -1,7 +1,7 @@
 // The signed-in member as the server knows them, the local flags of SPEC §4, and logout.
 import { okResponse, publicConfigResponse, userDetailsResponse } from '@crw/core';
 import { queryOptions } from '@tanstack/react-query';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { apiFetch } from './api-client';
 import { removeStored } from './storage';
 

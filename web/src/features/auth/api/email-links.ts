@@ -1,8 +1,8 @@
 import { deriveAuthSecret } from '@crw/core';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { apiFetch } from '../../../lib/api-client';
 
-const status = z.object({ status: z.boolean() }).passthrough();
+const status = z.looseObject({ status: z.boolean() });
 
 /** resendConfirmation: the answer is the same whether or not the account exists. */
 export function resendConfirmation(email: string) {

@@ -1,5 +1,5 @@
 import { deriveAuthSecret } from '@crw/core';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { apiFetch } from '../../../lib/api-client';
 
 /** better-auth's email sign-in, with the derived auth secret in place of the password. */
