@@ -1,7 +1,7 @@
 // What a signed-in member's browser receives from the server, for unit tests (which have no server).
-import { render } from '@testing-library/react';
+import { cleanup, render } from '@testing-library/react';
 import { MemoryRouter, useLocation, type Location } from 'react-router';
-import { vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { createQueryClient, Providers } from './app/providers';
 import { AppRoutes } from './app/routes';
 
@@ -85,4 +85,15 @@ export function renderAt(path: string) {
     </Providers>,
   );
   return router;
+}
+
+/** Hooks for a file of app tests: an optional fake clock, and the app unmounted before the stubs go
+ * (so no refresh timer reaches a real network). */
+export function appTestHooks({ fakeClock = false } = {}) {
+  if (fakeClock) beforeEach(() => vi.useFakeTimers({ shouldAdvanceTime: true }));
+  afterEach(() => {
+    cleanup();
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
 }

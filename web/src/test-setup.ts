@@ -1,5 +1,8 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+
+// A loaded machine (CI runs everything at once) can take over a second to load a lazy screen.
+configure({ asyncUtilTimeout: 5_000 });
 
 afterEach(() => {
   cleanup();

@@ -1,6 +1,6 @@
-import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { member, renderAt, requests, serveMember } from '../test-fixtures';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { member, renderAt, requests, serveMember, appTestHooks } from '../test-fixtures';
 
 function renderConvert(totalCaps: number) {
   serveMember(() => ({ ...member, caps: { ...member.caps, total: totalCaps } }));
@@ -11,12 +11,7 @@ const field = () => screen.getByLabelText('CAPs to convert', { selector: 'input'
 const thumb = () => screen.getByRole('slider', { name: 'CAPs to convert' });
 const convertNow = () => screen.getByRole('button', { name: /Convert Now|Converting\.\.\./ }) as HTMLButtonElement;
 
-beforeEach(() => vi.useFakeTimers({ shouldAdvanceTime: true }));
-afterEach(() => {
-  cleanup(); // before the fetch stub goes, so no refresh timer reaches a real network
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-});
+appTestHooks({ fakeClock: true });
 
 describe('convert page amount (SPEC §4, §5)', () => {
   it('starts at min(1000, available) where available is the total minus the signup amount, red at the maximum', async () => {

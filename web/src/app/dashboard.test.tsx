@@ -1,13 +1,8 @@
-import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { meCalls, member, renderAt, requests, serveMember } from '../test-fixtures';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { meCalls, member, renderAt, requests, serveMember, appTestHooks } from '../test-fixtures';
 
-beforeEach(() => vi.useFakeTimers({ shouldAdvanceTime: true }));
-afterEach(() => {
-  cleanup(); // before the fetch stub goes, so no refresh timer reaches a real network
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-});
+appTestHooks({ fakeClock: true });
 
 describe('dashboard refresh (SPEC §4: "refreshes every 10 s, on window focus, and when another tab updates the user")', () => {
   it('reloads the details every 10 s', async () => {
@@ -113,5 +108,22 @@ describe('the dashboard as SPEC §2 lists it', () => {
     await waitFor(() => expect(tab.location.href).toBe('https://example.org/c?authtoken=x'));
     expect(tab.opener).toBeNull();
     expect(requests).toContain('POST /api/handoff');
+  });
+});
+
+describe('themes and layouts (SPEC §3, §9)', () => {
+  it('apply to the whole document and persist in rcb-background and rcb-layout', async () => {
+    serveMember();
+    renderAt('/rcb');
+    await screen.findByRole('heading', { name: 'Hi Ada Lovelace, grow your community' });
+    fireEvent.click(screen.getByRole('button', { name: 'Compact' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Crimson' }));
+    expect(document.documentElement.dataset.layout).toBe('compact');
+    expect(document.documentElement.dataset.theme).toBe('crimson');
+    expect(localStorage.getItem('rcb-layout')).toBe('compact');
+    expect(localStorage.getItem('rcb-background')).toBe('crimson');
+    fireEvent.click(screen.getByRole('link', { name: '← Back to dashboard' }));
+    await screen.findByRole('heading', { name: 'Hello, Ada Lovelace' });
+    expect(screen.getByRole('button', { name: 'Crimson' }).getAttribute('aria-pressed')).toBe('true');
   });
 });

@@ -1,11 +1,8 @@
 import { cleanup, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderAt, signedIn, signedOut } from '../test-fixtures';
+import { describe, expect, it, vi } from 'vitest';
+import { renderAt, signedIn, signedOut, appTestHooks } from '../test-fixtures';
 
-afterEach(() => {
-  cleanup(); // before the fetch stub goes, so no refresh timer reaches a real network
-  vi.unstubAllGlobals();
-});
+appTestHooks();
 
 describe('routing rules that need no account (SPEC §2)', () => {
   it.each(['/r/ABC123', '/signup/ABC123'])('%s redirects to /?ref={code}', async (path) => {

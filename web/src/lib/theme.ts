@@ -14,15 +14,17 @@ export function storedLayout(): Layout {
   return (LAYOUTS as readonly string[]).includes(value ?? '') ? (value as Layout) : 'modern';
 }
 
-export function applyTheme(theme: Theme = storedTheme()): void {
+/** Applies the stored (or given) theme and layout to the whole document. */
+export function applyTheme(theme: Theme = storedTheme(), layout: Layout = storedLayout()): void {
   document.documentElement.dataset.theme = theme;
+  document.documentElement.dataset.layout = layout;
 }
 
 export function useTheme() {
   const [theme, setThemeState] = useState<Theme>(storedTheme);
   const setTheme = (next: Theme) => {
     writeStored('rcbBackground', next);
-    applyTheme(next);
+    applyTheme(next, storedLayout());
     setThemeState(next);
   };
   return { theme, setTheme };
@@ -32,6 +34,7 @@ export function useLayout() {
   const [layout, setLayoutState] = useState<Layout>(storedLayout);
   const setLayout = (next: Layout) => {
     writeStored('rcbLayout', next);
+    applyTheme(storedTheme(), next);
     setLayoutState(next);
   };
   return { layout, setLayout };

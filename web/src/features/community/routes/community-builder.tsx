@@ -13,6 +13,14 @@ import { ReferralLink } from '../components/referral-link';
 export function Component() {
   const me = useQuery(meQuery);
   const network = useQuery(networkQuery);
+  if (network.isError) {
+    return (
+      <main className={card.page}>
+        <p role="alert">Your network could not be loaded. Please try again in a moment.</p>
+        <Link to="/dashboard">← Back to dashboard</Link>
+      </main>
+    );
+  }
   if (!me.data || !network.data) return <PageLoading />;
   const level1 = network.data.data.level_counts.level1;
   return (

@@ -33,13 +33,7 @@ export function Component() {
     <main className={card.page}>
       <DashboardHeader />
       <h1 className={card.title}>Hello, {details.fullName || 'User'}</h1>
-      {me.isFetching ? (
-        <p className={card.muted} aria-live="polite">
-          Refreshing…
-        </p>
-      ) : (
-        <p className={card.muted}>Your rewards wallet</p>
-      )}
+      <p className={card.muted}>Your rewards wallet</p>
       {notice ? (
         // SPEC §9: the notice says 20 CAPs while the breakdown counts 200; both readings are the SPEC's.
         <p role="status" className={callout.success}>
