@@ -55,6 +55,7 @@ test('the dashboard by keyboard: theme, copy, the swap modal, focus always visib
   await page.keyboard.press('Enter');
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'crimson');
   await page.reload();
+  await expect(page.getByRole('heading', { name: 'Hello, Ada Lovelace' })).toBeVisible();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'crimson');
   expect(await page.evaluate(() => localStorage.getItem('rcb-background'))).toBe('crimson');
 
