@@ -53,7 +53,7 @@ export const deleteAccountResponse = z.object({ success: z.boolean(), message: z
 
 /** GET /api/config: the public part of the configuration the web app needs. */
 export const publicConfigResponse = z.object({
-  links: z.object({ mainSite: z.string(), terms: z.string(), help: z.string(), market: z.string(), communityApp: z.string() }),
+  links: z.object({ mainSite: z.string(), terms: z.string(), help: z.string(), market: z.string() }),
   chain: publicChain,
 });
 export type PublicConfig = z.infer<typeof publicConfigResponse>;

@@ -50,7 +50,6 @@ export const healthRoutes =
         terms: services.config.TERMS_URL,
         help: services.config.HELP_URL,
         market: services.config.MARKET_URL,
-        communityApp: services.config.COMMUNITY_APP_URL,
       },
       chain: {
         chainId: services.chain.chainId,
