@@ -27,6 +27,7 @@ export function ConvertCard({ available, onAmountChange }: { available: number; 
   }
 
   function convert() {
+    clearTimeout(timer.current); // a second press during the success message starts afresh
     setPhase('converting');
     timer.current = setTimeout(() => {
       setPhase('done');
