@@ -46,7 +46,7 @@ async function coldLoad(context: BrowserContext, url: string, usable: () => numb
   const ms = await usableAt(page, usable);
   await page.waitForLoadState('networkidle');
   await page.close();
-  return { ms, ...scriptFigures([...scripts]) };
+  return { ms, scripts: [...scripts] };
 }
 
 const server = await startServer({ REQUIRE_EMAIL_CONFIRMATION: 'false' });
@@ -101,7 +101,8 @@ try {
     await member.close();
   }
   const line = (name: string, rows: Load[], budgetKb: number) => {
-    const { kb, files, ethers, sizes } = rows[0]!;
+    // Every cold load fetches the same files; they are sized (and their maps read) once.
+    const { kb, files, ethers, sizes } = scriptFigures(rows[0]!.scripts);
     const ms = median(rows.map((r) => r.ms));
     return `${name}: ${kb.toFixed(1)} KB gzipped JavaScript in ${files} files (goal ≤ ${budgetKb} KB), ethers ${ethers ? 'LOADED' : 'not loaded'}; usable after ${ms.toFixed(0)} ms median of ${rows.length} cold loads (min ${Math.min(...rows.map((r) => r.ms)).toFixed(0)}, max ${Math.max(...rows.map((r) => r.ms)).toFixed(0)}; goal ≤ 1000 ms)\n  files (KB gzipped): ${sizes.join(', ')}`;
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clampConvertAmount, convertibleCaps, initialConvertAmount, remeForCaps, shortAddress, swapReme } from './convert';
+import { clampConvertAmount, convertibleCaps, initialConvertAmount, remeForCaps, swapReme } from './convert';
 
 describe('convert amount (SPEC §5: "floor to an integer; NaN or negative becomes 0; cap at available CAPs (total minus the signup amount). The initial value is min(1000, available).")', () => {
   it('available CAPs are the total minus the signup amount', () => {
@@ -35,11 +35,5 @@ describe('swap modal rate (SPEC §9: "The swap modal rate is 0.166 REME per CAP"
   it('receives 0.166 REME per CAP', () => {
     expect(swapReme(100)).toBe('16.6000');
     expect(swapReme(475)).toBe('78.8500');
-  });
-});
-
-describe('address display (SPEC §9: "first 6 and last 4 characters")', () => {
-  it('shortens an address', () => {
-    expect(shortAddress('0x1234567890abcdef1234567890abcdef12345678')).toBe('0x1234...5678');
   });
 });

@@ -11,10 +11,8 @@ export function convertibleCaps(totalCaps: number): number {
 
 /** Floor to an integer; NaN or negative becomes 0; at most `available`. */
 export function clampConvertAmount(value: number, available: number): number {
-  if (!Number.isFinite(value) && value !== Infinity) return 0;
-  const whole = Math.floor(value);
-  if (Number.isNaN(whole) || whole < 0) return 0;
-  return Math.min(whole, Math.max(0, available));
+  if (Number.isNaN(value) || value < 0) return 0;
+  return Math.min(Math.floor(value), Math.max(0, available));
 }
 
 /** The amount the convert page starts at: min(1000, available). */
@@ -30,9 +28,4 @@ export function remeForCaps(caps: number): string {
 /** REME received for CAPs in the swap modal (0.166 REME per CAP), to 4 decimals. */
 export function swapReme(caps: number): string {
   return (Math.round(caps * SWAP_REME_PER_CAP * 10_000) / 10_000).toFixed(4);
-}
-
-/** SPEC §9: addresses show their first 6 and last 4 characters. */
-export function shortAddress(address: string): string {
-  return address.length <= 10 ? address : `${address.slice(0, 6)}...${address.slice(-4)}`;
 }

@@ -16,3 +16,4 @@ export * from './api/claims';
 export * from './api/handoff';
 export * from './amounts';
 export * from './convert';
+export * from './address-display';

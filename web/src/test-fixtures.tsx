@@ -30,25 +30,15 @@ class SilentEventSource extends EventTarget {
   close() {}
 }
 
-/** The server as a signed-in member's browser sees it (unit tests have no server). */
-export function signedIn() {
-  localStorage.setItem('allowed', 'true');
-  vi.stubGlobal('EventSource', SilentEventSource);
-  vi.stubGlobal('fetch', async (url: string) => {
-    const body = String(url).startsWith('/api/me') ? member : String(url).startsWith('/api/referrals/network') ? network : links;
-    return new Response(JSON.stringify(body), { status: 200 });
-  });
-}
-
 export function signedOut() {
   vi.stubGlobal('fetch', async () => new Response(JSON.stringify({ code: 'unauthorized', message: 'User not authenticated' }), { status: 401 }));
 }
 
-
 /** Every request the app made, as "METHOD path". */
 export const requests: string[] = [];
 
-/** A signed-in member whose /api/me answers from `details()` (or fails when it returns a Response). */
+/** The server as a signed-in member's browser sees it (unit tests have no server): /api/me answers
+ * from `details()` (or fails when that returns a Response). */
 export function serveMember(details: () => unknown = () => member) {
   requests.length = 0;
   localStorage.setItem('allowed', 'true');

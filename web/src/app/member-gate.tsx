@@ -1,10 +1,10 @@
 // Member pages need a session and the local `allowed` flag (SPEC §6); otherwise: the start page.
 // A failure to load the member's details logs them out (SPEC §4, §6).
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Navigate, Outlet } from 'react-router';
 import { useMemberEvents } from '../lib/member-events';
-import { logout, meQuery } from '../lib/session';
+import { meQuery, useLogout } from '../lib/session';
 import { readStored } from '../lib/storage';
 import { PageLoading } from '../ui/page-loading';
 import { notify } from '../ui/toaster';
@@ -12,14 +12,14 @@ import { notify } from '../ui/toaster';
 export function MemberGate() {
   const allowed = readStored('allowed') === 'true';
   const me = useQuery({ ...meQuery, enabled: allowed });
-  const queryClient = useQueryClient();
+  const logout = useLogout();
   useMemberEvents(Boolean(me.data));
   const failure = me.isError ? me.error.message : null;
   useEffect(() => {
     if (failure === null) return;
     notify.error(failure);
-    void logout().then(() => queryClient.removeQueries({ queryKey: meQuery.queryKey }));
-  }, [failure, queryClient]);
+    void logout();
+  }, [failure, logout]);
   if (!allowed || me.isError) return <Navigate replace to="/" />;
   if (!me.data) return <PageLoading />;
   return <Outlet />;

@@ -1,6 +1,6 @@
 import { cleanup, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { renderAt, signedIn, signedOut, appTestHooks } from '../test-fixtures';
+import { appTestHooks, renderAt, serveMember, signedOut } from '../test-fixtures';
 
 appTestHooks();
 
@@ -31,7 +31,7 @@ describe('routing rules that need no account (SPEC §2)', () => {
   });
 
   it('/?confirmed=true goes to /dashboard', async () => {
-    signedIn();
+    serveMember();
     const router = renderAt('/?confirmed=true');
     await screen.findByRole('heading', { name: 'Hello, Ada Lovelace' });
     expect(router.state.location.pathname).toBe('/dashboard');
@@ -44,7 +44,7 @@ describe('routing rules that need no account (SPEC §2)', () => {
     await screen.findByRole('heading', { name: 'Welcome Back' });
     expect(router.state.location.pathname).toBe('/');
     cleanupAndReset();
-    signedIn();
+    serveMember();
     localStorage.removeItem('allowed');
     const again = renderAt('/rcb');
     await screen.findByRole('heading', { name: 'Welcome Back' });
@@ -68,7 +68,7 @@ describe('routing rules that need no account (SPEC §2)', () => {
     ['/community-builder', 'Ada Lovelace'],
     ['/convert-caps', 'Convert CAPs'],
   ])('%s shows the screen that names itself', async (path, heading) => {
-    signedIn();
+    serveMember();
     renderAt(path);
     expect(await screen.findByRole('heading', { name: heading })).toBeTruthy();
   });

@@ -1,6 +1,8 @@
 // The signed-in member as the server knows them, the local flags of SPEC §4, and logout.
 import { okResponse, publicConfigResponse, userDetailsResponse } from '@crw/core';
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { useNavigate } from 'react-router';
 import * as z from 'zod/mini';
 import { apiFetch } from './api-client';
 import { removeStored } from './storage';
@@ -18,10 +20,17 @@ export const publicConfigQuery = queryOptions({
   staleTime: Infinity,
 });
 
-/** Clears the SPEC §4 keys and ends the server session (also when that call fails). */
-export async function logout(): Promise<void> {
-  for (const key of ['user', 'allowed', 'referralFlag'] as const) removeStored(key);
-  await apiFetch('/auth/sign-out', z.unknown(), { method: 'POST', body: {} }).catch(() => undefined);
+/** SPEC §4 Logout: clears the local keys, ends the server session (also when that call fails),
+ * forgets every cached answer and goes to the start page. */
+export function useLogout(): () => Promise<void> {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  return useCallback(async () => {
+    for (const key of ['user', 'allowed', 'referralFlag'] as const) removeStored(key);
+    await apiFetch('/auth/sign-out', z.unknown(), { method: 'POST', body: {} }).catch(() => undefined);
+    queryClient.clear();
+    navigate('/', { replace: true });
+  }, [queryClient, navigate]);
 }
 
 export const saveWallet = (wallet: { address: string; keystore: string }) =>

@@ -1,5 +1,5 @@
-// Toasts (SPEC §9): top right, at most 5 at once, 5 s each and 10 s for a success.
-import { TOAST_DURATION_MS, TOAST_MAX_VISIBLE, TOAST_SUCCESS_DURATION_MS } from '@crw/core';
+// Toasts (SPEC §9): top right, at most 5 at once, 5 s each.
+import { TOAST_DURATION_MS, TOAST_MAX_VISIBLE } from '@crw/core';
 import { toast, Toaster as Sonner } from 'sonner';
 
 export function Toaster() {
@@ -8,6 +8,5 @@ export function Toaster() {
 
 export const notify = {
   info: (message: string) => toast(message),
-  success: (message: string) => toast.success(message, { duration: TOAST_SUCCESS_DURATION_MS }),
   error: (message: string) => toast.error(message),
 };

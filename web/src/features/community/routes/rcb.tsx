@@ -4,12 +4,13 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { networkQuery } from '../../../lib/referrals';
 import { meQuery } from '../../../lib/session';
-import { useLayout, useTheme } from '../../../lib/theme';
+import { useLayout } from '../../../lib/theme';
 import { useCopy } from '../../../lib/use-copy';
 import { Button } from '../../../ui/button';
 import card from '../../../ui/card.module.css';
 import { PageLoading } from '../../../ui/page-loading';
 import { Stat } from '../../../ui/stat';
+import { ThemeToggle } from '../../../ui/theme-toggle';
 import { ToggleGroup } from '../../../ui/toggle-group';
 import styles from '../components/community.module.css';
 import { NetworkGraph } from '../components/network-graph';
@@ -18,7 +19,6 @@ import { ReferralLink, useInvite } from '../components/referral-link';
 export function Component() {
   const me = useQuery(meQuery);
   const network = useQuery(networkQuery);
-  const { theme, setTheme } = useTheme();
   const { layout, setLayout } = useLayout();
   const address = useCopy();
   const invite = useInvite(me.data?.referralLink ?? '');
@@ -47,7 +47,7 @@ export function Component() {
         <Link to="/dashboard">← Back to dashboard</Link>
         <div className={styles.toggles}>
           <ToggleGroup label="Layout" value={layout} onChange={setLayout} options={[['modern', 'Modern'], ['compact', 'Compact']]} />
-          <ToggleGroup label="Theme" value={theme} onChange={setTheme} options={[['aurora', 'Aurora'], ['crimson', 'Crimson']]} />
+          <ThemeToggle />
         </div>
       </header>
       <h1 className={card.title}>Hi {me.data.fullName || 'User'}, grow your community</h1>

@@ -1,7 +1,7 @@
 // SPEC §2/§4/§5 convert card: a number field, MAX and a slider kept in sync, clamped to the CAPs
 // available; Convert Now simulates the conversion (2 s), then says it completed (5 s). No call is
 // made and nothing is converted: the page says so.
-import { CAPS_PER_REME, clampConvertAmount, CONVERT_SIMULATION_MS, CONVERT_SUCCESS_MS, initialConvertAmount, remeForCaps } from '@crw/core';
+import { CAPS_PER_REME, clampConvertAmount, CONVERT_SIMULATION_MS, CONVERT_SUCCESS_MS, remeForCaps } from '@crw/core';
 import * as Slider from '@radix-ui/react-slider';
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '../../../ui/button';
@@ -10,10 +10,10 @@ import card from '../../../ui/card.module.css';
 import forms from '../../../ui/forms.module.css';
 import styles from './convert.module.css';
 
-export const CONVERT_SUCCESS = 'Conversion completed successfully';
+const CONVERT_SUCCESS = 'Conversion completed successfully';
 
-export function ConvertCard({ available, onAmountChange }: { available: number; onAmountChange?: (amount: number) => void }) {
-  const [amount, setAmountState] = useState(() => initialConvertAmount(available));
+/** The amount is the page's (it also shows what stays unconverted); the typed text is the card's. */
+export function ConvertCard({ available, amount, onAmountChange }: { available: number; amount: number; onAmountChange: (amount: number) => void }) {
   const [text, setText] = useState(String(amount));
   const [phase, setPhase] = useState<'idle' | 'converting' | 'done'>('idle');
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -21,9 +21,8 @@ export function ConvertCard({ available, onAmountChange }: { available: number; 
 
   function setAmount(value: number) {
     const next = clampConvertAmount(value, available);
-    setAmountState(next);
     setText(String(next));
-    onAmountChange?.(next);
+    onAmountChange(next);
   }
 
   function convert() {
@@ -48,7 +47,7 @@ export function ConvertCard({ available, onAmountChange }: { available: number; 
         <label className={forms.label} htmlFor="convert-amount">
           CAPs to convert
         </label>
-        <div className={styles.amountRow}>
+        <div className={forms.amountRow}>
           <input
             id="convert-amount"
             className={`${forms.input} ${atMax ? styles.atMax : ''}`}
@@ -65,7 +64,7 @@ export function ConvertCard({ available, onAmountChange }: { available: number; 
             }}
             onBlur={() => setAmount(Number(text === '' ? Number.NaN : text))}
           />
-          <Button variant="secondary" className={styles.maxButton} onClick={() => setAmount(available)} disabled={available === 0}>
+          <Button variant="secondary" onClick={() => setAmount(available)} disabled={available === 0}>
             MAX
           </Button>
         </div>
@@ -87,7 +86,7 @@ export function ConvertCard({ available, onAmountChange }: { available: number; 
         </Slider.Track>
         <Slider.Thumb className={styles.thumb} aria-label="CAPs to convert" />
       </Slider.Root>
-      <dl className={styles.details}>
+      <dl className={card.pairs}>
         <dt>You convert</dt>
         <dd>{amount} CAPs</dd>
         <dt>You receive</dt>

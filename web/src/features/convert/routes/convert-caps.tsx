@@ -1,24 +1,26 @@
 // Convert CAPs (SPEC §2 /convert-caps): a preview of the care-finance hub's conversion.
-import { convertibleCaps, formatAmount, initialConvertAmount, remeForCaps } from '@crw/core';
+import { convertibleCaps, formatAmount, initialConvertAmount, remeForCaps, type UserDetails } from '@crw/core';
 import { useQuery } from '@tanstack/react-query';
 import { ArrowLeft, ExternalLink } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { meQuery, publicConfigQuery } from '../../../lib/session';
 import card from '../../../ui/card.module.css';
-import { CopyAddress } from '../../../ui/copy-address';
+import { MemberAddresses } from '../../../ui/member-addresses';
 import { PageLoading } from '../../../ui/page-loading';
 import { ConvertCard } from '../components/convert-card';
 import styles from '../components/convert.module.css';
 
 export function Component() {
   const me = useQuery(meQuery);
+  return me.data ? <ConvertPage details={me.data} /> : <PageLoading />;
+}
+
+function ConvertPage({ details }: { details: UserDetails }) {
   const config = useQuery(publicConfigQuery);
-  const available = convertibleCaps(me.data?.caps.total ?? 0);
-  const [amount, setAmount] = useState<number | null>(null);
-  if (!me.data) return <PageLoading />;
-  const converting = amount ?? initialConvertAmount(available);
-  const held = me.data.tokens.remeHeld === null ? null : formatAmount(me.data.tokens.remeHeld);
+  const available = convertibleCaps(details.caps.total);
+  const [amount, setAmount] = useState(() => initialConvertAmount(available));
+  const held = details.tokens.remeHeld === null ? null : formatAmount(details.tokens.remeHeld);
   return (
     <main className={card.page}>
       <header className={card.header}>
@@ -53,8 +55,7 @@ export function Component() {
         <h2 id="convert-addresses" className={card.cardTitle}>
           Wallet Addresses
         </h2>
-        <CopyAddress label="Your wallet" address={me.data.wallet.address} explorerUrl={config.data?.chain.explorerUrl} />
-        {config.data ? <CopyAddress label="REME token contract" address={config.data.chain.tokenAddress} explorerUrl={config.data.chain.explorerUrl} /> : null}
+        <MemberAddresses wallet={details.wallet.address} />
       </section>
       <div className={styles.cards}>
         <section className={card.stat} aria-labelledby="caps-available">
@@ -66,15 +67,15 @@ export function Component() {
           <p>{held ?? '—'}</p>
         </section>
       </div>
-      <ConvertCard available={available} onAmountChange={setAmount} />
+      <ConvertCard available={available} amount={amount} onAmountChange={setAmount} />
       <div className={styles.cards}>
         <section className={card.stat} aria-labelledby="unconverted">
           <h2 id="unconverted">Unconverted CAPs</h2>
-          <p>{available - converting}</p>
+          <p>{available - amount}</p>
         </section>
         <section className={card.stat} aria-labelledby="total-remes">
           <h2 id="total-remes">Total REMEs</h2>
-          <p>{(Number(held ?? 0) + Number(remeForCaps(converting))).toFixed(4)}</p>
+          <p>{(Number(held ?? 0) + Number(remeForCaps(amount))).toFixed(4)}</p>
         </section>
       </div>
     </main>

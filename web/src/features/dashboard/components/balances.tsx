@@ -30,7 +30,7 @@ export function Balances({ details }: { details: UserDetails }) {
           <p className={card.statValue} data-testid="reme-balance">
             {tokens.remeHeld === null ? '—' : formatAmount(tokens.remeHeld)}
           </p>
-          <dl className={styles.pairs}>
+          <dl className={card.pairs}>
             <dt>Current value</dt>
             <dd>{tokens.remeHeld === null ? '—' : `£${formatValue(tokens.remeHeld, tokens.remePrice)}`}</dd>
             <dt>Market price</dt>

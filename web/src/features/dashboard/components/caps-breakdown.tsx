@@ -6,7 +6,7 @@ import { Tooltip } from '../../../ui/tooltip';
 import styles from './dashboard.module.css';
 
 /** SPEC §9: the breakdown counts 200 signup CAPs, while the tooltip says 20 (both readings are the SPEC's). */
-export const REGISTRATION_TOOLTIP = '20 CAPs on registering as a member';
+const REGISTRATION_TOOLTIP = '20 CAPs on registering as a member';
 
 /** SPEC §2: Total CAPs Earned — registration, referrals, care actions, total — with the gauge. */
 export function CapsBreakdown({ caps }: { caps: Breakdown }) {

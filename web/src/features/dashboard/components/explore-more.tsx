@@ -9,7 +9,7 @@ import { publicConfigQuery } from '../../../lib/session';
 import { Button } from '../../../ui/button';
 import card from '../../../ui/card.module.css';
 import { notify } from '../../../ui/toaster';
-import { createHandoff } from '../api/handoff';
+import { createHandoff } from '../api/community-app';
 import styles from './dashboard.module.css';
 
 export function ExploreMore() {

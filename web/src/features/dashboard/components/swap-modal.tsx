@@ -9,8 +9,8 @@ import forms from '../../../ui/forms.module.css';
 import { notify } from '../../../ui/toaster';
 import styles from './dashboard.module.css';
 
-export const SWAP_TITLE = 'Swap CAPs to REME – Coming Soon';
-export const SWAP_COMING_SOON = "Conversion Coming Soon! We're working hard to bring you CAPs to REME conversion in the next update. Stay tuned!";
+const SWAP_TITLE = 'Swap CAPs to REME – Coming Soon';
+const SWAP_COMING_SOON = "Conversion Coming Soon! We're working hard to bring you CAPs to REME conversion in the next update. Stay tuned!";
 
 /** The swap button and the modal it opens (focus returns to the button when it closes). */
 export function SwapModal({ caps }: { caps: number }) {
@@ -27,19 +27,19 @@ export function SwapModal({ caps }: { caps: number }) {
         <Dialog.Overlay className={styles.overlay} />
         <Dialog.Content className={styles.dialog}>
           <Dialog.Title className={styles.dialogTitle}>{SWAP_TITLE}</Dialog.Title>
-          <Dialog.Description className={styles.muted}>Swapping is a preview for now: nothing is converted.</Dialog.Description>
+          <Dialog.Description className={card.muted}>Swapping is a preview for now: nothing is converted.</Dialog.Description>
           <div className={forms.field}>
             <label className={forms.label} htmlFor="swap-amount">
               Amount of CAPs
             </label>
-            <div className={styles.amountRow}>
+            <div className={forms.amountRow}>
               <input id="swap-amount" className={forms.input} type="number" value={amount} disabled readOnly />
-              <Button variant="secondary" className={styles.maxButton} disabled>
+              <Button variant="secondary" disabled>
                 MAX
               </Button>
             </div>
           </div>
-          <dl className={styles.pairs}>
+          <dl className={card.pairs}>
             <dt>You Pay</dt>
             <dd data-testid="swap-pay">{caps} CAPs</dd>
             <dt>You Receive</dt>

@@ -1,17 +1,13 @@
 import * as Collapsible from '@radix-ui/react-collapsible';
-import { useQuery } from '@tanstack/react-query';
 import { ChevronDown } from 'lucide-react';
 import { useState } from 'react';
-import { publicConfigQuery } from '../../../lib/session';
 import card from '../../../ui/card.module.css';
-import { CopyAddress } from '../../../ui/copy-address';
+import { MemberAddresses } from '../../../ui/member-addresses';
 import styles from './dashboard.module.css';
 
-/** SPEC §2: the collapsible Wallet Addresses card — the member's wallet and the REME token contract. */
+/** SPEC §2: the collapsible Wallet Addresses card. */
 export function WalletAddresses({ wallet }: { wallet: string }) {
   const [open, setOpen] = useState(true);
-  const config = useQuery(publicConfigQuery);
-  const explorer = config.data?.chain.explorerUrl ?? null;
   return (
     <Collapsible.Root open={open} onOpenChange={setOpen} asChild>
       <section className={card.card} aria-labelledby="addresses-title">
@@ -22,8 +18,7 @@ export function WalletAddresses({ wallet }: { wallet: string }) {
           </Collapsible.Trigger>
         </h2>
         <Collapsible.Content>
-          <CopyAddress label="Your wallet" address={wallet} explorerUrl={explorer} />
-          {config.data ? <CopyAddress label="REME token contract" address={config.data.chain.tokenAddress} explorerUrl={explorer} /> : null}
+          <MemberAddresses wallet={wallet} />
         </Collapsible.Content>
       </section>
     </Collapsible.Root>

@@ -1,0 +1,8 @@
+import { useTheme } from '../lib/theme';
+import { ToggleGroup } from './toggle-group';
+
+/** SPEC §2: the Aurora/Crimson toggle; the choice applies app-wide and persists (rcb-background). */
+export function ThemeToggle() {
+  const { theme, setTheme } = useTheme();
+  return <ToggleGroup label="Theme" value={theme} onChange={setTheme} options={[['aurora', 'Aurora'], ['crimson', 'Crimson']]} />;
+}
