@@ -57,7 +57,7 @@ const browser = await chromium.launch({
 try {
   // One member, registered and signed in through the API (the wallet made as the browser makes it).
   const keys = await makeMemberKeys();
-  const registered = await fetch(`${server.url}/api/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(registerBody(keys)) });
+  const registered = await fetch(`${server.url}/api/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(await registerBody(server.url, keys)) });
   if (!registered.ok) throw new Error(`register: ${registered.status} ${await registered.text()}`);
   const signedIn = await fetch(`${server.url}/auth/sign-in/email`, {
     method: 'POST',

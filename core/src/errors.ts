@@ -8,6 +8,8 @@ export const errorMessages = {
   invalid_keystore: 'Invalid Wallet',
   invalid_referral_code: 'Invalid referral code. Please check the code and try again.',
   wallet_mismatch: 'This wallet does not belong to your account.',
+  invalid_wallet_proof: 'Your wallet could not be confirmed. Please try again.',
+  wallet_taken: 'This wallet already belongs to another account.',
   invalid_token: 'This link is invalid or has expired. Please request a new one.',
   auth_failed: 'Authentication failed. Please try again.',
   unauthorized: 'User not authenticated',

@@ -17,3 +17,4 @@ export * from './api/handoff';
 export * from './amounts';
 export * from './convert';
 export * from './address-display';
+export * from './wallet-proof';

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from './helpers/test-app';
-import { cookieOf, makeMemberKeys, ORIGIN, registerBody, signIn, uniqueEmail, type MemberKeys } from './helpers/members';
+import { cookieOf, makeMemberKeys, ORIGIN, registerBody, signIn, uniqueEmail, walletProof, type MemberKeys } from './helpers/members';
 
 let t: TestApp;
 let ada: MemberKeys;
@@ -27,14 +27,14 @@ describe('sign-up, confirmation and sign-in', () => {
   let cookie = '';
 
   it('creates the account, profile, wallet, distributions row and confirmation mail together', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/register', payload: registerBody(ada) });
+    const res = await t.app.inject({ method: 'POST', url: '/api/register', payload: await registerBody(t.app, ada) });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ needsEmailConfirmation: true });
     const userId = res.json().userId as string;
     const profile = await t.services.database.db.selectFrom('profiles').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
     expect(profile).toMatchObject({ email: ada.email, username: ada.email.split('@')[0], full_name: 'Ada Lovelace' });
     const wallet = await t.services.database.db.selectFrom('user_wallets').selectAll().where('user_id', '=', userId).executeTakeFirstOrThrow();
-    expect(wallet.wallet_address).toBe(ada.address);
+    expect(wallet.wallet_address).toBe(ada.address.toLowerCase()); // one canonical form
     expect(wallet.encrypted_wallet).toBe(ada.keystore);
     expect(await count('user_token_distributions', 'user_id', userId)).toBe(1);
     const mail = await lastMailTo(ada.email);
@@ -83,9 +83,19 @@ describe('sign-up, confirmation and sign-in', () => {
   });
 
   it('saveNewWallet accepts the same address re-encrypted and refuses another address', async () => {
-    const same = await t.app.inject({ method: 'PUT', url: '/api/wallet', headers: { cookie, origin: ORIGIN }, payload: { address: ada.address, keystore: ada.keystore } });
+    const same = await t.app.inject({
+      method: 'PUT',
+      url: '/api/wallet',
+      headers: { cookie, origin: ORIGIN },
+      payload: { address: ada.address, keystore: ada.keystore, proof: await walletProof(t.app, ada, 'save-wallet', cookie) },
+    });
     expect(same.statusCode).toBe(200);
-    const other = await t.app.inject({ method: 'PUT', url: '/api/wallet', headers: { cookie, origin: ORIGIN }, payload: { address: spare.address, keystore: spare.keystore } });
+    const other = await t.app.inject({
+      method: 'PUT',
+      url: '/api/wallet',
+      headers: { cookie, origin: ORIGIN },
+      payload: { address: spare.address, keystore: spare.keystore, proof: await walletProof(t.app, spare, 'save-wallet', cookie) },
+    });
     expect(other.statusCode).toBe(409);
     expect(other.json().code).toBe('wallet_mismatch');
   });
@@ -100,23 +110,23 @@ describe('sign-up, confirmation and sign-in', () => {
 
 describe('sign-up refusals change nothing', () => {
   it('an existing e-mail → 409 with the service-level SPEC message', async () => {
-    const before = await count('user_wallets', 'wallet_address', spare.address);
-    const res = await t.app.inject({ method: 'POST', url: '/api/register', payload: registerBody({ ...spare, email: ada.email }) });
+    const before = await count('user_wallets', 'wallet_address', spare.address.toLowerCase());
+    const res = await t.app.inject({ method: 'POST', url: '/api/register', payload: await registerBody(t.app, { ...spare, email: ada.email }) });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toEqual({ code: 'email_taken', message: 'An account with this email already exists. Please sign in instead.' });
-    expect(await count('user_wallets', 'wallet_address', spare.address)).toBe(before);
+    expect(await count('user_wallets', 'wallet_address', spare.address.toLowerCase())).toBe(before);
   });
 
   it('a keystore that is not scrypt N=131072 → 400 Invalid Wallet', async () => {
     const weak = JSON.parse(spare.keystore) as { Crypto: { kdfparams: { n: number } } };
     weak.Crypto.kdfparams.n = 1024;
-    const res = await t.app.inject({ method: 'POST', url: '/api/register', payload: registerBody({ ...spare, keystore: JSON.stringify(weak) }) });
+    const res = await t.app.inject({ method: 'POST', url: '/api/register', payload: await registerBody(t.app, { ...spare, keystore: JSON.stringify(weak) }) });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ code: 'invalid_keystore', message: 'Invalid Wallet' });
   });
 
   it('a password instead of a derived secret → 400', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/register', payload: registerBody({ ...spare, authSecret: 'my password' }) });
+    const res = await t.app.inject({ method: 'POST', url: '/api/register', payload: await registerBody(t.app, { ...spare, authSecret: 'my password' }) });
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('invalid_request');
   });
@@ -127,11 +137,11 @@ describe('sign-up refusals change nothing', () => {
     await sql`CREATE TRIGGER fail_distribution BEFORE INSERT ON user_token_distributions FOR EACH ROW EXECUTE FUNCTION fail_distribution()`.execute(db);
     try {
       const email = uniqueEmail('halfway');
-      const res = await t.app.inject({ method: 'POST', url: '/api/register', payload: registerBody({ ...spare, email }) });
+      const res = await t.app.inject({ method: 'POST', url: '/api/register', payload: await registerBody(t.app, { ...spare, email }) });
       expect(res.statusCode).toBe(500);
       expect(await count('user', 'email', email)).toBe(0);
       expect(await count('profiles', 'email', email)).toBe(0);
-      expect(await count('user_wallets', 'wallet_address', spare.address)).toBe(0);
+      expect(await count('user_wallets', 'wallet_address', spare.address.toLowerCase())).toBe(0);
       expect(await count('mail_outbox', 'to_address', email)).toBe(0);
     } finally {
       await sql`DROP TRIGGER fail_distribution ON user_token_distributions`.execute(db);
@@ -195,7 +205,7 @@ describe('limits and the test-only deletion', () => {
 
   it('delete_current_user() removes the signed-in member and everything of theirs', async () => {
     const keys = await makeMemberKeys();
-    const reg = await t.app.inject({ method: 'POST', url: '/api/register', payload: registerBody(keys) });
+    const reg = await t.app.inject({ method: 'POST', url: '/api/register', payload: await registerBody(t.app, keys) });
     const userId = reg.json().userId as string;
     const link = linkIn((await lastMailTo(keys.email)).text_body, '/auth/verify-email');
     const confirmed = await t.app.inject({ method: 'GET', url: `${link.pathname}${link.search}` });

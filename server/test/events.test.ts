@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function registerAndConfirm(keys: Awaited<ReturnType<typeof makeMemberKeys>>, referralCode?: string) {
-  const res = await t.app.inject({ method: 'POST', url: '/api/register', payload: registerBody(keys, referralCode ? { referralCode } : {}) });
+  const res = await t.app.inject({ method: 'POST', url: '/api/register', payload: await registerBody(t.app, keys, referralCode ? { referralCode } : {}) });
   const userId = res.json().userId as string;
   const mail = await t.services.database.db.selectFrom('mail_outbox').select('text_body').where('to_address', '=', keys.email).executeTakeFirstOrThrow();
   const link = new URL(/https?:\/\/\S+\/auth\/verify-email\S*/.exec(mail.text_body)![0]);

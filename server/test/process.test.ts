@@ -100,7 +100,7 @@ describe(`the operator CLI against a running server (${testDbKind})`, () => {
     try {
       await waitForHealthy(server);
       const keys = await makeMemberKeys();
-      const registered = await fetch(`${server.url}/api/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(registerBody(keys)) });
+      const registered = await fetch(`${server.url}/api/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(await registerBody(server.url, keys)) });
       expect(registered.status).toBe(201);
       const ops = (...args: string[]) =>
         promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/src/cli/ops.ts', ...args], {
@@ -132,7 +132,7 @@ describe(`the operator CLI against a running server (${testDbKind})`, () => {
     let server = spawnServer(env);
     await waitForHealthy(server);
     const { chain } = (await (await fetch(`${server.url}/api/health`)).json()) as { chain: { distributorAddress: string; tokenAddress: string } };
-    expect((await fetch(`${server.url}/api/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(registerBody(keys)) })).status).toBe(201);
+    expect((await fetch(`${server.url}/api/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(await registerBody(server.url, keys)) })).status).toBe(201);
     let link: string | undefined;
     for (let i = 0; i < 100 && !link; i++) {
       const { messages } = (await (await fetch(`${server.url}/dev/mail.json?to=${encodeURIComponent(keys.email)}`)).json()) as { messages: { links: string[] }[] };

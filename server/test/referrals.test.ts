@@ -12,7 +12,7 @@ const E18 = 10n ** 18n;
 
 async function register(code?: string, keys?: MemberKeys) {
   const member = keys ?? (await cloneMemberKeys(base));
-  const res = await t.app.inject({ method: 'POST', url: '/api/register', payload: registerBody(member, code === undefined ? {} : { referralCode: code }) });
+  const res = await t.app.inject({ method: 'POST', url: '/api/register', payload: await registerBody(t.app, member, code === undefined ? {} : { referralCode: code }) });
   return { res, member, id: res.statusCode === 201 ? (res.json().userId as string) : '' };
 }
 

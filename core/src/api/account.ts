@@ -3,6 +3,7 @@ import { capsBreakdown } from './referrals';
 import { memberTokens, publicChain } from './claims';
 import { AUTH_SECRET_PATTERN } from '../auth-secret';
 import { ADDRESS_PATTERN, KEYSTORE_MAX_LENGTH } from '../keystore';
+import { walletProofField } from '../wallet-proof';
 
 export const authSecretField = z.string().check(z.regex(AUTH_SECRET_PATTERN, 'must be a derived auth secret'));
 export const emailField = z.pipe(
@@ -10,9 +11,12 @@ export const emailField = z.pipe(
   z.transform((e: string) => e.trim().toLowerCase()),
 );
 
+/** A wallet as the browser hands it over: its address, its keystore and the key's signature over
+ * a server-issued challenge (wallet-proof.ts), so nobody can register an address they do not hold. */
 export const walletPayload = z.object({
   address: z.string().check(z.regex(ADDRESS_PATTERN)),
   keystore: z.string().check(z.minLength(2), z.maxLength(KEYSTORE_MAX_LENGTH)),
+  proof: walletProofField,
 });
 
 /** POST /api/register: the account, its profile and its wallet, made in one transaction. */

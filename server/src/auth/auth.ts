@@ -77,7 +77,10 @@ export function createAuth(config: Config, database: Database, signingKey: strin
         await sql`SELECT credit_confirmed_member(${user.id})`.execute(database.db);
       },
       expiresIn: EMAIL_TOKEN_EXPIRES_IN_S,
-      sendVerificationEmail: async ({ user, url }) => queue(confirmationMail(user.email, url)),
+      sendVerificationEmail: async ({ user, url }) => {
+        const wallet = await database.db.selectFrom('user_wallets').select('wallet_address').where('user_id', '=', user.id).executeTakeFirstOrThrow();
+        await queue(confirmationMail(user.email, url, wallet.wallet_address));
+      },
     },
   });
 }

@@ -122,8 +122,18 @@ export interface HandoffCodesTable {
   created_at: CreatedAt;
 }
 
+export interface WalletChallengesTable {
+  nonce: string;
+  purpose: 'register' | 'save-wallet';
+  user_id: string | null;
+  issued_at: Date | string;
+  expires_at: Date | string;
+  used_at: Timestamp | null;
+}
+
 export interface DB {
   handoff_codes: HandoffCodesTable;
+  wallet_challenges: WalletChallengesTable;
   chain_journal: ChainJournalTable;
   distribution_rounds: DistributionRoundsTable;
   distribution_entries: DistributionEntriesTable;

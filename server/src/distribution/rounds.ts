@@ -3,7 +3,7 @@
 // starts, so a rerun after an interruption finishes the open round instead of starting another,
 // and a transaction already sent is found by its hash (or sent again, byte for byte).
 import { buildTree } from '@crw/core';
-import { Transaction } from 'ethers';
+import { getAddress, Transaction } from 'ethers';
 import { sql, type Kysely } from 'kysely';
 import type { Chain } from '../chain/chain';
 import type { DB } from '../db/schema';
@@ -53,7 +53,7 @@ export async function previewRound(db: Kysely<DB>, limit = 20): Promise<RoundPre
     members: members.length,
     total: members.reduce((sum, m) => sum + m.amount, 0n).toString(),
     changed: changed.length,
-    changes: changed.slice(0, limit).map((m) => ({ address: m.address, previous: m.previous.toString(), next: m.amount.toString() })),
+    changes: changed.slice(0, limit).map((m) => ({ address: getAddress(m.address), previous: m.previous.toString(), next: m.amount.toString() })),
     openRound: open?.round_index ?? null,
   };
 }

@@ -1,11 +1,20 @@
 // The texts of the mails the product sends.
+import { shortAddress } from '@crw/core';
+import { getAddress } from 'ethers';
 import type { NewMail } from './outbox';
 
-export function confirmationMail(to: string, url: string): NewMail {
+/** Names the wallet being confirmed, so a member can tell a registration made by someone else. */
+export function confirmationMail(to: string, url: string, wallet: string): NewMail {
+  const shown = shortAddress(getAddress(wallet.toLowerCase()));
   return {
     to,
     subject: 'Confirm your e-mail address',
-    text: `Welcome to the community rewards wallet!\n\nConfirm your e-mail address to start earning CAPs:\n${url}\n\nIf you did not create an account, you can ignore this mail.`,
+    text:
+      `Welcome to the community rewards wallet!\n\n` +
+      `Confirm your e-mail address to start earning CAPs. This confirms the account whose wallet is ${shown}:\n${url}\n\n` +
+      `Not you, or not your wallet? Do not open the link. Someone may have used your e-mail address: ` +
+      `sign up yourself with this address and your own account replaces the unconfirmed one. ` +
+      `If you did not want an account, you can ignore this mail.`,
   };
 }
 

@@ -1,5 +1,5 @@
 // The signed-in member as the server knows them, the local flags of SPEC §4, and logout.
-import { okResponse, publicConfigResponse, userDetailsResponse } from '@crw/core';
+import { okResponse, publicConfigResponse, userDetailsResponse, walletChallengeResponse, type WalletProof, type WalletProofPurpose } from '@crw/core';
 import { queryOptions, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
@@ -33,5 +33,9 @@ export function useLogout(): () => Promise<void> {
   }, [queryClient, navigate]);
 }
 
-export const saveWallet = (wallet: { address: string; keystore: string }) =>
+export const saveWallet = (wallet: { address: string; keystore: string; proof: WalletProof }) =>
   apiFetch('/api/wallet', okResponse, { method: 'PUT', body: wallet });
+
+/** A single-use challenge the wallet worker signs to show the server the member holds the key. */
+export const walletChallenge = (purpose: WalletProofPurpose) =>
+  apiFetch('/api/wallet/challenge', walletChallengeResponse, { method: 'POST', body: { purpose } });

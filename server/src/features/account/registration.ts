@@ -62,8 +62,13 @@ export async function registerMember(db: Kysely<DB>, settings: RegistrationSetti
   const fullName = [input.firstName, input.lastName].map((n) => n?.trim() ?? '').filter(Boolean).join(' ');
   try {
     await db.transaction().execute(async (trx) => {
-      const existing = await sql<{ id: string }>`SELECT id FROM "user" WHERE email = ${input.email}`.execute(trx);
-      if (existing.rows.length > 0) throw new AppError(409, 'email_taken');
+      // An unconfirmed registration never blocks the address's owner: registering again replaces it
+      // (its mailed link names its user id, so that link stops working).
+      const existing = await sql<{ id: string; verified: boolean }>`
+        SELECT id, "emailVerified" AS verified FROM "user" WHERE email = ${input.email} FOR UPDATE`.execute(trx);
+      const previous = existing.rows[0];
+      if (previous?.verified) throw new AppError(409, 'email_taken');
+      if (previous) await sql`DELETE FROM "user" WHERE id = ${previous.id}`.execute(trx);
       await sql`INSERT INTO "user" (id, name, email, "emailVerified", "createdAt", "updatedAt")
                 VALUES (${userId}, ${fullName}, ${input.email}, ${!requireConfirmation}, now(), now())`.execute(trx);
       await sql`INSERT INTO account (id, "accountId", "providerId", "userId", password, "createdAt", "updatedAt")
@@ -79,7 +84,7 @@ export async function registerMember(db: Kysely<DB>, settings: RegistrationSetti
       });
       await trx
         .insertInto('user_wallets')
-        .values({ user_id: userId, wallet_address: input.wallet.address, encrypted_wallet: input.wallet.keystore })
+        .values({ user_id: userId, wallet_address: input.wallet.address.toLowerCase(), encrypted_wallet: input.wallet.keystore })
         .execute();
       await trx.insertInto('user_token_distributions').values({ user_id: userId }).execute();
       if (!requireConfirmation) {
@@ -89,12 +94,12 @@ export async function registerMember(db: Kysely<DB>, settings: RegistrationSetti
       }
       const token = await createEmailVerificationToken(signingKey, input.email, undefined, EMAIL_TOKEN_EXPIRES_IN_S, { userId });
       const url = `${publicUrl}/auth/verify-email?token=${token}&callbackURL=${encodeURIComponent(CONFIRMED_CALLBACK)}`;
-      await enqueueMail(trx, confirmationMail(input.email, url));
+      await enqueueMail(trx, confirmationMail(input.email, url, input.wallet.address));
     });
   } catch (error) {
     if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
       const detail = String((error as { detail?: string; constraint?: string }).constraint ?? '');
-      throw detail.includes('wallet') ? new AppError(409, 'invalid_keystore') : new AppError(409, 'email_taken');
+      throw detail.includes('wallet') ? new AppError(409, 'wallet_taken') : new AppError(409, 'email_taken');
     }
     throw error;
   }

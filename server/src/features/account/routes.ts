@@ -8,7 +8,10 @@ import {
   registerResponse,
   saveWalletRequest,
   userDetailsResponse,
+  walletChallengeRequest,
+  walletChallengeResponse,
 } from '@crw/core';
+import { getAddress } from 'ethers';
 import type { preHandlerAsyncHookHandler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../app-error';
@@ -16,6 +19,7 @@ import { requireUserId } from '../../auth/session';
 import type { AppServices } from '../../services';
 import { memberTokens } from '../../distribution/claims';
 import { registerMember } from './registration';
+import { issueChallenge, verifyWalletProof, type ProofSite } from './wallet-proof';
 
 function assertKeystore(keystore: string, address: string): void {
   if (keystoreProblem(keystore, address)) throw new AppError(400, 'invalid_keystore');
@@ -25,6 +29,24 @@ export const accountRoutes =
   (services: AppServices, limitAttempts: preHandlerAsyncHookHandler): FastifyPluginAsyncZod =>
   async (app) => {
     const { auth, database, config } = services;
+    const site: ProofSite = { publicUrl: config.publicUrl, chainId: services.chain.chainId };
+
+    app.post(
+      '/wallet/challenge',
+      {
+        preHandler: limitAttempts,
+        schema: {
+          summary: 'A single-use challenge for the wallet to sign (sign-up: anyone; save-wallet: the signed-in member)',
+          body: walletChallengeRequest,
+          response: { 200: walletChallengeResponse, 400: errorResponse, 401: errorResponse, 429: errorResponse },
+        },
+      },
+      async (request) => {
+        const { purpose } = request.body;
+        const userId = purpose === 'save-wallet' ? await requireUserId(auth, request) : null;
+        return issueChallenge(database.db, site, purpose, userId);
+      },
+    );
 
     app.post(
       '/register',
@@ -33,7 +55,9 @@ export const accountRoutes =
         schema: { summary: 'Create an account with its wallet', body: registerRequest, response: { 201: registerResponse, 400: errorResponse, 409: errorResponse } },
       },
       async (request, reply) => {
-        assertKeystore(request.body.wallet.keystore, request.body.wallet.address);
+        const { wallet } = request.body;
+        assertKeystore(wallet.keystore, wallet.address);
+        await verifyWalletProof(database.db, site, { purpose: 'register', userId: null }, wallet.address, wallet.proof);
         const requireConfirmation = config.REQUIRE_EMAIL_CONFIRMATION;
         const userId = await registerMember(database.db, { signingKey: services.signingKey, publicUrl: config.publicUrl, requireConfirmation }, request.body);
         services.worker.wake();
@@ -65,7 +89,7 @@ export const accountRoutes =
           careActions: row.activity_caps,
           total: row.signup_caps + row.rrp_balance + row.activity_caps,
         },
-        wallet: { address: row.wallet_address, keystore: row.encrypted_wallet },
+        wallet: { address: getAddress(row.wallet_address), keystore: row.encrypted_wallet },
         tokens: await memberTokens(database.db, services.chain, row.id, row.wallet_address, config.REME_PRICE),
       };
     });
@@ -76,11 +100,12 @@ export const accountRoutes =
       async (request) => {
         const userId = await requireUserId(auth, request);
         assertKeystore(request.body.keystore, request.body.address);
+        await verifyWalletProof(database.db, site, { purpose: 'save-wallet', userId }, request.body.address, request.body.proof);
         const updated = await database.db
           .updateTable('user_wallets')
           .set({ encrypted_wallet: request.body.keystore, updated_at: new Date() })
           .where('user_id', '=', userId)
-          .where((eb) => eb(eb.fn('lower', ['wallet_address']), '=', request.body.address.toLowerCase()))
+          .where('wallet_address', '=', request.body.address.toLowerCase())
           .executeTakeFirst();
         if (updated.numUpdatedRows === 0n) throw new AppError(409, 'wallet_mismatch');
         return { ok: true as const };

@@ -3,6 +3,7 @@
 // within 60 s, for a JWT of the member's identity signed with the keys published at /auth/.well-known/jwks.json.
 import { createHash, randomBytes } from 'node:crypto';
 import { errorResponse, HANDOFF_CODE_TTL_S, handoffRedeemRequest, handoffRedeemResponse, handoffResponse } from '@crw/core';
+import { getAddress } from 'ethers';
 import type { preHandlerAsyncHookHandler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
@@ -79,7 +80,7 @@ export const handoffRoutes =
               email: member.email,
               username: member.username,
               name: member.full_name,
-              wallet: member.wallet_address,
+              wallet: member.wallet_address && getAddress(member.wallet_address),
             },
           },
         });

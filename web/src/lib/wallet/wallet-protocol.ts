@@ -1,9 +1,12 @@
 // Messages between the page and the wallet worker (scrypt runs there, never on the main thread).
+// Tasks that hand a wallet to the server also sign its challenge there (proof of possession).
+import type { WalletChallenge, WalletProof } from '@crw/core';
+
 export type WalletTask =
-  | { kind: 'create'; password: string }
+  | { kind: 'create'; password: string; challenge: WalletChallenge }
   | { kind: 'check'; keystore: string; password: string }
-  | { kind: 'reencrypt'; keystore: string; oldPassword: string; newPassword: string }
-  | { kind: 'restore'; phrase: string; expectedAddress: string; newPassword: string }
+  | { kind: 'reencrypt'; keystore: string; oldPassword: string; newPassword: string; challenge: WalletChallenge }
+  | { kind: 'restore'; phrase: string; expectedAddress: string; newPassword: string; challenge: WalletChallenge }
   | { kind: 'sign'; keystore: string; password: string; tx: LegacyTransaction };
 
 /** A legacy (gas price) transaction, numbers as decimal strings; the fee is gasLimit × gasPrice. */
@@ -16,15 +19,14 @@ export interface LegacyTransaction {
   chainId: string;
 }
 
-export interface CreatedWallet {
-  address: string;
-  keystore: string;
-  phrase: string;
-}
-
 export interface EncryptedWallet {
   address: string;
   keystore: string;
+  proof: WalletProof;
+}
+
+export interface CreatedWallet extends EncryptedWallet {
+  phrase: string;
 }
 
 export type WalletResult =

@@ -1,7 +1,8 @@
 // The wallet worker: creates, opens, re-encrypts keystores and signs transactions with ethers (scrypt N=131072, r=8,
 // p=1), so the page never freezes. The keystore holds the private key only, never the phrase.
+import { walletProofMessage, type WalletChallenge, type WalletProof } from '@crw/core';
 import { HDNodeWallet, Mnemonic, Wallet } from 'ethers';
-import type { WalletResult, WalletTask, WorkerMessage } from './wallet-protocol';
+import type { EncryptedWallet, WalletResult, WalletTask, WorkerMessage } from './wallet-protocol';
 
 const PATH = "m/44'/60'/0'/0/0";
 const post = (message: WorkerMessage) => self.postMessage(message);
@@ -25,15 +26,24 @@ async function open(keystore: string, password: string, onProgress: (f: number) 
   }
 }
 
+async function prove(wallet: Wallet, challenge: WalletChallenge): Promise<WalletProof> {
+  return { nonce: challenge.nonce, signature: await wallet.signMessage(walletProofMessage(challenge, wallet.address)) };
+}
+
+/** The wallet locked with `password`, with its proof: what the server accepts. */
+async function encrypted(wallet: Wallet, password: string, challenge: WalletChallenge, onProgress: (f: number) => void): Promise<EncryptedWallet> {
+  const keystore = await wallet.encrypt(password, onProgress);
+  return { address: wallet.address, keystore, proof: await prove(wallet, challenge) };
+}
+
 async function run(task: WalletTask): Promise<WalletResult> {
   switch (task.kind) {
     case 'create': {
       const hd = HDNodeWallet.createRandom(undefined, PATH);
       const phrase = hd.mnemonic?.phrase;
       if (!phrase) throw new Error('no mnemonic was generated');
-      const plain = new Wallet(hd.privateKey);
-      const keystore = await plain.encrypt(task.password, progress(0, 1));
-      return { kind: 'create', wallet: { address: plain.address, keystore, phrase } };
+      const wallet = await encrypted(new Wallet(hd.privateKey), task.password, task.challenge, progress(0, 1));
+      return { kind: 'create', wallet: { ...wallet, phrase } };
     }
     case 'check': {
       try {
@@ -45,7 +55,7 @@ async function run(task: WalletTask): Promise<WalletResult> {
     }
     case 'reencrypt': {
       const wallet = await open(task.keystore, task.oldPassword, progress(0, 0.5));
-      return { kind: 'reencrypt', wallet: { address: wallet.address, keystore: await wallet.encrypt(task.newPassword, progress(0.5, 1)) } };
+      return { kind: 'reencrypt', wallet: await encrypted(wallet, task.newPassword, task.challenge, progress(0.5, 1)) };
     }
     case 'restore': {
       let hd: HDNodeWallet;
@@ -55,8 +65,7 @@ async function run(task: WalletTask): Promise<WalletResult> {
         throw new TaskFailure('invalid_mnemonic', 'Invalid mnemonic provided');
       }
       if (hd.address.toLowerCase() !== task.expectedAddress.toLowerCase()) throw new TaskFailure('wrong_wallet', 'Invalid mnemonic provided');
-      const plain = new Wallet(hd.privateKey);
-      return { kind: 'restore', wallet: { address: plain.address, keystore: await plain.encrypt(task.newPassword, progress(0, 1)) } };
+      return { kind: 'restore', wallet: await encrypted(new Wallet(hd.privateKey), task.newPassword, task.challenge, progress(0, 1)) };
     }
     case 'sign': {
       const wallet = await open(task.keystore, task.password, progress(0, 1));

@@ -1,4 +1,4 @@
-import { deriveAuthSecret, registerResponse, type RegisterRequest } from '@crw/core';
+import { deriveAuthSecret, registerResponse, type RegisterRequest, type WalletProof } from '@crw/core';
 import { apiFetch } from '../../../lib/api-client';
 
 export interface RegisterInput {
@@ -8,7 +8,7 @@ export interface RegisterInput {
   firstName?: string;
   lastName?: string;
   referralCode?: string;
-  wallet: { address: string; keystore: string };
+  wallet: { address: string; keystore: string; proof: WalletProof };
 }
 
 /** register / registerByReferral: only the derived secret, the address and the keystore leave. */

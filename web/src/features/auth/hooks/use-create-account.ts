@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { handoff } from '../../../lib/handoff';
+import { walletChallenge } from '../../../lib/session';
 import { removeStored } from '../../../lib/storage';
 import { runWalletTask } from '../../../lib/wallet/wallet-client';
 import { rememberPendingReferral } from '../api/pending-referral';
@@ -20,8 +21,9 @@ export function useCreateAccount(onError: (error: unknown) => void) {
     setProgress(0);
     for (const key of ['user', 'allowed'] as const) removeStored(key);
     try {
-      const { wallet } = await runWalletTask({ kind: 'create', password: input.password }, setProgress);
-      const { needsEmailConfirmation, userId } = await register({ ...input, wallet: { address: wallet.address, keystore: wallet.keystore } });
+      const challenge = await walletChallenge('register');
+      const { wallet } = await runWalletTask({ kind: 'create', password: input.password, challenge }, setProgress);
+      const { needsEmailConfirmation, userId } = await register({ ...input, wallet: { address: wallet.address, keystore: wallet.keystore, proof: wallet.proof } });
       if (input.referralCode) rememberPendingReferral(input.referralCode, userId);
       // No confirmation needed: the member has a session from here on (SPEC §4 "a token is returned").
       if (!needsEmailConfirmation) await signIn(input.email, input.password);

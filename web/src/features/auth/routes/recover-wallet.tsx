@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { handoff } from '../../../lib/handoff';
-import { meQuery, saveWallet } from '../../../lib/session';
+import { meQuery, saveWallet, walletChallenge } from '../../../lib/session';
 import { writeStored } from '../../../lib/storage';
 import { runWalletTask, WalletTaskError } from '../../../lib/wallet/wallet-client';
 import { Button } from '../../../ui/button';
@@ -34,10 +34,11 @@ export function Component() {
     setError(null);
     setProgress(0);
     try {
+      const challenge = await walletChallenge('save-wallet');
       const result =
         method === 'password'
-          ? await runWalletTask({ kind: 'reencrypt', keystore: wallet.keystore, oldPassword: secret, newPassword: newPassword! }, setProgress)
-          : await runWalletTask({ kind: 'restore', phrase: secret, expectedAddress: wallet.address, newPassword: newPassword! }, setProgress);
+          ? await runWalletTask({ kind: 'reencrypt', keystore: wallet.keystore, oldPassword: secret, newPassword: newPassword!, challenge }, setProgress)
+          : await runWalletTask({ kind: 'restore', phrase: secret, expectedAddress: wallet.address, newPassword: newPassword!, challenge }, setProgress);
       await saveWallet(result.wallet);
       handoff.clear('recoveryPassword');
       writeStored('allowed', 'true');
