@@ -247,8 +247,65 @@ describe('care actions (operator API)', () => {
     expect((await balances(m.id)).activity_caps).toBe(0);
   });
 
+  it('answers 409 with what was recorded when a used key comes with another member or amount', async () => {
+    const [m, other] = [await register(), await register()];
+    const key = `visit-conflict-${m.id}`;
+    expect((await post({ email: m.member.email, caps: 30, description: 'Visited a neighbour', idempotencyKey: key })).statusCode).toBe(201);
+    for (const body of [
+      { email: other.member.email, caps: 30, description: 'Visited a neighbour', idempotencyKey: key },
+      { email: m.member.email, caps: 300, description: 'Visited a neighbour', idempotencyKey: key },
+    ]) {
+      const res = await post(body);
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toMatchObject({
+        code: 'idempotency_conflict',
+        recorded: { userId: m.id, caps: 30, description: 'Visited a neighbour' },
+      });
+    }
+    expect((await balances(m.id)).activity_caps).toBe(30);
+    expect((await balances(other.id)).activity_caps).toBe(0);
+  });
+
   it('answers 404 for an unknown member', async () => {
     const res = await post({ email: 'nobody@example.test', caps: 5, description: 'x', idempotencyKey: 'k-nobody' });
     expect(res.statusCode).toBe(404);
+  });
+});
+
+describe('a pending referral (SPEC §4) finishes a sign-up, nothing later', () => {
+  async function signedIn(member: MemberKeys) {
+    const res = await t.app.inject({ method: 'POST', url: '/auth/sign-in/email', headers: { origin: ORIGIN }, payload: { email: member.email, password: member.authSecret } });
+    expect(res.statusCode).toBe(200);
+    return String(res.headers['set-cookie']).split(';')[0]!;
+  }
+  const attach = (cookie: string, referralCode: string) =>
+    t.app.inject({ method: 'POST', url: '/api/referrals/pending', headers: { cookie, origin: ORIGIN }, payload: { referralCode } });
+
+  it('is refused for a member who joined more than 24 hours ago, crediting nobody', async () => {
+    const referrer = await register();
+    await confirm(referrer.member.email);
+    const late = await register();
+    await confirm(late.member.email);
+    await sql`UPDATE profiles SET created_at = now() - interval '25 hours' WHERE id = ${late.id}`.execute(db);
+    const res = await attach(await signedIn(late.member), await codeOf(referrer.id));
+    expect(res.statusCode).toBe(409);
+    expect(res.json().code).toBe('referral_closed');
+    expect((await balances(referrer.id)).rrp_balance).toBe(0);
+    expect((await db.selectFrom('profiles').select('referred_by').where('id', '=', late.id).executeTakeFirstOrThrow()).referred_by).toBeNull();
+  });
+
+  it('attaches once within 24 hours; another code afterwards is refused; the same one again changes nothing', async () => {
+    const [first, second] = [await register(), await register()];
+    await confirm(first.member.email);
+    await confirm(second.member.email);
+    const newcomer = await register();
+    await confirm(newcomer.member.email);
+    const cookie = await signedIn(newcomer.member);
+    expect((await attach(cookie, await codeOf(first.id))).json()).toMatchObject({ success: true });
+    expect((await attach(cookie, await codeOf(second.id))).statusCode).toBe(409);
+    expect((await attach(cookie, await codeOf(first.id))).statusCode).toBe(200);
+    expect((await balances(first.id)).rrp_balance).toBe(100);
+    expect((await balances(second.id)).rrp_balance).toBe(0);
+    await expectBalancesEqualLedger();
   });
 });

@@ -61,3 +61,9 @@ export const careActionRequest = z
   })
   .check(z.refine((v) => Boolean(v.email) !== Boolean(v.userId), { message: 'give exactly one of email and userId' }));
 export const careActionResponse = z.object({ credited: z.boolean(), userId: z.string(), caps: z.int() });
+/** 409: the idempotency key was used for another member or amount; what it recorded then. */
+export const careActionConflictResponse = z.object({
+  code: z.literal('idempotency_conflict'),
+  message: z.string(),
+  recorded: z.object({ userId: z.string(), caps: z.int(), description: z.string(), creditedAt: z.string() }),
+});

@@ -45,8 +45,11 @@ async function call(pathname: string, body?: unknown): Promise<unknown> {
   } catch {
     throw new Error(`Could not reach the server at ${server}. Is it running? (SERVER_URL)`);
   }
-  const data = (await response.json().catch(() => ({}))) as { message?: string };
-  if (!response.ok) throw new Error(`${response.status}: ${data.message ?? 'request refused'}`);
+  const data = (await response.json().catch(() => ({}))) as { message?: string; recorded?: unknown };
+  if (!response.ok) {
+    const recorded = data.recorded ? ` Recorded: ${JSON.stringify(data.recorded)}` : '';
+    throw new Error(`${response.status}: ${data.message ?? 'request refused'}${recorded}`);
+  }
   return data;
 }
 

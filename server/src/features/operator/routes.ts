@@ -1,6 +1,6 @@
 // The operator API (Bearer OPERATOR_API_KEY): credit care actions (once per idempotency key),
 // preview and publish distribution rounds, and the development chain's faucet.
-import { careActionRequest, careActionResponse, errorResponse, fundRequest, fundResponse, publishRoundResponse, roundPreviewResponse } from '@crw/core';
+import { careActionConflictResponse, careActionRequest, careActionResponse, errorMessages, errorResponse, fundRequest, fundResponse, publishRoundResponse, roundPreviewResponse } from '@crw/core';
 import { parseEther } from 'ethers';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
@@ -22,7 +22,7 @@ export const operatorRoutes =
           summary: 'Credit a care action (activity CAPs)',
           security: [{ bearerAuth: [] }],
           body: careActionRequest,
-          response: { 200: careActionResponse, 201: careActionResponse, 400: errorResponse, 401: errorResponse, 404: errorResponse },
+          response: { 200: careActionResponse, 201: careActionResponse, 400: errorResponse, 401: errorResponse, 404: errorResponse, 409: careActionConflictResponse },
         },
       },
       async (request, reply) => {
@@ -35,6 +35,22 @@ export const operatorRoutes =
           SELECT credit_reward(${member.id}, ${`care:${idempotencyKey}`}, 'care_action', ${caps}, 0, NULL, NULL, ${description}) AS credited`.execute(db);
         const credited = result.rows[0]!.credited;
         request.log.info({ memberId: member.id, caps, idempotencyKey, credited }, 'care action');
+        if (!credited) {
+          // A replay is only a replay when it asks for the same credit; anything else is a mistake
+          // the operator must see, with what the key recorded.
+          const recorded = await db
+            .selectFrom('reward_ledger')
+            .select(['user_id', 'caps', 'description', 'created_at'])
+            .where('source_key', '=', `care:${idempotencyKey}`)
+            .executeTakeFirstOrThrow();
+          if (recorded.user_id !== member.id || Number(recorded.caps) !== caps) {
+            return reply.status(409).send({
+              code: 'idempotency_conflict' as const,
+              message: errorMessages.idempotency_conflict,
+              recorded: { userId: recorded.user_id, caps: Number(recorded.caps), description: recorded.description, creditedAt: new Date(recorded.created_at).toISOString() },
+            });
+          }
+        }
         return reply.status(credited ? 201 : 200).send({ credited, userId: member.id, caps });
       },
     );

@@ -6,6 +6,7 @@ import {
   invalidReferralCodeMessage,
   networkStatsResponse,
   normalizeReferralCode,
+  PENDING_REFERRAL_EXPIRY_MS,
   pendingReferralRequest,
   pendingReferralResponse,
   referralBalanceResponse,
@@ -50,11 +51,20 @@ export const referralRoutes =
       return { data: rows.rows.map((r) => ({ ...r, created_at: iso(r.created_at) })) };
     });
 
-    app.post('/pending', { schema: { summary: 'Process a pending referral at sign-in (process_referral_enhanced)', body: pendingReferralRequest, response: { 200: pendingReferralResponse, 400: errorResponse, 401: errorResponse } } }, async (request) => {
+    app.post('/pending', { schema: { summary: 'Process a pending referral at sign-in (process_referral_enhanced)', body: pendingReferralRequest, response: { 200: pendingReferralResponse, 400: errorResponse, 401: errorResponse, 409: errorResponse } } }, async (request) => {
       const userId = await requireUserId(auth, request);
       const code = normalizeReferralCode(request.body.referralCode);
       const referrer = code ? await db.selectFrom('profiles').select('id').where('referral_link', '=', code).executeTakeFirst() : undefined;
       if (!referrer) throw new AppError(400, 'invalid_referral_code', invalidReferralCodeMessage(request.body.referralCode));
+      // A pending referral finishes the sign-up it was made at: a member without a referrer may
+      // attach one only within PENDING_REFERRAL_EXPIRY_MS of joining, and once (it is then set).
+      const member = await db
+        .selectFrom('profiles')
+        .select(['referred_by', sql<boolean>`created_at > now() - make_interval(secs => ${PENDING_REFERRAL_EXPIRY_MS / 1000})`.as('recent')])
+        .where('id', '=', userId)
+        .executeTakeFirstOrThrow();
+      const allowed = member.referred_by === referrer.id || (member.referred_by === null && member.recent);
+      if (!allowed) throw new AppError(409, 'referral_closed');
       const result = await sql<{ r: { success: boolean; message?: string } }>`SELECT process_referral_enhanced(${referrer.id}, ${userId}, ${code}) AS r`.execute(db);
       const { success, message } = result.rows[0]!.r;
       return { success, ...(message ? { message } : {}) };
