@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
-import { communityAppURL, mainPort, mainURL, noConfirmPort } from './fixtures/servers';
+import { communityAppSecret, communityAppURL, mainPort, mainURL, noConfirmPort } from './fixtures/servers';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = (process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'crw-e2e-')));
@@ -29,6 +29,7 @@ function server(serverPort: number, dataDir: string, extraEnv: Record<string, st
       // Journeys share one IP; the per-e-mail limit stays at its default and is tested.
       AUTH_RATE_LIMIT_PER_IP: '500',
       COMMUNITY_APP_URL: communityAppURL,
+      COMMUNITY_APP_CLIENT_SECRET: communityAppSecret,
       EXPLORER_URL: 'https://sepolia.etherscan.io',
       ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
       ...extraEnv,

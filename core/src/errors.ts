@@ -25,6 +25,7 @@ export const errorMessages = {
   idempotency_conflict: 'This idempotency key was already used for another member or amount.',
   chain_unavailable: 'The blockchain cannot be reached right now. Please try again shortly.',
   claim_failed: 'Claim failed!',
+  invalid_client: 'The sister app must present its client secret.',
   invalid_handoff_code: 'This hand-off code is invalid, already used or expired.',
   service_unavailable: 'The service is temporarily unavailable. Please try again shortly.',
   internal_error: 'Something went wrong on our side. Please try again.',

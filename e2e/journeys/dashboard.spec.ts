@@ -4,7 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { confirmByMail, newEmail, registerOnRegisterScreen } from '../fixtures/member';
-import { communityAppPort, communityAppURL, mainURL } from '../fixtures/servers';
+import { communityAppPort, communityAppSecret, communityAppURL, mainURL } from '../fixtures/servers';
 import { expect, test } from '../fixtures/test';
 
 const PASSWORD = 'Caring-Friends-9';
@@ -15,7 +15,11 @@ function startCommunityApp(): Promise<Server> {
   const server = createServer((req, res) => {
     void (async () => {
       const code = new URL(req.url ?? '/', communityAppURL).searchParams.get('authtoken') ?? '';
-      const redeemed = await fetch(`${mainURL}/api/handoff/redeem`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+      const redeemed = await fetch(`${mainURL}/api/handoff/redeem`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${communityAppSecret}` },
+        body: JSON.stringify({ code }),
+      });
       if (!redeemed.ok) {
         res.writeHead(401, { 'content-type': 'text/html' }).end('<title>Community</title><h1>Not signed in</h1>');
         return;
@@ -112,7 +116,7 @@ test('the community app link hands over a one-time code, never the session', asy
     // Used once already: a replay, here or by anyone who saw the URL, is refused.
     await app.reload();
     await expect(app.getByRole('heading', { name: 'Not signed in' })).toBeVisible();
-    const replay = await request.post(`${mainURL}/api/handoff/redeem`, { data: { code } });
+    const replay = await request.post(`${mainURL}/api/handoff/redeem`, { data: { code }, headers: { authorization: `Bearer ${communityAppSecret}` } });
     expect(replay.status()).toBe(401);
     await app.close();
   } finally {

@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { attemptLimiter } from './auth/attempt-limits';
 import { registerAuthRoutes } from './auth/auth-routes';
+import { trustedOrigins } from './auth/auth';
 import { accountRoutes } from './features/account/routes';
 import { devRoutes } from './features/dev/routes';
 import { operatorRoutes } from './features/operator/routes';
@@ -15,6 +16,7 @@ import { handoffRoutes } from './features/handoff/routes';
 import { healthRoutes } from './features/health/routes';
 import { registerErrorHandling } from './plugins/errors';
 import { registerOpenApi } from './plugins/openapi';
+import { registerOriginCheck } from './plugins/origin-check';
 import { registerSecurity } from './plugins/security';
 import { registerSpa } from './plugins/spa';
 import type { AppServices } from './services';
@@ -49,6 +51,7 @@ export async function buildApp(services: AppServices, opts: { logger?: FastifySe
 
   registerErrorHandling(app);
   await registerSecurity(app);
+  registerOriginCheck(app, trustedOrigins(config));
   await registerOpenApi(app);
 
   const limitAttempts = attemptLimiter(config);

@@ -33,6 +33,8 @@ const envSchema = z
     MARKET_URL: z.url().default('https://example.org/market'),
     /** The sister community app: its link carries a one-time hand-off code as `authtoken`. */
     COMMUNITY_APP_URL: z.url({ protocol: /^https?$/ }).default('https://example.org/community'),
+    /** What the sister app presents (Bearer) to redeem hand-off codes; embedded default: DATA_DIR/community-app-secret. */
+    COMMUNITY_APP_CLIENT_SECRET: z.string().min(32).optional(),
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(102_400),
     CHAIN_RPC_URL: z.url({ protocol: /^https?$/ }).optional(),
     TOKEN_ADDRESS: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address').optional(),
@@ -57,6 +59,9 @@ const envSchema = z
     if (!env.PUBLIC_URL) ctx.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: 'is required in production' });
     if (!env.OPERATOR_API_KEY) ctx.addIssue({ code: 'custom', path: ['OPERATOR_API_KEY'], message: 'is required in production (at least 32 characters)' });
     if (!env.AUTH_SECRET) ctx.addIssue({ code: 'custom', path: ['AUTH_SECRET'], message: 'is required in production (at least 32 characters)' });
+    if (!env.COMMUNITY_APP_CLIENT_SECRET) {
+      ctx.addIssue({ code: 'custom', path: ['COMMUNITY_APP_CLIENT_SECRET'], message: 'is required in production (at least 32 characters; the sister app sends it to redeem hand-off codes)' });
+    }
   });
 
 export type Env = z.infer<typeof envSchema>;

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { createAuth, type Auth } from './auth/auth';
 import { openChain, type Chain } from './chain/chain';
 import { authSigningKey } from './auth/auth-secret-key';
-import { operatorApiKey } from './auth/operator-key';
+import { communityAppSecret, operatorApiKey } from './auth/operator-key';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/database';
 import { setUpSchema } from './db/setup';
@@ -21,6 +21,8 @@ export interface AppServices {
   signingKey: string;
   /** Bearer key of the operator API (OPERATOR_API_KEY or DATA_DIR/operator-key). */
   operatorKey: string;
+  /** The sister app's client secret for hand-off redemption (COMMUNITY_APP_CLIENT_SECRET or DATA_DIR). */
+  communityAppSecret: string;
   /** Fan-out of the database's member_events notifications to open event streams. */
   events: MemberEvents;
   /** The chain: embedded Hardhat Network (journaled in the database) or CHAIN_RPC_URL. */
@@ -50,7 +52,18 @@ export async function openServices(
   const events = new MemberEvents();
   await events.start(database);
   const chain = await openChain(config, database, log);
-  return { config, database, transport, worker, auth, signingKey, operatorKey: await operatorApiKey(config), events, chain };
+  return {
+    config,
+    database,
+    transport,
+    worker,
+    auth,
+    signingKey,
+    operatorKey: await operatorApiKey(config),
+    communityAppSecret: await communityAppSecret(config),
+    events,
+    chain,
+  };
 }
 
 /** Stops the worker, then closes the transport and the database (in that order). */

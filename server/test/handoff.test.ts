@@ -20,7 +20,8 @@ async function newCode(): Promise<{ url: string; code: string }> {
   return { url, code: new URL(url).searchParams.get('authtoken')! };
 }
 
-const redeem = (code: string) => t.app.inject({ method: 'POST', url: '/api/handoff/redeem', payload: { code } });
+const redeem = (code: string, secret: string | null = t.services.communityAppSecret) =>
+  t.app.inject({ method: 'POST', url: '/api/handoff/redeem', headers: secret === null ? {} : { authorization: `Bearer ${secret}` }, payload: { code } });
 
 async function jwks() {
   const res = await t.app.inject({ method: 'GET', url: '/auth/.well-known/jwks.json' });
@@ -73,6 +74,16 @@ describe(`the sister app hand-off (${testDbKind})`, () => {
     expect((await redeem(code)).statusCode).toBe(401);
     expect((await redeem('A'.repeat(43))).statusCode).toBe(401);
     expect((await redeem('not a code')).statusCode).toBe(400);
+  });
+
+  it('redeems only for the sister app: no client secret or a wrong one is refused and leaves the code usable', async () => {
+    const { code } = await newCode();
+    for (const secret of [null, 'x'.repeat(43), `${t.services.communityAppSecret}x`]) {
+      const res = await redeem(code, secret);
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({ code: 'invalid_client', message: 'The sister app must present its client secret.' });
+    }
+    expect((await redeem(code)).statusCode).toBe(200);
   });
 
   it('lets exactly one of two simultaneous redeemers win', async () => {

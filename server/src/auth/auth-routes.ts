@@ -4,7 +4,7 @@ import { errorBody, errorMessages, type ErrorCode } from '@crw/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Config } from '../config';
 import { AppError } from '../app-error';
-import type { Auth } from './auth';
+import { JWKS_PATH, type Auth } from './auth';
 
 const authErrors: Record<string, ErrorCode> = {
   INVALID_EMAIL_OR_PASSWORD: 'invalid_credentials',
@@ -47,19 +47,24 @@ async function forward(auth: Auth, config: Config, request: FastifyRequest, repl
   return reply.send(text.length > 0 ? text : null);
 }
 
+/** The rest of better-auth that the product uses; every other endpoint it has answers 404. */
+const OPEN_AUTH_ROUTES: Array<{ method: 'GET' | 'POST'; url: string }> = [
+  { method: 'POST', url: '/auth/sign-out' },
+  { method: 'GET', url: '/auth/verify-email' }, // the confirmation mail's link
+  { method: 'GET', url: '/auth/reset-password/:token' }, // the reset mail's link, redirects to the app
+  { method: 'GET', url: `/auth${JWKS_PATH}` }, // the keys the sister app verifies hand-off JWTs with
+];
+
 export async function registerAuthRoutes(app: FastifyInstance, auth: Auth, config: Config, limits: preHandlerAsyncHookHandler): Promise<void> {
   for (const path of LIMITED_AUTH_PATHS) {
     app.post(path, { preHandler: limits, schema: { hide: true } }, (request, reply) => forward(auth, config, request, reply));
   }
-  // better-auth's JWT plugin would hand a session's JWT to the browser here; ours are only for the
-  // sister app's hand-off (features/handoff), so this path does not exist.
-  app.get('/auth/token', { schema: { hide: true } }, async () => {
+  for (const route of OPEN_AUTH_ROUTES) {
+    app.route({ ...route, schema: { hide: true }, handler: (request, reply) => forward(auth, config, request, reply) });
+  }
+  // Unlisted better-auth endpoints (change-password, list-sessions, verify-password, token, …) do
+  // not exist here, so none of them can be reached around our limits and checks.
+  app.all('/auth/*', { schema: { hide: true } }, async () => {
     throw new AppError(404, 'not_found');
-  });
-  app.route({
-    method: ['GET', 'POST'],
-    url: '/auth/*',
-    schema: { hide: true },
-    handler: (request, reply) => forward(auth, config, request, reply),
   });
 }

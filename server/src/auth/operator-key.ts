@@ -1,9 +1,9 @@
 // The operator API key: OPERATOR_API_KEY, or in the embedded default one made at first start and
 // kept in DATA_DIR/operator-key, where the CLI on the same machine finds it (DESIGN §2).
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../app-error';
 import type { Config } from '../config';
+import { hasBearer } from './bearer';
 import { keyFromFile } from './key-file';
 
 /** The file under DATA_DIR that holds the embedded default's key (the CLI reads it too). */
@@ -15,8 +15,13 @@ export async function operatorApiKey(config: Config): Promise<string> {
 
 /** 401 unless the request carries `Authorization: Bearer <operator key>`. */
 export function requireOperator(request: FastifyRequest, key: string): void {
-  const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
-  const a = Buffer.from(given);
-  const b = Buffer.from(key);
-  if (a.length !== b.length || !timingSafeEqual(a, b)) throw new AppError(401, 'invalid_api_key');
+  if (!hasBearer(request, key)) throw new AppError(401, 'invalid_api_key');
+}
+
+/** The file under DATA_DIR with the embedded default's sister-app client secret. */
+export const COMMUNITY_APP_SECRET_FILE = 'community-app-secret';
+
+/** The secret the sister app presents to redeem hand-off codes (COMMUNITY_APP_CLIENT_SECRET). */
+export async function communityAppSecret(config: Config): Promise<string> {
+  return config.COMMUNITY_APP_CLIENT_SECRET ?? keyFromFile(config.dataDir, COMMUNITY_APP_SECRET_FILE);
 }

@@ -8,6 +8,7 @@ import type { preHandlerAsyncHookHandler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { AppError } from '../../app-error';
+import { hasBearer } from '../../auth/bearer';
 import { requireUserId } from '../../auth/session';
 import type { AppServices } from '../../services';
 
@@ -44,9 +45,14 @@ export const handoffRoutes =
     app.post(
       '/redeem',
       {
+        // The sister app authenticates itself before its attempt counts or its code is looked at.
+        onRequest: async (request) => {
+          if (!hasBearer(request, services.communityAppSecret)) throw new AppError(401, 'invalid_client');
+        },
         preHandler: limitAttempts,
         schema: {
-          summary: 'Sister app, server to server: trade a hand-off code (once, within 60 s) for the member’s identity as a JWT',
+          summary: 'Sister app, server to server (Bearer COMMUNITY_APP_CLIENT_SECRET): trade a hand-off code (once, within 60 s) for the member’s identity as a JWT',
+          security: [{ bearerAuth: [] }],
           body: handoffRedeemRequest,
           response: { 200: handoffRedeemResponse, 400: errorResponse, 401: errorResponse, 429: errorResponse },
         },

@@ -1,5 +1,6 @@
 import { healthResponse, publicConfigResponse } from '@crw/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { hasBearer } from '../../auth/bearer';
 import type { AppServices } from '../../services';
 import { version } from '../../version';
 
@@ -8,8 +9,8 @@ export const healthRoutes =
   async (app) => {
     app.get(
       '/health',
-      { schema: { summary: 'Service health', response: { 200: healthResponse, 503: healthResponse } } },
-      async (_request, reply) => {
+      { schema: { summary: 'Service health (the mail error text only with the operator key)', response: { 200: healthResponse, 503: healthResponse } } },
+      async (request, reply) => {
         const { database, transport, worker } = services;
         const databaseUp = await database.ping();
         const pending = databaseUp
@@ -30,7 +31,8 @@ export const healthRoutes =
           version,
           uptimeSeconds: Math.round(process.uptime()),
           database: { status: databaseUp ? ('up' as const) : ('down' as const), kind: database.kind },
-          mail: { transport: transport.kind, pending, ...worker.delivery },
+          // The transport's own error text (hosts, user names) is for the operator's eyes only.
+          mail: { transport: transport.kind, pending, status: worker.delivery.status, lastError: hasBearer(request, services.operatorKey) ? worker.delivery.lastError : null },
           chain: {
             status: blockNumber === null ? ('down' as const) : ('up' as const),
             kind: chain.node.kind,
