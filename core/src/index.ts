@@ -18,3 +18,4 @@ export * from './amounts';
 export * from './convert';
 export * from './address-display';
 export * from './wallet-proof';
+export * from './api/auth';

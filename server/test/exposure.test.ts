@@ -68,7 +68,8 @@ describe(`state-changing /api calls check the Origin, as /auth does (${testDbKin
     });
 
   it('refuses a cookie-carrying call with no Origin, or from another origin', async () => {
-    for (const headers of [{ cookie }, { cookie, origin: 'https://evil.example' }, { cookie, origin: 'null' }]) {
+    const attempts: Array<Record<string, string>> = [{ cookie }, { cookie, origin: 'https://evil.example' }, { cookie, origin: 'null' }];
+    for (const headers of attempts) {
       const res = await save(headers);
       expect(res.statusCode).toBe(403);
       expect(res.json().code).toBe('forbidden');

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { plainText } from './common';
 import { capsBreakdown } from './referrals';
 import { memberTokens, publicChain } from './claims';
 import { AUTH_SECRET_PATTERN } from '../auth-secret';
@@ -15,7 +16,7 @@ export const emailField = z.pipe(
  * a server-issued challenge (wallet-proof.ts), so nobody can register an address they do not hold. */
 export const walletPayload = z.object({
   address: z.string().check(z.regex(ADDRESS_PATTERN)),
-  keystore: z.string().check(z.minLength(2), z.maxLength(KEYSTORE_MAX_LENGTH)),
+  keystore: plainText(KEYSTORE_MAX_LENGTH, { min: 2 }),
   proof: walletProofField,
 });
 
@@ -23,12 +24,12 @@ export const walletPayload = z.object({
 export const registerRequest = z.object({
   email: emailField,
   authSecret: authSecretField,
-  username: z.optional(z.string().check(z.trim(), z.maxLength(64))),
-  firstName: z.optional(z.string().check(z.trim(), z.maxLength(80))),
-  lastName: z.optional(z.string().check(z.trim(), z.maxLength(80))),
+  username: z.optional(plainText(64, { trim: true })),
+  firstName: z.optional(plainText(80, { trim: true })),
+  lastName: z.optional(plainText(80, { trim: true })),
   wallet: walletPayload,
   // Checked on the server, so a bad code gets SPEC §8's message naming it.
-  referralCode: z.optional(z.string().check(z.maxLength(200))),
+  referralCode: z.optional(plainText(200)),
 });
 export type RegisterRequest = z.input<typeof registerRequest>;
 export const registerResponse = z.object({ needsEmailConfirmation: z.boolean(), userId: z.string() });

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { plainText } from './common';
 
 /** One member of the signed-in member's network (ids only: names are not shown to other members). */
 export const hierarchyItem = z.object({
@@ -47,17 +48,17 @@ export const capsBreakdown = z.object({
 export type CapsBreakdown = z.infer<typeof capsBreakdown>;
 
 /** POST /api/referrals/pending: the pending referral of SPEC §4, processed at sign-in. */
-export const pendingReferralRequest = z.object({ referralCode: z.string().check(z.maxLength(200)) });
+export const pendingReferralRequest = z.object({ referralCode: plainText(200) });
 export const pendingReferralResponse = z.object({ success: z.boolean(), message: z.optional(z.string()) });
 
 /** POST /api/operator/care-actions: credit a care action (operator API key). */
 export const careActionRequest = z
   .object({
-    idempotencyKey: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)),
+    idempotencyKey: plainText(100, { trim: true, min: 1 }),
     email: z.optional(z.email()),
-    userId: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
+    userId: z.optional(plainText(100, { min: 1 })),
     caps: z.int().check(z.positive(), z.maximum(100_000)),
-    description: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
+    description: plainText(200, { trim: true, min: 1 }),
   })
   .check(z.refine((v) => Boolean(v.email) !== Boolean(v.userId), { message: 'give exactly one of email and userId' }));
 export const careActionResponse = z.object({ credited: z.boolean(), userId: z.string(), caps: z.int() });

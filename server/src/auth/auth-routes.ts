@@ -1,6 +1,17 @@
 // Mounts better-auth's handler at /auth/* inside Fastify, limits the attempt endpoints (see
 // attempt-limits.ts), and turns better-auth's errors into our { code, message } bodies.
-import { errorBody, errorMessages, type ErrorCode } from '@crw/core';
+import {
+  errorBody,
+  errorMessages,
+  requestPasswordResetRequest,
+  resetLinkParams,
+  resetLinkQuery,
+  resetPasswordRequest,
+  sendVerificationEmailRequest,
+  signInRequest,
+  verifyEmailQuery,
+  type ErrorCode,
+} from '@crw/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Config } from '../config';
 import { AppError } from '../app-error';
@@ -14,8 +25,13 @@ const authErrors: Record<string, ErrorCode> = {
   TOKEN_EXPIRED: 'invalid_token',
 };
 
-/** Paths where each call is an attempt worth limiting. */
-export const LIMITED_AUTH_PATHS = ['/auth/sign-in/email', '/auth/request-password-reset', '/auth/send-verification-email', '/auth/reset-password'];
+/** Calls where each one is an attempt worth limiting, with the shapes let through to better-auth. */
+const LIMITED_AUTH_ROUTES = [
+  { url: '/auth/sign-in/email', schema: { body: signInRequest } },
+  { url: '/auth/request-password-reset', schema: { body: requestPasswordResetRequest } },
+  { url: '/auth/send-verification-email', schema: { body: sendVerificationEmailRequest } },
+  { url: '/auth/reset-password', schema: { body: resetPasswordRequest } },
+];
 
 async function forward(auth: Auth, config: Config, request: FastifyRequest, reply: FastifyReply) {
   const url = new URL(request.url, config.publicUrl);
@@ -48,19 +64,19 @@ async function forward(auth: Auth, config: Config, request: FastifyRequest, repl
 }
 
 /** The rest of better-auth that the product uses; every other endpoint it has answers 404. */
-const OPEN_AUTH_ROUTES: Array<{ method: 'GET' | 'POST'; url: string }> = [
-  { method: 'POST', url: '/auth/sign-out' },
-  { method: 'GET', url: '/auth/verify-email' }, // the confirmation mail's link
-  { method: 'GET', url: '/auth/reset-password/:token' }, // the reset mail's link, redirects to the app
-  { method: 'GET', url: `/auth${JWKS_PATH}` }, // the keys the sister app verifies hand-off JWTs with
-];
+const OPEN_AUTH_ROUTES = [
+  { method: 'POST', url: '/auth/sign-out', schema: {} },
+  { method: 'GET', url: '/auth/verify-email', schema: { querystring: verifyEmailQuery } }, // the confirmation mail's link
+  { method: 'GET', url: '/auth/reset-password/:token', schema: { params: resetLinkParams, querystring: resetLinkQuery } }, // the reset mail's link
+  { method: 'GET', url: `/auth${JWKS_PATH}`, schema: {} }, // the keys the sister app verifies hand-off JWTs with
+] as const;
 
 export async function registerAuthRoutes(app: FastifyInstance, auth: Auth, config: Config, limits: preHandlerAsyncHookHandler): Promise<void> {
-  for (const path of LIMITED_AUTH_PATHS) {
-    app.post(path, { preHandler: limits, schema: { hide: true } }, (request, reply) => forward(auth, config, request, reply));
+  for (const route of LIMITED_AUTH_ROUTES) {
+    app.post(route.url, { preHandler: limits, schema: { hide: true, ...route.schema } }, (request, reply) => forward(auth, config, request, reply));
   }
   for (const route of OPEN_AUTH_ROUTES) {
-    app.route({ ...route, schema: { hide: true }, handler: (request, reply) => forward(auth, config, request, reply) });
+    app.route({ method: route.method, url: route.url, schema: { hide: true, ...route.schema }, handler: (request, reply) => forward(auth, config, request, reply) });
   }
   // Unlisted better-auth endpoints (change-password, list-sessions, verify-password, token, …) do
   // not exist here, so none of them can be reached around our limits and checks.

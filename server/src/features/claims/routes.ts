@@ -1,6 +1,6 @@
 // getClaimData for the signed-in member, and every published round's whole tree as JSON
 // (OpenZeppelin StandardMerkleTree's dump format) so anyone can audit it.
-import { claimDataResponse, errorResponse } from '@crw/core';
+import { claimDataResponse, errorResponse, INT4_MAX } from '@crw/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../app-error';
@@ -25,7 +25,7 @@ export const claimRoutes =
 
     app.get(
       '/distributions/:index/tree.json',
-      { schema: { summary: 'A published round’s whole merkle tree (StandardMerkleTree dump)', params: z.object({ index: z.coerce.number().int().min(1) }) } },
+      { schema: { summary: 'A published round’s whole merkle tree (StandardMerkleTree dump)', params: z.object({ index: z.coerce.number().int().min(1).max(INT4_MAX) }) } },
       async (request, reply) => {
         const round = await database.db
           .selectFrom('distribution_rounds')
