@@ -41,8 +41,9 @@ class Queue {
   }
 }
 
-export async function openEmbeddedNode(db: Kysely<DB>): Promise<ChainNode & { replayed: number }> {
-  const chain = await createDevChain();
+/** The embedded chain with `accountKeys` as its genesis accounts, its journal replayed. */
+export async function openEmbeddedNode(db: Kysely<DB>, accountKeys: readonly string[]): Promise<ChainNode & { replayed: number }> {
+  const chain = await createDevChain(accountKeys);
   const journal = await db.selectFrom('chain_journal').select(['tx_hash', 'raw_tx']).orderBy('seq').execute();
   for (const { tx_hash, raw_tx } of journal) {
     const hash = await chain.request({ method: 'eth_sendRawTransaction', params: [raw_tx] });
