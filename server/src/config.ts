@@ -43,6 +43,8 @@ const envSchema = z
     REME_PRICE: z.string().regex(/^\d+(\.\d{1,6})?$/, 'must be a decimal number such as 0.10').default('0.10'),
     RPC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
     RPC_MAX_BATCH: z.coerce.number().int().min(1).max(100).default(20),
+    /** Longest wait for the chain's answer to one /rpc call before answering an error. */
+    RPC_CALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
     WEB_DIST_DIR: z.string().min(1).default(path.join(repoRoot, 'web/dist')),
   })
   .superRefine((env, ctx) => {
