@@ -38,6 +38,8 @@ const envSchema = z
     TOKEN_ADDRESS: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address').optional(),
     DISTRIBUTOR_ADDRESS: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address').optional(),
     OPERATOR_PRIVATE_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex key').optional(),
+    /** Embedded chain: when the journal no longer replays, stop (naming the entry) or archive it and every later one. */
+    CHAIN_JOURNAL_ON_DIVERGENCE: z.enum(['stop', 'archive']).default('stop'),
     EXPLORER_URL: z.url().optional(),
     EXCHANGE_URL: z.url().default('https://www.coinbase.com/how-to-buy/ethereum'),
     REME_PRICE: z.string().regex(/^\d+(\.\d{1,6})?$/, 'must be a decimal number such as 0.10').default('0.10'),

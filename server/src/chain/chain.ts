@@ -26,7 +26,9 @@ export interface Chain {
 export async function openChain(config: Config, database: Database, log: FastifyBaseLogger): Promise<Chain> {
   const embedded = !config.CHAIN_RPC_URL;
   const keys = embedded ? await embeddedChainKeys(config.dataDir) : undefined;
-  const node = keys ? await openEmbeddedNode(database.db, [keys.operator, keys.faucet]) : openRemoteNode(config.CHAIN_RPC_URL!);
+  const node = keys
+    ? await openEmbeddedNode(database.db, { accountKeys: [keys.operator, keys.faucet], onDivergence: config.CHAIN_JOURNAL_ON_DIVERGENCE, log })
+    : openRemoteNode(config.CHAIN_RPC_URL!);
   const provider = new BrowserProvider(node, undefined, { cacheTimeout: -1, pollingInterval: 250 });
   const chainId = Number(await node.request({ method: 'eth_chainId' }));
   const operator = new Wallet(keys?.operator ?? config.OPERATOR_PRIVATE_KEY!, provider);
