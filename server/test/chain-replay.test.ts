@@ -26,7 +26,7 @@ async function install() {
   databases.push(database);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'crw-replay-'));
   const db = database.database.db;
-  return { db, start: (env: Record<string, string> = {}) => buildTestApp({ database, env: { DATA_DIR: dataDir, ...env } }) };
+  return { db, dataDir, start: (env: Record<string, string> = {}) => buildTestApp({ database, env: { DATA_DIR: dataDir, ...env } }) };
 }
 
 type Block = { number: string; hash: string; timestamp: string };
@@ -89,6 +89,18 @@ describe(`embedded chain journal replay (${testDbKind})`, () => {
     } finally {
       await recovered.close();
     }
+  });
+
+  it('stops when DATA_DIR holds other keys than the journal was made with, naming both operators', async () => {
+    const { db, start } = await install();
+    const first = await start();
+    const operator = first.services.chain.operator.address;
+    await first.close();
+    const { seq, tx_hash } = await db.selectFrom('chain_journal').select(['seq', 'tx_hash']).orderBy('seq').executeTakeFirstOrThrow();
+    const elsewhere = mkdtempSync(path.join(tmpdir(), 'crw-replay-'));
+    await expect(start({ DATA_DIR: elsewhere })).rejects.toThrow(
+      new RegExp(`journal entry ${seq} \\(transaction ${tx_hash}\\): it was signed by ${operator}, but this install's operator \\(DATA_DIR/chain-operator-key\\) is 0x[0-9a-fA-F]{40}`),
+    );
   });
 
   it('after a diverging round publication, archiving reopens the round and the next publish finishes it', async () => {

@@ -27,7 +27,7 @@ export async function openChain(config: Config, database: Database, log: Fastify
   const embedded = !config.CHAIN_RPC_URL;
   const keys = embedded ? await embeddedChainKeys(config.dataDir) : undefined;
   const node = keys
-    ? await openEmbeddedNode(database.db, { accountKeys: [keys.operator, keys.faucet], onDivergence: config.CHAIN_JOURNAL_ON_DIVERGENCE, log })
+    ? await openEmbeddedNode(database.db, { keys, onDivergence: config.CHAIN_JOURNAL_ON_DIVERGENCE, log })
     : openRemoteNode(config.CHAIN_RPC_URL!);
   const provider = new BrowserProvider(node, undefined, { cacheTimeout: -1, pollingInterval: 250 });
   const chainId = Number(await node.request({ method: 'eth_chainId' }));

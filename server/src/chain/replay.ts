@@ -4,10 +4,11 @@
 // block.timestamp diverged, after which the install never started again). A divergence stops the
 // start naming the entry, or with CHAIN_JOURNAL_ON_DIVERGENCE=archive cuts the journal there.
 import { createDevChain, type DevChain } from '@crw/contracts';
-import { toQuantity } from 'ethers';
+import { Transaction, Wallet, toQuantity } from 'ethers';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema';
+import { CHAIN_OPERATOR_KEY_FILE, type EmbeddedChainKeys } from './embedded-keys';
 import { archiveJournal, minedBlock, readJournal, recordBlocks, type JournalEntry, type MinedBlock } from './journal';
 
 export interface Divergence {
@@ -28,7 +29,7 @@ export class ChainReplayError extends Error {
 
 export interface RestoreOptions {
   /** The genesis accounts; the journal replays only with the keys it was made with. */
-  accountKeys: readonly string[];
+  keys: EmbeddedChainKeys;
   /** 'archive': move the diverging entry and every later one to chain_journal_archive, then start. */
   onDivergence: 'stop' | 'archive';
   log: FastifyBaseLogger;
@@ -37,19 +38,34 @@ export interface RestoreOptions {
 /** A new embedded chain with every journal entry replayed (or those before a divergence, archiving the rest). */
 export async function restoreChain(db: Kysely<DB>, options: RestoreOptions): Promise<{ chain: DevChain; replayed: number }> {
   const journal = await readJournal(db);
-  let chain = await createDevChain(options.accountKeys);
-  let outcome = await replayEntries(chain, journal);
+  const accounts = [options.keys.operator, options.keys.faucet];
+  let chain = await createDevChain(accounts);
+  let outcome = otherOperator(journal, options.keys) ?? (await replayEntries(chain, journal));
   if (outcome.divergence) {
     const { divergence } = outcome;
     if (options.onDivergence !== 'archive') throw new ChainReplayError(divergence);
     const dropped = await archiveJournal(db, divergence.seq, `replay diverged: ${divergence.detail}`);
     options.log.warn({ ...divergence, fromSeq: divergence.seq, ...dropped }, 'embedded chain: journal archived from the diverging entry on');
-    chain = await createDevChain(options.accountKeys);
+    chain = await createDevChain(accounts);
     outcome = await replayEntries(chain, journal.filter((entry) => entry.seq < divergence.seq));
     if (outcome.divergence) throw new ChainReplayError(outcome.divergence);
   }
   await recordBlocks(db, outcome.recorded);
   return { chain, replayed: outcome.replayed };
+}
+
+/**
+ * The journal starts with the operator deploying the contracts. Signed by another key, it was made
+ * with other keys than DATA_DIR holds (another DATA_DIR, or an install from before per-install
+ * keys, whose operator was Hardhat's public test key): say so rather than what the node refuses.
+ */
+function otherOperator(journal: JournalEntry[], keys: EmbeddedChainKeys): Replay | undefined {
+  const first = journal[0];
+  const signer = first && Transaction.from(first.raw).from;
+  const operator = new Wallet(keys.operator).address;
+  if (!first || signer === operator) return undefined;
+  const detail = `it was signed by ${signer}, but this install's operator (DATA_DIR/${CHAIN_OPERATOR_KEY_FILE}) is ${operator}: the journal was made with other keys than DATA_DIR holds`;
+  return { replayed: 0, recorded: [], divergence: { seq: first.seq, txHash: first.txHash, detail } };
 }
 
 interface Replay {
