@@ -61,11 +61,20 @@ export async function restoreChain(db: Kysely<DB>, options: RestoreOptions): Pro
  */
 function otherOperator(journal: JournalEntry[], keys: EmbeddedChainKeys): Replay | undefined {
   const first = journal[0];
-  const signer = first && Transaction.from(first.raw).from;
+  const signer = first && parsedSigner(first.raw);
   const operator = new Wallet(keys.operator).address;
-  if (!first || signer === operator) return undefined;
+  if (!first || !signer || signer === operator) return undefined;
   const detail = `it was signed by ${signer}, but this install's operator (DATA_DIR/${CHAIN_OPERATOR_KEY_FILE}) is ${operator}: the journal was made with other keys than DATA_DIR holds`;
   return { replayed: 0, recorded: [], divergence: { seq: first.seq, txHash: first.txHash, detail } };
+}
+
+/** Bytes that do not parse are left to the replay, which reports what the node says of them. */
+function parsedSigner(raw: string): string | null {
+  try {
+    return Transaction.from(raw).from;
+  } catch {
+    return null;
+  }
 }
 
 interface Replay {
