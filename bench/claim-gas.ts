@@ -3,16 +3,16 @@
 import type { Contract} from 'ethers';
 import { BrowserProvider, Wallet, getAddress, hexlify, parseEther, randomBytes } from 'ethers';
 import { buildTree, proofAt, type Entitlement } from '@crw/core';
-import { createDevChain, deployContracts, DEV_ACCOUNT_KEYS } from '@crw/contracts';
+import { createDevChain, deployContracts, WELL_KNOWN_TEST_KEYS } from '@crw/contracts';
 import { median } from './lib/harness';
 
 const MEMBERS = Number(process.env.MEMBERS ?? 100_000);
 const SAMPLE = 20;
 
-const provider = new BrowserProvider(await createDevChain(), undefined, { cacheTimeout: -1 });
-const operator = new Wallet(DEV_ACCOUNT_KEYS[0]!, provider);
+const provider = new BrowserProvider(await createDevChain(WELL_KNOWN_TEST_KEYS), undefined, { cacheTimeout: -1 });
+const operator = new Wallet(WELL_KNOWN_TEST_KEYS[0]!, provider);
 const { distributor } = await deployContracts(operator, parseEther('1000000000'));
-const claimer = distributor.connect(new Wallet(DEV_ACCOUNT_KEYS[1]!, provider)) as Contract;
+const claimer = distributor.connect(new Wallet(WELL_KNOWN_TEST_KEYS[1]!, provider)) as Contract;
 
 const entitlements: Entitlement[] = Array.from({ length: MEMBERS }, (_, i) => ({
   address: getAddress(hexlify(randomBytes(20))),

@@ -6,6 +6,9 @@
 // proofs served by getClaimData is checked with @openzeppelin/merkle-tree against the root read
 // from the chain, and a few of them are claimed on chain.
 // Usage: DATABASE_URL=postgres://… npm run bench:distribute [-- 100000 1000000]
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { StandardMerkleTree } from '@openzeppelin/merkle-tree';
 import { LEAF_ENCODING, proofAt } from '@crw/core';
 import type { Contract } from 'ethers';
@@ -34,7 +37,7 @@ for (const size of sizes.length ? sizes : [100_000, 1_000_000]) {
     let t = performance.now();
     await seedMembers(database.db, size);
     const seedMs = performance.now() - t;
-    const chain = await openChain({} as Config, database, silent);
+    const chain = await openChain({ dataDir: mkdtempSync(path.join(tmpdir(), 'crw-bench-')) } as Config, database, silent);
 
     const marks: Record<string, number> = {};
     t = performance.now();

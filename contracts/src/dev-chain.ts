@@ -1,22 +1,27 @@
 // The embedded development chain: Hardhat Network (EDR) inside this process, behaving like a real
-// node (failed transactions are mined with status 0 instead of throwing).
+// node (failed transactions are mined with status 0 instead of throwing). Its genesis accounts are
+// the keys the caller passes: the server's own per install, the well-known ones only in tests.
 import { HDNodeWallet } from 'ethers';
 import { createHardhatNetworkProvider } from 'hardhat/internal/hardhat-network/provider/provider.js';
 
 export const DEV_CHAIN_ID = 31337;
-const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
+const PUBLIC_TEST_MNEMONIC = 'test test test test test test test test test test test junk';
 const DEV_BALANCE = 10n ** 24n; // 1,000,000 ETH each
 
-/** Hardhat's well-known development keys: [0] deploys and operates, [1] is the faucet. */
-export const DEV_ACCOUNT_KEYS = [0, 1, 2, 3].map(
-  (i) => HDNodeWallet.fromPhrase(DEV_MNEMONIC, undefined, `m/44'/60'/0'/0/${i}`).privateKey,
+/**
+ * Hardhat's publicly known keys (from the public test mnemonic): anyone can sign with them, so
+ * they are only for throwaway chains in tests and benchmarks, never a chain that keeps anything.
+ */
+export const WELL_KNOWN_TEST_KEYS = [0, 1, 2, 3].map(
+  (i) => HDNodeWallet.fromPhrase(PUBLIC_TEST_MNEMONIC, undefined, `m/44'/60'/0'/0/${i}`).privateKey,
 );
 
 export interface DevChain {
   request(args: { method: string; params?: unknown[] }): Promise<unknown>;
 }
 
-export async function createDevChain(): Promise<DevChain> {
+/** A fresh chain whose genesis accounts are `accountKeys`, each with 1,000,000 ETH. */
+export async function createDevChain(accountKeys: readonly string[]): Promise<DevChain> {
   return (await createHardhatNetworkProvider(
     {
       hardfork: 'prague',
@@ -28,7 +33,7 @@ export async function createDevChain(): Promise<DevChain> {
       intervalMining: 0,
       mempoolOrder: 'priority',
       chains: new Map(),
-      genesisAccounts: DEV_ACCOUNT_KEYS.map((privateKey) => ({ privateKey, balance: DEV_BALANCE.toString() })),
+      genesisAccounts: accountKeys.map((privateKey) => ({ privateKey, balance: DEV_BALANCE.toString() })),
       allowUnlimitedContractSize: false,
       throwOnTransactionFailures: false,
       throwOnCallFailures: true,

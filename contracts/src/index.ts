@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { ContractFactory, type ContractRunner, type InterfaceAbi } from 'ethers';
 
-export { createDevChain, DEV_ACCOUNT_KEYS, DEV_CHAIN_ID, type DevChain } from './dev-chain';
+export { createDevChain, WELL_KNOWN_TEST_KEYS, DEV_CHAIN_ID, type DevChain } from './dev-chain';
 export { deployContracts, type Deployment } from './deploy';
 
 export type ContractName = 'RemeToken' | 'RewardsDistributor';

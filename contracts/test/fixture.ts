@@ -1,15 +1,15 @@
 import type { Contract} from 'ethers';
 import { BrowserProvider, Wallet, parseEther } from 'ethers';
 import { buildTree, proofAt, type Entitlement } from '@crw/core';
-import { createDevChain, deployContracts, DEV_ACCOUNT_KEYS } from '../src/index';
+import { createDevChain, deployContracts, WELL_KNOWN_TEST_KEYS } from '../src/index';
 
 export const SUPPLY = parseEther('1000000000');
 
 /** A fresh chain with both contracts, the operator, a stranger and some member wallets. */
 export async function deployed() {
-  const provider = new BrowserProvider(await createDevChain(), undefined, { cacheTimeout: -1 });
-  const operator = new Wallet(DEV_ACCOUNT_KEYS[0]!, provider);
-  const stranger = new Wallet(DEV_ACCOUNT_KEYS[1]!, provider);
+  const provider = new BrowserProvider(await createDevChain(WELL_KNOWN_TEST_KEYS), undefined, { cacheTimeout: -1 });
+  const operator = new Wallet(WELL_KNOWN_TEST_KEYS[0]!, provider);
+  const stranger = new Wallet(WELL_KNOWN_TEST_KEYS[1]!, provider);
   const { token, distributor } = await deployContracts(operator, SUPPLY);
   const members = Array.from({ length: 5 }, () => Wallet.createRandom().address);
   return { provider, operator, stranger, token, distributor, members };

@@ -40,11 +40,15 @@ const envSchema = z
     TOKEN_ADDRESS: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address').optional(),
     DISTRIBUTOR_ADDRESS: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address').optional(),
     OPERATOR_PRIVATE_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex key').optional(),
+    /** Embedded chain: when the journal no longer replays, stop (naming the entry) or archive it and every later one. */
+    CHAIN_JOURNAL_ON_DIVERGENCE: z.enum(['stop', 'archive']).default('stop'),
     EXPLORER_URL: z.url().optional(),
     EXCHANGE_URL: z.url().default('https://www.coinbase.com/how-to-buy/ethereum'),
     REME_PRICE: z.string().regex(/^\d+(\.\d{1,6})?$/, 'must be a decimal number such as 0.10').default('0.10'),
     RPC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
     RPC_MAX_BATCH: z.coerce.number().int().min(1).max(100).default(20),
+    /** Longest wait for the chain's answer to one /rpc call before answering an error. */
+    RPC_CALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
     WEB_DIST_DIR: z.string().min(1).default(path.join(repoRoot, 'web/dist')),
   })
   .superRefine((env, ctx) => {

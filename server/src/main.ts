@@ -19,7 +19,7 @@ const { config } = parsed;
 const { default: pino } = await import('pino');
 const bootLog = pino({ level: config.LOG_LEVEL });
 const services = await openServices(config, bootLog).catch((error: unknown) => {
-  bootLog.fatal({ err: error }, 'could not open the database');
+  bootLog.fatal({ err: error }, 'could not start: the database or the chain did not open');
   process.exit(1);
 });
 const app = await buildApp(services);

@@ -49,9 +49,10 @@ export async function openServices(
   const auth = createAuth(config, database, signingKey, () => worker.wake(), log);
   const applied = await setUpSchema(database);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
+  // The chain before anything that runs: a journal that does not replay stops the start here.
+  const chain = await openChain(config, database, log);
   const events = new MemberEvents();
   await events.start(database);
-  const chain = await openChain(config, database, log);
   return {
     config,
     database,

@@ -12,14 +12,13 @@ let storage: Record<string, string>;
 let dropDatabase: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
+  // One install: its DATA_DIR (PGlite's files or, with PostgreSQL, the embedded chain's keys) and database.
+  storage = { DATA_DIR: mkdtempSync(path.join(tmpdir(), 'crw-data-')), WEB_DIST_DIR: fixtureWebDist() };
   if (testDbKind === 'postgres') {
     const created = await createPostgresDatabase();
     dropDatabase = created.drop;
-    storage = { DATABASE_URL: created.url };
-  } else {
-    storage = { DATA_DIR: mkdtempSync(path.join(tmpdir(), 'crw-data-')) };
+    storage.DATABASE_URL = created.url;
   }
-  storage.WEB_DIST_DIR = fixtureWebDist();
 });
 afterAll(async () => dropDatabase?.());
 
@@ -95,8 +94,8 @@ describe(`the operator CLI against a running server (${testDbKind})`, () => {
     const { makeMemberKeys, registerBody } = await import('./helpers/members');
     const { repoRoot } = await import('./helpers/server-process');
     const port = String(await freePort());
-    const dataDir = storage.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'crw-cli-'));
-    const server = spawnServer({ ...storage, DATA_DIR: dataDir, PORT: port });
+    const dataDir = storage.DATA_DIR!;
+    const server = spawnServer({ ...storage, PORT: port });
     try {
       await waitForHealthy(server);
       const keys = await makeMemberKeys();
@@ -123,8 +122,8 @@ describe(`the operator CLI against a running server (${testDbKind})`, () => {
     const { repoRoot } = await import('./helpers/server-process');
     const { read, sendClaim, distributorInterface, tokenInterface } = await import('./helpers/chain-client');
     const port = String(await freePort());
-    const dataDir = storage.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'crw-chain-'));
-    const env = { ...storage, DATA_DIR: dataDir, PORT: port };
+    const dataDir = storage.DATA_DIR!;
+    const env = { ...storage, PORT: port };
     const ops = async (...args: string[]) =>
       (await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/src/cli/ops.ts', ...args], { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', SERVER_URL: `http://localhost:${port}`, DATA_DIR: dataDir } })).stdout;
 

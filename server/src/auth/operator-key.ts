@@ -3,8 +3,8 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../app-error';
 import type { Config } from '../config';
+import { keyFromFile } from '../key-file';
 import { hasBearer } from './bearer';
-import { keyFromFile } from './key-file';
 
 /** The file under DATA_DIR that holds the embedded default's key (the CLI reads it too). */
 export const OPERATOR_KEY_FILE = 'operator-key';

@@ -1,11 +1,12 @@
 // The server's view of the chain: the node, an ethers provider over it, the operator's wallet and
-// the two contracts. The embedded chain deploys them at first start; production uses the
-// configured addresses and checks that code is there.
-import { artifact, deployContracts, DEV_ACCOUNT_KEYS } from '@crw/contracts';
+// the two contracts. The embedded chain deploys them at first start with the install's own
+// operator key; production uses the configured addresses and checks that code is there.
+import { artifact, deployContracts } from '@crw/contracts';
 import { BrowserProvider, Contract, Wallet, getCreateAddress, parseEther } from 'ethers';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import type { Database } from '../db/database';
+import { embeddedChainKeys } from './embedded-keys';
 import { openEmbeddedNode, openRemoteNode, type ChainNode } from './node';
 
 /** The embedded chain's treasury: the operator holds it and funds each round from it. */
@@ -24,10 +25,13 @@ export interface Chain {
 
 export async function openChain(config: Config, database: Database, log: FastifyBaseLogger): Promise<Chain> {
   const embedded = !config.CHAIN_RPC_URL;
-  const node = embedded ? await openEmbeddedNode(database.db) : openRemoteNode(config.CHAIN_RPC_URL!);
+  const keys = embedded ? await embeddedChainKeys(config.dataDir) : undefined;
+  const node = keys
+    ? await openEmbeddedNode(database.db, { keys, onDivergence: config.CHAIN_JOURNAL_ON_DIVERGENCE, log })
+    : openRemoteNode(config.CHAIN_RPC_URL!);
   const provider = new BrowserProvider(node, undefined, { cacheTimeout: -1, pollingInterval: 250 });
   const chainId = Number(await node.request({ method: 'eth_chainId' }));
-  const operator = new Wallet(embedded ? DEV_ACCOUNT_KEYS[0]! : config.OPERATOR_PRIVATE_KEY!, provider);
+  const operator = new Wallet(keys?.operator ?? config.OPERATOR_PRIVATE_KEY!, provider);
 
   let tokenAddress = config.TOKEN_ADDRESS;
   let distributorAddress = config.DISTRIBUTOR_ADDRESS;
@@ -50,6 +54,6 @@ export async function openChain(config: Config, database: Database, log: Fastify
     operator,
     token: new Contract(tokenAddress!, artifact('RemeToken').abi, operator),
     distributor: new Contract(distributorAddress!, artifact('RewardsDistributor').abi, operator),
-    faucet: embedded ? new Wallet(DEV_ACCOUNT_KEYS[1]!, provider) : undefined,
+    faucet: keys ? new Wallet(keys.faucet, provider) : undefined,
   };
 }

@@ -1,8 +1,10 @@
 // The JSON-RPC node the server and /rpc talk to: the embedded Hardhat Network (its mined
-// transactions journaled in the database and replayed at start) or a remote URL (Sepolia).
-import { createDevChain } from '@crw/contracts';
+// transactions journaled in the database with their blocks and replayed at start) or a remote URL
+// (Sepolia).
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema';
+import { appendToJournal, minedBlock } from './journal';
+import { restoreChain, type RestoreOptions } from './replay';
 
 export interface RpcError {
   code: number;
@@ -41,23 +43,20 @@ class Queue {
   }
 }
 
-export async function openEmbeddedNode(db: Kysely<DB>): Promise<ChainNode & { replayed: number }> {
-  const chain = await createDevChain();
-  const journal = await db.selectFrom('chain_journal').select(['tx_hash', 'raw_tx']).orderBy('seq').execute();
-  for (const { tx_hash, raw_tx } of journal) {
-    const hash = await chain.request({ method: 'eth_sendRawTransaction', params: [raw_tx] });
-    if (hash !== tx_hash) throw new Error(`chain replay diverged at ${tx_hash}`);
-  }
+/** The embedded chain rebuilt from its journal; each transaction it mines is journaled with its block. */
+export async function openEmbeddedNode(db: Kysely<DB>, options: RestoreOptions): Promise<ChainNode & { replayed: number }> {
+  const { chain, replayed } = await restoreChain(db, options);
   const sends = new Queue();
   return {
     kind: 'embedded',
-    replayed: journal.length,
+    replayed,
     async request({ method, params = [] }) {
       const call = () => chain.request({ method, params }).catch((error: unknown) => Promise.reject(asNodeError(error)));
       if (method !== 'eth_sendRawTransaction') return call();
       return sends.run(async () => {
         const hash = (await call()) as string;
-        await db.insertInto('chain_journal').values({ tx_hash: hash, raw_tx: String(params[0]) }).onConflict((oc) => oc.column('tx_hash').doNothing()).execute();
+        // Automining mines it at once (it refuses nonce gaps), so its block is known here.
+        await appendToJournal(db, hash, String(params[0]), await minedBlock(chain, hash));
         return hash;
       });
     },

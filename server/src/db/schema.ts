@@ -88,7 +88,23 @@ export interface ChainJournalTable {
   seq: Generated<number>;
   tx_hash: string;
   raw_tx: string;
+  /** The block the transaction was mined in; null on entries from before migration 0007 until a start records it. */
+  block_number: number | null;
+  block_timestamp: number | null;
+  block_hash: string | null;
   created_at: CreatedAt;
+}
+
+export interface ChainJournalArchiveTable {
+  seq: number;
+  tx_hash: string;
+  raw_tx: string;
+  block_number: number | null;
+  block_timestamp: number | null;
+  block_hash: string | null;
+  created_at: Date;
+  archived_at: CreatedAt;
+  reason: string;
 }
 
 export type RoundStatus = 'prepared' | 'sent' | 'published';
@@ -135,6 +151,7 @@ export interface DB {
   handoff_codes: HandoffCodesTable;
   wallet_challenges: WalletChallengesTable;
   chain_journal: ChainJournalTable;
+  chain_journal_archive: ChainJournalArchiveTable;
   distribution_rounds: DistributionRoundsTable;
   distribution_entries: DistributionEntriesTable;
   profiles: ProfilesTable;

@@ -1,9 +1,10 @@
 // Distribution rounds (DESIGN §4): compute every wallet's cumulative entitlement, store the tree
 // and every member's leaf, then publish the root on-chain. Each step is recorded before the next
 // starts, so a rerun after an interruption finishes the open round instead of starting another,
-// and a transaction already sent is found by its hash (or sent again, byte for byte).
+// and a transaction already sent is found by its hash (or sent again, byte for byte). A round is
+// marked published only once the distributor is seen holding exactly the root built here.
 import { buildTree } from '@crw/core';
-import { getAddress, Transaction } from 'ethers';
+import { getAddress, Transaction, type BlockTag } from 'ethers';
 import { sql, type Kysely } from 'kysely';
 import type { Chain } from '../chain/chain';
 import type { DB } from '../db/schema';
@@ -38,6 +39,9 @@ export interface PublishResult {
   /** 'published' now; 'resumed' when an interrupted round was finished; 'unchanged' when nothing changed. */
   outcome: 'published' | 'resumed' | 'unchanged';
 }
+
+/** The chain disagrees with the stored rounds: the round stays unpublished (the API answers 409). */
+export class RoundConflict extends Error {}
 
 /** Test seam: called after each recorded step, so a test can interrupt the run there. */
 export type StepHook = (step: 'prepared' | 'sent' | 'broadcast') => Promise<void> | void;
@@ -94,11 +98,13 @@ export async function publishRound(db: Kysely<DB>, chain: Chain, hook: StepHook 
   }
   const onChain = Number(await chain.distributor.getFunction('currentIndex')());
   if (onChain >= round.round_index) {
-    // The publishing transaction was mined before the run that sent it could record it.
+    // The publishing transaction was mined before the run that sent it could record it, or
+    // someone else holding the operator key published this round: only the root tells.
+    await expectOnChain(chain, round, 'latest');
     return finish(db, round.round_index, round.root, round.member_count, round.total, round.tx_hash ?? '', 'resumed');
   }
   if (onChain !== round.round_index - 1) {
-    throw new Error(`the chain is at round ${onChain}, so round ${round.round_index} cannot be published next`);
+    throw new RoundConflict(`the chain is at round ${onChain}, so round ${round.round_index} cannot be published next`);
   }
   let txHash = round.tx_hash;
   if (txHash && round.raw_tx) {
@@ -126,7 +132,22 @@ export async function publishRound(db: Kysely<DB>, chain: Chain, hook: StepHook 
   }
   const receipt = await chain.provider.waitForTransaction(txHash, 1, 300_000);
   if (!receipt || receipt.status !== 1) throw new Error(`the publishing transaction ${txHash} failed on chain`);
+  await expectOnChain(chain, round, receipt.blockNumber);
   return finish(db, round.round_index, round.root, round.member_count, round.total, txHash, resumed ? 'resumed' : 'published');
+}
+
+/** Throws a RoundConflict unless, at `blockTag`, the distributor's current round is `round` with its root and total. */
+async function expectOnChain(chain: Chain, round: { round_index: number; root: string; total: string }, blockTag: BlockTag): Promise<void> {
+  const read = (name: string) => chain.distributor.getFunction(name).staticCall({ blockTag }) as Promise<bigint | string>;
+  const [index, root, total] = await Promise.all([read('currentIndex'), read('merkleRoot'), read('totalDistributed')]);
+  if (Number(index) !== round.round_index) {
+    throw new RoundConflict(`the chain is at round ${index}, past round ${round.round_index} that this server has not published`);
+  }
+  if (String(root).toLowerCase() !== round.root || BigInt(total) !== BigInt(round.total)) {
+    throw new RoundConflict(
+      `round ${round.round_index} on chain has root ${root} (total ${total}), not the root ${round.root} (total ${round.total}) this server built: the round stays unpublished`,
+    );
+  }
 }
 
 async function memberCount(db: Kysely<DB>, index: number): Promise<number> {

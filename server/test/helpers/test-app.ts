@@ -10,7 +10,7 @@ import { buildApp } from '../../src/app';
 import { parseConfig, type Config } from '../../src/config';
 import type { OutboxWorkerOptions } from '../../src/mail/outbox';
 import { openServices, type AppServices } from '../../src/services';
-import { openTestDatabase } from './test-database';
+import { openTestDatabase, type TestDatabase } from './test-database';
 
 /** A tiny built-SPA stand-in so the static and fallback routes have something to serve. */
 export function fixtureWebDist(): string {
@@ -36,8 +36,12 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/**
+ * Builds the app on a fresh test database and DATA_DIR, or on `database` (owned by the caller, who
+ * drops it; a restart of the same install passes the same database and `env.DATA_DIR`).
+ */
 export async function buildTestApp(
-  opts: { env?: Record<string, string>; outbox?: OutboxWorkerOptions; extend?: (app: FastifyInstance) => void } = {},
+  opts: { env?: Record<string, string>; outbox?: OutboxWorkerOptions; extend?: (app: FastifyInstance) => void; database?: TestDatabase } = {},
 ): Promise<TestApp> {
   const logs: Array<Record<string, unknown>> = [];
   const stream = new Writable({
@@ -46,8 +50,8 @@ export async function buildTestApp(
       done();
     },
   });
-  const testDb = await openTestDatabase();
-  const config = testConfig(opts.env);
+  const testDb = opts.database ?? (await openTestDatabase());
+  const config = testConfig({ DATA_DIR: mkdtempSync(path.join(tmpdir(), 'crw-data-')), ...opts.env });
   const log = pino({ level: 'info' }, stream);
   const services = await openServices(config, log, { database: testDb.database, outbox: opts.outbox });
   const app = await buildApp(services, { logger: { level: 'info', stream } });
@@ -62,7 +66,7 @@ export async function buildTestApp(
       await services.worker.stop();
       await services.events.stop();
       services.transport.close();
-      await testDb.drop();
+      if (!opts.database) await testDb.drop();
     },
   };
 }

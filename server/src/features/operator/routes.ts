@@ -6,7 +6,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { AppError } from '../../app-error';
 import { requireOperator } from '../../auth/operator-key';
-import { previewRound, publishRound } from '../../distribution/rounds';
+import { previewRound, publishRound, RoundConflict } from '../../distribution/rounds';
 import type { AppServices } from '../../services';
 
 export const operatorRoutes =
@@ -73,6 +73,10 @@ export const operatorRoutes =
           const result = await run;
           request.log.info(result, 'distribution round');
           return result;
+        } catch (error) {
+          if (!(error instanceof RoundConflict)) throw error;
+          request.log.warn({ err: error }, 'distribution round refused: the chain disagrees');
+          throw new AppError(409, 'conflict', error.message);
         } finally {
           publishing = undefined;
         }

@@ -1,8 +1,11 @@
 // POST /rpc: the browser's only way to the chain. Forwards an allow-list of JSON-RPC methods to
-// the node (whose URL and key stay here), limits batch size and calls per IP per minute.
+// the node (whose URL and key stay here), with calls and transactions held to the relay policy,
+// each answered within a time limit; limits batch size and calls per IP per minute.
 import type { FastifyInstance } from 'fastify';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { NodeError } from '../../chain/node';
 import type { AppServices } from '../../services';
+import { relayPolicy } from './relay-policy';
 
 export const RPC_METHODS = new Set([
   'eth_chainId',
@@ -34,6 +37,25 @@ const failure = (id: unknown, code: number, message: string, data?: unknown) => 
 export async function registerRpcRoutes(app: FastifyInstance, services: AppServices): Promise<void> {
   const { chain, config } = services;
   const limiter = new RateLimiterMemory({ keyPrefix: 'rpc', points: config.RPC_RATE_LIMIT_PER_MINUTE, duration: 60 });
+  const policy = relayPolicy(chain.token, chain.distributor, chain.chainId);
+  const checks: Record<string, (params: unknown[]) => unknown[]> = {
+    eth_call: policy.call,
+    eth_estimateGas: policy.call,
+    eth_sendRawTransaction: (params) => (policy.transaction(params), params),
+  };
+
+  /** The node's answer, or a JSON-RPC error once RPC_CALL_TIMEOUT_MS has passed. */
+  async function withinTime(method: string, params: unknown[]): Promise<unknown> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new NodeError(-32000, `The chain did not answer within ${config.RPC_CALL_TIMEOUT_MS} ms`)), config.RPC_CALL_TIMEOUT_MS);
+    });
+    try {
+      return await Promise.race([chain.node.request({ method, params }), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
 
   async function forward(call: RpcCall): Promise<unknown> {
     const id = call.id ?? null;
@@ -42,7 +64,8 @@ export async function registerRpcRoutes(app: FastifyInstance, services: AppServi
     }
     if (!RPC_METHODS.has(call.method)) return failure(id, -32601, `Method not allowed: ${call.method}`);
     try {
-      const result = await chain.node.request({ method: call.method, params: (call.params as unknown[]) ?? [] });
+      const params = (call.params as unknown[] | undefined) ?? [];
+      const result = await withinTime(call.method, checks[call.method]?.(params) ?? params);
       return { jsonrpc: '2.0', id, result };
     } catch (error) {
       const e = error as { code?: number; message?: string; data?: unknown };
