@@ -17,10 +17,18 @@ import { registerErrorHandling } from './plugins/errors';
 import { registerOpenApi } from './plugins/openapi';
 import { registerSecurity } from './plugins/security';
 import { registerSpa } from './plugins/spa';
+import type { Config } from './config';
 import type { AppServices } from './services';
 
 export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   return { level, redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'] };
+}
+
+/** Fastify turns a bare hop count into "trust no one" (it cannot vouch for the nearest peer); we
+ * keep the hop count's meaning, which holds when clients reach the server only through those
+ * proxies (see the README and docs/decisions/0010). An address list goes to Fastify as it is. */
+export function trustProxy(setting: Config['TRUST_PROXY']): FastifyServerOptions['trustProxy'] {
+  return typeof setting === 'number' ? (_address: string, hop: number) => hop < setting : setting;
 }
 
 export async function buildApp(services: AppServices, opts: { logger?: FastifyServerOptions['logger'] } = {}): Promise<FastifyInstance> {
@@ -28,7 +36,7 @@ export async function buildApp(services: AppServices, opts: { logger?: FastifySe
   const app = Fastify({
     logger: opts.logger ?? loggerOptions(config.LOG_LEVEL),
     bodyLimit: config.BODY_LIMIT_BYTES,
-    trustProxy: config.TRUST_PROXY,
+    trustProxy: trustProxy(config.TRUST_PROXY),
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     return503OnClosing: true,
