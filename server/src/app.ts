@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { attemptLimiter } from './auth/attempt-limits';
+import { attemptLimits } from './auth/attempt-limits';
 import { registerAuthRoutes } from './auth/auth-routes';
 import { accountRoutes } from './features/account/routes';
 import { devRoutes } from './features/dev/routes';
@@ -59,15 +59,15 @@ export async function buildApp(services: AppServices, opts: { logger?: FastifySe
   await registerSecurity(app);
   await registerOpenApi(app);
 
-  const limitAttempts = attemptLimiter(config);
+  const limits = attemptLimits(config, services.database.db);
   await app.register(healthRoutes(services), { prefix: '/api' });
-  await app.register(accountRoutes(services, limitAttempts), { prefix: '/api' });
+  await app.register(accountRoutes(services, limits.check), { prefix: '/api' });
   await app.register(referralRoutes(services), { prefix: '/api/referrals' });
   await app.register(operatorRoutes(services), { prefix: '/api/operator' });
   await app.register(claimRoutes(services), { prefix: '/api' });
-  await app.register(handoffRoutes(services, limitAttempts), { prefix: '/api/handoff' });
+  await app.register(handoffRoutes(services, limits.check), { prefix: '/api/handoff' });
   await registerRpcRoutes(app, services);
-  await registerAuthRoutes(app, services.auth, config, limitAttempts);
+  await registerAuthRoutes(app, services.auth, config, limits);
   await registerEventRoutes(app, services);
   if (!config.isProduction) await app.register(devRoutes(services), { prefix: '/dev' });
   await registerSpa(app, config.WEB_DIST_DIR);

@@ -1,9 +1,10 @@
 // Mounts better-auth's handler at /auth/* inside Fastify, limits the attempt endpoints (see
 // attempt-limits.ts), and turns better-auth's errors into our { code, message } bodies.
 import { errorBody, errorMessages, type ErrorCode } from '@crw/core';
-import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import { AppError } from '../app-error';
+import type { AttemptLimits } from './attempt-limits';
 import type { Auth } from './auth';
 
 const authErrors: Record<string, ErrorCode> = {
@@ -14,10 +15,19 @@ const authErrors: Record<string, ErrorCode> = {
   TOKEN_EXPIRED: 'invalid_token',
 };
 
-/** Paths where each call is an attempt worth limiting. */
-export const LIMITED_AUTH_PATHS = ['/auth/sign-in/email', '/auth/request-password-reset', '/auth/send-verification-email', '/auth/reset-password'];
+const SIGN_IN_PATH = '/auth/sign-in/email';
+/** Paths where each call is an attempt worth limiting (sign-in is limited by its outcome too). */
+export const LIMITED_AUTH_PATHS = ['/auth/request-password-reset', '/auth/send-verification-email', '/auth/reset-password'];
 
-async function forward(auth: Auth, config: Config, request: FastifyRequest, reply: FastifyReply) {
+interface AuthAnswer {
+  response: Response;
+  text: string;
+  /** Our code for a refusal (status >= 400). */
+  error?: ErrorCode;
+  authCode?: string;
+}
+
+async function callAuth(auth: Auth, config: Config, request: FastifyRequest): Promise<AuthAnswer> {
   const url = new URL(request.url, config.publicUrl);
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
@@ -26,30 +36,52 @@ async function forward(auth: Auth, config: Config, request: FastifyRequest, repl
   }
   const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && request.body !== undefined;
   const response = await auth.handler(new Request(url, { method: request.method, headers, ...(hasBody ? { body: JSON.stringify(request.body) } : {}) }));
+  const text = await response.text();
+  if (response.status < 400) return { response, text };
+  let authCode: string | undefined;
+  try {
+    authCode = (JSON.parse(text) as { code?: string }).code;
+  } catch {
+    authCode = undefined;
+  }
+  const error: ErrorCode = (authCode && authErrors[authCode]) || (response.status === 401 ? 'unauthorized' : response.status === 404 ? 'not_found' : 'auth_failed');
+  return { response, text, error, authCode };
+}
 
+function send(request: FastifyRequest, reply: FastifyReply, { response, text, error, authCode }: AuthAnswer) {
   reply.status(response.status);
   response.headers.forEach((value, name) => {
     if (name !== 'set-cookie' && name !== 'content-length' && name !== 'content-encoding') reply.header(name, value);
   });
   for (const cookie of response.headers.getSetCookie()) reply.header('set-cookie', cookie);
-  const text = await response.text();
-  if (response.status >= 400) {
-    let code: string | undefined;
-    try {
-      code = (JSON.parse(text) as { code?: string }).code;
-    } catch {
-      code = undefined;
-    }
-    const mapped: ErrorCode = (code && authErrors[code]) || (response.status === 401 ? 'unauthorized' : response.status === 404 ? 'not_found' : 'auth_failed');
-    request.log.info({ status: response.status, authCode: code }, 'auth request refused');
-    return reply.type('application/json').send(errorBody(mapped, errorMessages[mapped]));
+  if (error) {
+    request.log.info({ status: response.status, authCode }, 'auth request refused');
+    return reply.type('application/json').send(errorBody(error, errorMessages[error]));
   }
   return reply.send(text.length > 0 ? text : null);
 }
 
-export async function registerAuthRoutes(app: FastifyInstance, auth: Auth, config: Config, limits: preHandlerAsyncHookHandler): Promise<void> {
+async function forward(auth: Auth, config: Config, request: FastifyRequest, reply: FastifyReply) {
+  return send(request, reply, await callAuth(auth, config, request));
+}
+
+/** Sign-in settles its attempt by the outcome: only wrong credentials stay counted per e-mail. */
+async function signIn(auth: Auth, config: Config, limits: AttemptLimits, request: FastifyRequest, reply: FastifyReply) {
+  let answer: AuthAnswer;
+  try {
+    answer = await callAuth(auth, config, request);
+  } catch (error) {
+    await limits.settleSignIn(request, 'undecided');
+    throw error;
+  }
+  await limits.settleSignIn(request, answer.response.ok ? 'succeeded' : answer.error === 'invalid_credentials' ? 'refused' : 'undecided');
+  return send(request, reply, answer);
+}
+
+export async function registerAuthRoutes(app: FastifyInstance, auth: Auth, config: Config, limits: AttemptLimits): Promise<void> {
+  app.post(SIGN_IN_PATH, { preHandler: limits.check, schema: { hide: true } }, (request, reply) => signIn(auth, config, limits, request, reply));
   for (const path of LIMITED_AUTH_PATHS) {
-    app.post(path, { preHandler: limits, schema: { hide: true } }, (request, reply) => forward(auth, config, request, reply));
+    app.post(path, { preHandler: limits.check, schema: { hide: true } }, (request, reply) => forward(auth, config, request, reply));
   }
   // better-auth's JWT plugin would hand a session's JWT to the browser here; ours are only for the
   // sister app's hand-off (features/handoff), so this path does not exist.

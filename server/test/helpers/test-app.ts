@@ -10,7 +10,7 @@ import { buildApp } from '../../src/app';
 import { parseConfig, type Config } from '../../src/config';
 import type { OutboxWorkerOptions } from '../../src/mail/outbox';
 import { openServices, type AppServices } from '../../src/services';
-import { openTestDatabase } from './test-database';
+import { openTestDatabase, sameTestDatabase, type TestDatabase } from './test-database';
 
 /** A tiny built-SPA stand-in so the static and fallback routes have something to serve. */
 export function fixtureWebDist(): string {
@@ -31,13 +31,20 @@ export function testConfig(env: Record<string, string> = {}): Config {
 export interface TestApp {
   app: FastifyInstance;
   services: AppServices;
+  testDatabase: TestDatabase;
   /** Every log line the app wrote, parsed. */
   logs: Array<Record<string, unknown>>;
   close(): Promise<void>;
 }
 
 export async function buildTestApp(
-  opts: { env?: Record<string, string>; outbox?: OutboxWorkerOptions; extend?: (app: FastifyInstance) => void } = {},
+  opts: {
+    env?: Record<string, string>;
+    outbox?: OutboxWorkerOptions;
+    extend?: (app: FastifyInstance) => void;
+    /** Build a second instance on this app's database, as another server process would run. */
+    sameDatabaseAs?: TestApp;
+  } = {},
 ): Promise<TestApp> {
   const logs: Array<Record<string, unknown>> = [];
   const stream = new Writable({
@@ -46,7 +53,7 @@ export async function buildTestApp(
       done();
     },
   });
-  const testDb = await openTestDatabase();
+  const testDb = opts.sameDatabaseAs ? await sameTestDatabase(opts.sameDatabaseAs.testDatabase) : await openTestDatabase();
   const config = testConfig(opts.env);
   const log = pino({ level: 'info' }, stream);
   const services = await openServices(config, log, { database: testDb.database, outbox: opts.outbox });
@@ -56,6 +63,7 @@ export async function buildTestApp(
   return {
     app,
     services,
+    testDatabase: testDb,
     logs,
     close: async () => {
       await app.close();
