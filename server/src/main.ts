@@ -7,6 +7,9 @@ import { closeServices, openServices } from './services';
 
 const SHUTDOWN_DEADLINE_MS = 9_000;
 
+// Whatever this process creates (DATA_DIR, the database's files, the keys) is its user's alone.
+process.umask(0o077);
+
 if (existsSync('.env')) process.loadEnvFile('.env');
 
 const parsed = parseConfig(process.env);

@@ -9,7 +9,7 @@ export async function keyFromFile(dataDir: string, name: string): Promise<string
   try {
     return (await readFile(file, 'utf8')).trim();
   } catch {
-    await mkdir(dataDir, { recursive: true });
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
     await writeFile(file, randomBytes(32).toString('base64url'), { mode: 0o600, flag: 'wx' }).catch(() => undefined);
     return (await readFile(file, 'utf8')).trim();
   }
