@@ -69,7 +69,8 @@ export async function buildApp(services: AppServices, opts: { logger?: FastifySe
   await registerRpcRoutes(app, services);
   await registerAuthRoutes(app, services.auth, config, limits);
   await registerEventRoutes(app, services);
-  if (!config.isProduction) await app.register(devRoutes(services), { prefix: '/dev' });
+  // With SMTP, /dev/mail would send as the product to anyone; the mailbox belongs to the dev transport.
+  if (!config.isProduction && services.transport.kind === 'dev-mailbox') await app.register(devRoutes(services), { prefix: '/dev' });
   await registerSpa(app, config.WEB_DIST_DIR);
   return app;
 }
