@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { DestinationStream } from 'pino';
 import { attemptLimits } from './auth/attempt-limits';
 import { registerAuthRoutes } from './auth/auth-routes';
 import { accountRoutes } from './features/account/routes';
@@ -13,16 +14,13 @@ import { claimRoutes } from './features/claims/routes';
 import { registerRpcRoutes } from './features/rpc/routes';
 import { handoffRoutes } from './features/handoff/routes';
 import { healthRoutes } from './features/health/routes';
+import { logOptions } from './logging';
 import { registerErrorHandling } from './plugins/errors';
 import { registerOpenApi } from './plugins/openapi';
 import { registerSecurity } from './plugins/security';
 import { registerSpa } from './plugins/spa';
 import type { Config } from './config';
 import type { AppServices } from './services';
-
-export function loggerOptions(level: string): FastifyServerOptions['logger'] {
-  return { level, redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'] };
-}
 
 /** Fastify turns a bare hop count into "trust no one" (it cannot vouch for the nearest peer); we
  * keep the hop count's meaning, which holds when clients reach the server only through those
@@ -31,10 +29,10 @@ export function trustProxy(setting: Config['TRUST_PROXY']): FastifyServerOptions
   return typeof setting === 'number' ? (_address: string, hop: number) => hop < setting : setting;
 }
 
-export async function buildApp(services: AppServices, opts: { logger?: FastifyServerOptions['logger'] } = {}): Promise<FastifyInstance> {
+export async function buildApp(services: AppServices, opts: { logStream?: DestinationStream } = {}): Promise<FastifyInstance> {
   const { config } = services;
   const app = Fastify({
-    logger: opts.logger ?? loggerOptions(config.LOG_LEVEL),
+    logger: { ...logOptions(config.LOG_LEVEL), ...(opts.logStream ? { stream: opts.logStream } : {}) },
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: trustProxy(config.TRUST_PROXY),
     requestIdHeader: 'x-request-id',

@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import { buildApp } from './app';
 import { parseConfig } from './config';
+import { logOptions } from './logging';
 import { closeServices, openServices } from './services';
 
 const SHUTDOWN_DEADLINE_MS = 9_000;
@@ -20,7 +21,7 @@ if (!parsed.ok) {
 const { config } = parsed;
 
 const { default: pino } = await import('pino');
-const bootLog = pino({ level: config.LOG_LEVEL });
+const bootLog = pino(logOptions(config.LOG_LEVEL));
 const services = await openServices(config, bootLog).catch((error: unknown) => {
   bootLog.fatal({ err: error }, 'could not open the database');
   process.exit(1);

@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp } from '../../src/app';
 import { parseConfig, type Config } from '../../src/config';
+import { logOptions } from '../../src/logging';
 import type { OutboxWorkerOptions } from '../../src/mail/outbox';
 import { openServices, type AppServices } from '../../src/services';
 import { openTestDatabase, sameTestDatabase, type TestDatabase } from './test-database';
@@ -55,9 +56,9 @@ export async function buildTestApp(
   });
   const testDb = opts.sameDatabaseAs ? await sameTestDatabase(opts.sameDatabaseAs.testDatabase) : await openTestDatabase();
   const config = testConfig(opts.env);
-  const log = pino({ level: 'info' }, stream);
+  const log = pino(logOptions(config.LOG_LEVEL), stream);
   const services = await openServices(config, log, { database: testDb.database, outbox: opts.outbox });
-  const app = await buildApp(services, { logger: { level: 'info', stream } });
+  const app = await buildApp(services, { logStream: stream });
   opts.extend?.(app);
   await app.ready();
   return {
