@@ -2,7 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { attemptLimiter } from './auth/attempt-limits';
+import type { DestinationStream } from 'pino';
+import { attemptLimits } from './auth/attempt-limits';
 import { registerAuthRoutes } from './auth/auth-routes';
 import { trustedOrigins } from './auth/auth';
 import { accountRoutes } from './features/account/routes';
@@ -14,23 +15,28 @@ import { claimRoutes } from './features/claims/routes';
 import { registerRpcRoutes } from './features/rpc/routes';
 import { handoffRoutes } from './features/handoff/routes';
 import { healthRoutes } from './features/health/routes';
+import { logOptions } from './logging';
 import { registerErrorHandling } from './plugins/errors';
 import { registerOpenApi } from './plugins/openapi';
 import { registerOriginCheck } from './plugins/origin-check';
 import { registerSecurity } from './plugins/security';
 import { registerSpa } from './plugins/spa';
+import type { Config } from './config';
 import type { AppServices } from './services';
 
-export function loggerOptions(level: string): FastifyServerOptions['logger'] {
-  return { level, redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'] };
+/** Fastify turns a bare hop count into "trust no one" (it cannot vouch for the nearest peer); we
+ * keep the hop count's meaning, which holds when clients reach the server only through those
+ * proxies (see the README and docs/decisions/0010). An address list goes to Fastify as it is. */
+export function trustProxy(setting: Config['TRUST_PROXY']): FastifyServerOptions['trustProxy'] {
+  return typeof setting === 'number' ? (_address: string, hop: number) => hop < setting : setting;
 }
 
-export async function buildApp(services: AppServices, opts: { logger?: FastifyServerOptions['logger'] } = {}): Promise<FastifyInstance> {
+export async function buildApp(services: AppServices, opts: { logStream?: DestinationStream } = {}): Promise<FastifyInstance> {
   const { config } = services;
   const app = Fastify({
-    logger: opts.logger ?? loggerOptions(config.LOG_LEVEL),
+    logger: { ...logOptions(config.LOG_LEVEL), ...(opts.logStream ? { stream: opts.logStream } : {}) },
     bodyLimit: config.BODY_LIMIT_BYTES,
-    trustProxy: config.TRUST_PROXY,
+    trustProxy: trustProxy(config.TRUST_PROXY),
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     return503OnClosing: true,
@@ -54,17 +60,18 @@ export async function buildApp(services: AppServices, opts: { logger?: FastifySe
   registerOriginCheck(app, trustedOrigins(config));
   await registerOpenApi(app);
 
-  const limitAttempts = attemptLimiter(config);
+  const limits = attemptLimits(config, services.database.db);
   await app.register(healthRoutes(services), { prefix: '/api' });
-  await app.register(accountRoutes(services, limitAttempts), { prefix: '/api' });
+  await app.register(accountRoutes(services, limits.check), { prefix: '/api' });
   await app.register(referralRoutes(services), { prefix: '/api/referrals' });
   await app.register(operatorRoutes(services), { prefix: '/api/operator' });
   await app.register(claimRoutes(services), { prefix: '/api' });
-  await app.register(handoffRoutes(services, limitAttempts), { prefix: '/api/handoff' });
+  await app.register(handoffRoutes(services, limits.check), { prefix: '/api/handoff' });
   await registerRpcRoutes(app, services);
-  await registerAuthRoutes(app, services.auth, config, limitAttempts);
+  await registerAuthRoutes(app, services.auth, config, limits);
   await registerEventRoutes(app, services);
-  if (!config.isProduction) await app.register(devRoutes(services), { prefix: '/dev' });
+  // With SMTP, /dev/mail would send as the product to anyone; the mailbox belongs to the dev transport.
+  if (!config.isProduction && services.transport.kind === 'dev-mailbox') await app.register(devRoutes(services), { prefix: '/dev' });
   await registerSpa(app, config.WEB_DIST_DIR);
   return app;
 }

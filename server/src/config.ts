@@ -1,5 +1,6 @@
 // The server's whole environment, parsed once at start. A bad value stops the process with a
 // list of every problem (main.ts prints it and exits 1).
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -8,6 +9,35 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 
 const booleanString = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
+/** Names proxy-addr (Fastify's trustProxy) knows besides addresses and networks. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+}
+
+/** Whose X-Forwarded-For to believe: no one (false), that many proxies in front (a number), or the
+ * proxies at these addresses. `true` would believe every client, who could then pick its own IP. */
+const trustProxySetting = z.string().transform((raw, ctx): false | number | string => {
+  const value = raw.trim();
+  if (value === 'false' || value === '0') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  const entries = value.split(',').map((entry) => entry.trim());
+  if (entries.every(isProxyAddress)) return entries.join(',');
+  ctx.addIssue({
+    code: 'custom',
+    message:
+      value === 'true'
+        ? 'true would let any client choose its IP address (X-Forwarded-For); write the number of proxies in front of the server (TRUST_PROXY=1 for one nginx) or their addresses (TRUST_PROXY=10.0.0.5 or 10.0.0.0/8,127.0.0.1)'
+        : 'must be false, a number of proxies, or a comma-separated list of proxy addresses or networks (10.0.0.5, 10.0.0.0/8)',
+  });
+  return z.NEVER;
+});
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -15,7 +45,7 @@ const envSchema = z
     HOST: z.string().min(1).default('localhost'),
     PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    TRUST_PROXY: booleanString.default(false),
+    TRUST_PROXY: trustProxySetting.default(false),
     DATA_DIR: z.string().min(1).default('./data'),
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),

@@ -3,9 +3,13 @@
 import { existsSync } from 'node:fs';
 import { buildApp } from './app';
 import { parseConfig } from './config';
+import { logOptions } from './logging';
 import { closeServices, openServices } from './services';
 
 const SHUTDOWN_DEADLINE_MS = 9_000;
+
+// Whatever this process creates (DATA_DIR, the database's files, the keys) is its user's alone.
+process.umask(0o077);
 
 if (existsSync('.env')) process.loadEnvFile('.env');
 
@@ -17,7 +21,7 @@ if (!parsed.ok) {
 const { config } = parsed;
 
 const { default: pino } = await import('pino');
-const bootLog = pino({ level: config.LOG_LEVEL });
+const bootLog = pino(logOptions(config.LOG_LEVEL));
 const services = await openServices(config, bootLog).catch((error: unknown) => {
   bootLog.fatal({ err: error }, 'could not start: the database or the chain did not open');
   process.exit(1);

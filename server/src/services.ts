@@ -5,6 +5,7 @@ import { openChain, type Chain } from './chain/chain';
 import { authSigningKey } from './auth/auth-secret-key';
 import { communityAppSecret, operatorApiKey } from './auth/operator-key';
 import type { Config } from './config';
+import { makePrivate } from './data-dir';
 import { openDatabase, type Database } from './db/database';
 import { setUpSchema } from './db/setup';
 import { OutboxWorker, type OutboxWorkerOptions } from './mail/outbox';
@@ -34,6 +35,11 @@ export async function openServices(
   log: FastifyBaseLogger,
   overrides: { database?: Database; outbox?: OutboxWorkerOptions } = {},
 ): Promise<AppServices> {
+  const exposed = await makePrivate(config.dataDir);
+  if (exposed.length > 0) {
+    log.warn({ dataDir: config.dataDir, changed: exposed.length, first: exposed.slice(0, 5) }, 'DATA_DIR was open to other local users: folders set to 0700, files to 0600');
+  }
+  const pgliteOnDisk = !overrides.database && !config.DATABASE_URL;
   const database =
     overrides.database ??
     (await openDatabase(
@@ -53,6 +59,11 @@ export async function openServices(
   const chain = await openChain(config, database, log);
   const events = new MemberEvents();
   await events.start(database);
+  // PGlite has now written its files, some with modes of its own (see data-dir.ts).
+  if (pgliteOnDisk) {
+    const written = await makePrivate(config.dataDir);
+    if (written.length > 0) log.info({ changed: written.length }, 'files PGlite wrote at start set to 0600');
+  }
   return {
     config,
     database,

@@ -37,6 +37,35 @@ describe('parseConfig', () => {
   });
 });
 
+describe('TRUST_PROXY', () => {
+  const trustProxy = (value?: string) => {
+    const result = parseConfig(value === undefined ? {} : { TRUST_PROXY: value });
+    return result.ok ? result.config.TRUST_PROXY : result.problems;
+  };
+
+  it('trusts no proxy unless told: unset, false or 0', () => {
+    expect([trustProxy(), trustProxy('false'), trustProxy('0')]).toEqual([false, false, false]);
+  });
+
+  it('takes a hop count or a list of proxy addresses and networks', () => {
+    expect(trustProxy('1')).toBe(1);
+    expect(trustProxy('2')).toBe(2);
+    expect(trustProxy('10.0.0.0/8, 127.0.0.1,::1')).toBe('10.0.0.0/8,127.0.0.1,::1');
+    expect(trustProxy('loopback,fd00::/8')).toBe('loopback,fd00::/8');
+  });
+
+  it('refuses true (any client could choose its address), saying what to write instead', () => {
+    const problems = trustProxy('true');
+    expect(problems).toEqual([expect.stringMatching(/^TRUST_PROXY: .*number of proxies.*TRUST_PROXY=1.*addresses/)]);
+  });
+
+  it('refuses addresses that are not IPs or networks', () => {
+    for (const value of ['10.0.0.300', 'proxy.example.org', '10.0.0.0/33', '-1', '1.5']) {
+      expect(trustProxy(value), value).toEqual([expect.stringMatching(/^TRUST_PROXY: /)]);
+    }
+  });
+});
+
 describe('.env.example', () => {
   it('works as it is', async () => {
     const { readFileSync } = await import('node:fs');

@@ -146,7 +146,7 @@ async function fingerprint(): Promise<Record<string, string>> {
   }
   return prints;
 }
-const ATTEMPT_COUNTERS: string[] = ['wallet_challenges'];
+const ATTEMPT_COUNTERS: string[] = ['attempt_limits', 'wallet_challenges'];
 
 beforeAll(async () => {
   t = await buildTestApp({ env: { PUBLIC_URL: ORIGIN, AUTH_RATE_LIMIT_PER_IP: '100000', AUTH_RATE_LIMIT_PER_EMAIL: '100000' } });

@@ -84,7 +84,7 @@ describe('security headers and caching', () => {
   it('sends HSTS only over HTTPS', async () => {
     const plain = await t.app.inject({ method: 'GET', url: '/api/health' });
     expect(plain.headers['strict-transport-security']).toBeUndefined();
-    const proxied = await buildTestApp({ env: { TRUST_PROXY: 'true' } });
+    const proxied = await buildTestApp({ env: { TRUST_PROXY: '1' } });
     try {
       const secure = await proxied.app.inject({ method: 'GET', url: '/api/health', headers: { 'x-forwarded-proto': 'https' } });
       expect(secure.headers['strict-transport-security']).toContain('max-age=');

@@ -1,9 +1,36 @@
-// Attempt limits for sign-in, sign-up, reset and resend: per IP and per e-mail, per endpoint.
-// In-memory per process (rate-limiter-flexible); several processes would share a store instead.
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+// Attempt limits for sign-in, sign-up, reset, resend and hand-off redeem: per IP and per e-mail,
+// per endpoint, counted in the database so every server process enforces one limit. Sign-in holds
+// an attempt until its outcome is known: only refusals stay counted per e-mail (decision 0010).
+import { createHash } from 'node:crypto';
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { CompiledQuery, type Kysely } from 'kysely';
+import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError } from '../app-error';
 import type { Config } from '../config';
+import type { DB } from '../db/schema';
+
+/** How a sign-in ended: refused (wrong credentials), succeeded, or neither (e.g. not confirmed). */
+export type SignInOutcome = 'refused' | 'succeeded' | 'undecided';
+
+export interface AttemptLimits {
+  /** preHandler: counts the request per IP and per e-mail, or answers 429. */
+  check: preHandlerAsyncHookHandler;
+  /** After a checked sign-in: a refusal stays counted, a success clears the e-mail's count, and
+   * anything else gives the attempt back. */
+  settleSignIn(request: FastifyRequest, outcome: SignInOutcome): Promise<void>;
+}
+
+/** The library's PostgreSQL store speaks to a pg-style client (query({ text, values }) → { rows,
+ * rowCount }); this one runs its statements through our Kysely, so on PGlite and PostgreSQL alike. */
+function storeClient(db: Kysely<DB>) {
+  return {
+    async query({ text, values = [] }: { text: string; values?: unknown[] }) {
+      const result = await db.executeQuery(CompiledQuery.raw(text, values));
+      // Drivers report affected rows for writes only; a SELECT's count is its rows.
+      return { rows: result.rows, rowCount: Math.max(result.rows.length, Number(result.numAffectedRows ?? 0)) };
+    },
+  };
+}
 
 function retryText(ms: number): string {
   const minutes = Math.ceil(ms / 60_000);
@@ -16,20 +43,33 @@ function emailOf(request: FastifyRequest): string {
   return typeof email === 'string' ? email.trim().toLowerCase() : '';
 }
 
-export function attemptLimiter(config: Config): preHandlerAsyncHookHandler {
+const routeOf = (request: FastifyRequest) => request.routeOptions.url ?? request.url;
+/** Keyed by a hash, so the table holds no e-mail addresses. */
+const emailKey = (request: FastifyRequest, email: string) => `${routeOf(request)}:${createHash('sha256').update(email).digest('base64url')}`;
+
+export function attemptLimits(config: Config, db: Kysely<DB>): AttemptLimits {
+  const store = { storeClient: storeClient(db), storeType: 'client', tableName: 'attempt_limits', tableCreated: true };
   const duration = config.AUTH_RATE_LIMIT_WINDOW_MINUTES * 60;
-  const perIp = new RateLimiterMemory({ keyPrefix: 'ip', points: config.AUTH_RATE_LIMIT_PER_IP, duration });
-  const perEmail = new RateLimiterMemory({ keyPrefix: 'email', points: config.AUTH_RATE_LIMIT_PER_EMAIL, duration });
-  return async (request) => {
-    const route = request.routeOptions.url ?? request.url;
-    const email = emailOf(request);
-    try {
-      await perIp.consume(`${route}:${request.ip}`);
-      if (email) await perEmail.consume(`${route}:${email}`);
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      request.log.warn({ route, email: email || undefined }, 'attempt limit reached');
-      throw new AppError(429, 'rate_limited', `Too many attempts. Please try again in ${retryText(rejection.msBeforeNext)}.`);
-    }
+  const perIp = new RateLimiterPostgres({ ...store, keyPrefix: 'ip', points: config.AUTH_RATE_LIMIT_PER_IP, duration });
+  const perEmail = new RateLimiterPostgres({ ...store, keyPrefix: 'email', points: config.AUTH_RATE_LIMIT_PER_EMAIL, duration });
+
+  return {
+    check: async (request) => {
+      const email = emailOf(request);
+      try {
+        await perIp.consume(`${routeOf(request)}:${request.ip}`);
+        if (email) await perEmail.consume(emailKey(request, email));
+      } catch (rejection) {
+        if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        request.log.warn({ route: routeOf(request), email: email || undefined }, 'attempt limit reached');
+        throw new AppError(429, 'rate_limited', `Too many attempts. Please try again in ${retryText(rejection.msBeforeNext)}.`);
+      }
+    },
+    settleSignIn: async (request, outcome) => {
+      const email = emailOf(request);
+      if (!email || outcome === 'refused') return;
+      const key = emailKey(request, email);
+      await (outcome === 'succeeded' ? perEmail.delete(key) : perEmail.reward(key));
+    },
   };
 }

@@ -1,5 +1,6 @@
-// Mounts better-auth's handler at /auth/* inside Fastify, limits the attempt endpoints (see
-// attempt-limits.ts), and turns better-auth's errors into our { code, message } bodies.
+// Mounts the better-auth endpoints the app uses at /auth (every other one answers 404), checks
+// their input with our schemas, limits the attempt endpoints (see attempt-limits.ts), and turns
+// better-auth's errors into our { code, message } bodies.
 import {
   errorBody,
   errorMessages,
@@ -12,9 +13,10 @@ import {
   verifyEmailQuery,
   type ErrorCode,
 } from '@crw/core';
-import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import { AppError } from '../app-error';
+import type { AttemptLimits } from './attempt-limits';
 import { JWKS_PATH, type Auth } from './auth';
 
 const authErrors: Record<string, ErrorCode> = {
@@ -25,15 +27,31 @@ const authErrors: Record<string, ErrorCode> = {
   TOKEN_EXPIRED: 'invalid_token',
 };
 
-/** Calls where each one is an attempt worth limiting, with the shapes let through to better-auth. */
+/** Calls where each one is an attempt worth limiting (sign-in is limited by its outcome too),
+ * with the shapes let through to better-auth. */
 const LIMITED_AUTH_ROUTES = [
-  { url: '/auth/sign-in/email', schema: { body: signInRequest } },
   { url: '/auth/request-password-reset', schema: { body: requestPasswordResetRequest } },
   { url: '/auth/send-verification-email', schema: { body: sendVerificationEmailRequest } },
   { url: '/auth/reset-password', schema: { body: resetPasswordRequest } },
 ];
 
-async function forward(auth: Auth, config: Config, request: FastifyRequest, reply: FastifyReply) {
+/** The rest of better-auth that the product uses. */
+const OPEN_AUTH_ROUTES = [
+  { method: 'POST', url: '/auth/sign-out', schema: {} },
+  { method: 'GET', url: '/auth/verify-email', schema: { querystring: verifyEmailQuery } }, // the confirmation mail's link
+  { method: 'GET', url: '/auth/reset-password/:token', schema: { params: resetLinkParams, querystring: resetLinkQuery } }, // the reset mail's link
+  { method: 'GET', url: `/auth${JWKS_PATH}`, schema: {} }, // the keys the sister app verifies hand-off JWTs with
+] as const;
+
+interface AuthAnswer {
+  response: Response;
+  text: string;
+  /** Our code for a refusal (status >= 400). */
+  error?: ErrorCode;
+  authCode?: string;
+}
+
+async function callAuth(auth: Auth, config: Config, request: FastifyRequest): Promise<AuthAnswer> {
   const url = new URL(request.url, config.publicUrl);
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
@@ -42,38 +60,54 @@ async function forward(auth: Auth, config: Config, request: FastifyRequest, repl
   }
   const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && request.body !== undefined;
   const response = await auth.handler(new Request(url, { method: request.method, headers, ...(hasBody ? { body: JSON.stringify(request.body) } : {}) }));
+  const text = await response.text();
+  if (response.status < 400) return { response, text };
+  let authCode: string | undefined;
+  try {
+    authCode = (JSON.parse(text) as { code?: string }).code;
+  } catch {
+    authCode = undefined;
+  }
+  const error: ErrorCode = (authCode && authErrors[authCode]) || (response.status === 401 ? 'unauthorized' : response.status === 404 ? 'not_found' : 'auth_failed');
+  return { response, text, error, authCode };
+}
 
+function send(request: FastifyRequest, reply: FastifyReply, { response, text, error, authCode }: AuthAnswer) {
   reply.status(response.status);
   response.headers.forEach((value, name) => {
     if (name !== 'set-cookie' && name !== 'content-length' && name !== 'content-encoding') reply.header(name, value);
   });
   for (const cookie of response.headers.getSetCookie()) reply.header('set-cookie', cookie);
-  const text = await response.text();
-  if (response.status >= 400) {
-    let code: string | undefined;
-    try {
-      code = (JSON.parse(text) as { code?: string }).code;
-    } catch {
-      code = undefined;
-    }
-    const mapped: ErrorCode = (code && authErrors[code]) || (response.status === 401 ? 'unauthorized' : response.status === 404 ? 'not_found' : 'auth_failed');
-    request.log.info({ status: response.status, authCode: code }, 'auth request refused');
-    return reply.type('application/json').send(errorBody(mapped, errorMessages[mapped]));
+  if (error) {
+    request.log.info({ status: response.status, authCode }, 'auth request refused');
+    return reply.type('application/json').send(errorBody(error, errorMessages[error]));
   }
   return reply.send(text.length > 0 ? text : null);
 }
 
-/** The rest of better-auth that the product uses; every other endpoint it has answers 404. */
-const OPEN_AUTH_ROUTES = [
-  { method: 'POST', url: '/auth/sign-out', schema: {} },
-  { method: 'GET', url: '/auth/verify-email', schema: { querystring: verifyEmailQuery } }, // the confirmation mail's link
-  { method: 'GET', url: '/auth/reset-password/:token', schema: { params: resetLinkParams, querystring: resetLinkQuery } }, // the reset mail's link
-  { method: 'GET', url: `/auth${JWKS_PATH}`, schema: {} }, // the keys the sister app verifies hand-off JWTs with
-] as const;
+async function forward(auth: Auth, config: Config, request: FastifyRequest, reply: FastifyReply) {
+  return send(request, reply, await callAuth(auth, config, request));
+}
 
-export async function registerAuthRoutes(app: FastifyInstance, auth: Auth, config: Config, limits: preHandlerAsyncHookHandler): Promise<void> {
+/** Sign-in settles its attempt by the outcome: only wrong credentials stay counted per e-mail. */
+async function signIn(auth: Auth, config: Config, limits: AttemptLimits, request: FastifyRequest, reply: FastifyReply) {
+  let answer: AuthAnswer;
+  try {
+    answer = await callAuth(auth, config, request);
+  } catch (error) {
+    await limits.settleSignIn(request, 'undecided');
+    throw error;
+  }
+  await limits.settleSignIn(request, answer.response.ok ? 'succeeded' : answer.error === 'invalid_credentials' ? 'refused' : 'undecided');
+  return send(request, reply, answer);
+}
+
+export async function registerAuthRoutes(app: FastifyInstance, auth: Auth, config: Config, limits: AttemptLimits): Promise<void> {
+  app.post('/auth/sign-in/email', { preHandler: limits.check, schema: { hide: true, body: signInRequest } }, (request, reply) =>
+    signIn(auth, config, limits, request, reply),
+  );
   for (const route of LIMITED_AUTH_ROUTES) {
-    app.post(route.url, { preHandler: limits, schema: { hide: true, ...route.schema } }, (request, reply) => forward(auth, config, request, reply));
+    app.post(route.url, { preHandler: limits.check, schema: { hide: true, ...route.schema } }, (request, reply) => forward(auth, config, request, reply));
   }
   for (const route of OPEN_AUTH_ROUTES) {
     app.route({ method: route.method, url: route.url, schema: { hide: true, ...route.schema }, handler: (request, reply) => forward(auth, config, request, reply) });

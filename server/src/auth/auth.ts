@@ -50,6 +50,9 @@ export function createAuth(config: Config, database: Database, signingKey: strin
     },
     plugins: authPlugins,
     rateLimit: { enabled: false }, // limits are ours (per IP and per e-mail), see auth-routes.ts
+    // Reset tokens are kept as SHA-256 hashes: whoever reads the table (or its files) resets nothing.
+    // E-mail confirmation tokens are signed JWTs, never stored.
+    verification: { storeIdentifier: 'hashed' },
     advanced: {
       cookiePrefix: 'crw',
       useSecureCookies: config.publicUrl.startsWith('https://'),

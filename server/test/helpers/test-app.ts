@@ -8,9 +8,10 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp } from '../../src/app';
 import { parseConfig, type Config } from '../../src/config';
+import { logOptions } from '../../src/logging';
 import type { OutboxWorkerOptions } from '../../src/mail/outbox';
 import { openServices, type AppServices } from '../../src/services';
-import { openTestDatabase, type TestDatabase } from './test-database';
+import { openTestDatabase, sameTestDatabase, type TestDatabase } from './test-database';
 
 /** A tiny built-SPA stand-in so the static and fallback routes have something to serve. */
 export function fixtureWebDist(): string {
@@ -31,6 +32,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
 export interface TestApp {
   app: FastifyInstance;
   services: AppServices;
+  testDatabase: TestDatabase;
   /** Every log line the app wrote, parsed. */
   logs: Array<Record<string, unknown>>;
   close(): Promise<void>;
@@ -38,10 +40,18 @@ export interface TestApp {
 
 /**
  * Builds the app on a fresh test database and DATA_DIR, or on `database` (owned by the caller, who
- * drops it; a restart of the same install passes the same database and `env.DATA_DIR`).
+ * drops it; a restart of the same install passes the same database and `env.DATA_DIR`), or as a
+ * second server process of `sameDatabaseAs`'s install (its database and DATA_DIR, its own pool).
  */
 export async function buildTestApp(
-  opts: { env?: Record<string, string>; outbox?: OutboxWorkerOptions; extend?: (app: FastifyInstance) => void; database?: TestDatabase } = {},
+  opts: {
+    env?: Record<string, string>;
+    outbox?: OutboxWorkerOptions;
+    extend?: (app: FastifyInstance) => void;
+    database?: TestDatabase;
+    /** Build a second instance on this app's database, as another server process would run. */
+    sameDatabaseAs?: TestApp;
+  } = {},
 ): Promise<TestApp> {
   const logs: Array<Record<string, unknown>> = [];
   const stream = new Writable({
@@ -50,16 +60,18 @@ export async function buildTestApp(
       done();
     },
   });
-  const testDb = opts.database ?? (await openTestDatabase());
-  const config = testConfig({ DATA_DIR: mkdtempSync(path.join(tmpdir(), 'crw-data-')), ...opts.env });
-  const log = pino({ level: 'info' }, stream);
+  const testDb = opts.database ?? (opts.sameDatabaseAs ? await sameTestDatabase(opts.sameDatabaseAs.testDatabase) : await openTestDatabase());
+  const dataDir = opts.sameDatabaseAs?.services.config.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'crw-data-'));
+  const config = testConfig({ DATA_DIR: dataDir, ...opts.env });
+  const log = pino(logOptions(config.LOG_LEVEL), stream);
   const services = await openServices(config, log, { database: testDb.database, outbox: opts.outbox });
-  const app = await buildApp(services, { logger: { level: 'info', stream } });
+  const app = await buildApp(services, { logStream: stream });
   opts.extend?.(app);
   await app.ready();
   return {
     app,
     services,
+    testDatabase: testDb,
     logs,
     close: async () => {
       await app.close();

@@ -53,3 +53,11 @@ export async function openTestDatabase(opts: { migrated?: boolean } = {}): Promi
     },
   };
 }
+
+/** Another handle on the same database, as a second server process would have: its own pool on
+ * PostgreSQL; on PGlite (in memory, one session per process) the same handle, left open on drop. */
+export async function sameTestDatabase(of: TestDatabase): Promise<TestDatabase> {
+  if (!of.url) return { database: of.database, drop: async () => undefined };
+  const database = await openDatabase({ kind: 'postgres', url: of.url, poolSize: 10 });
+  return { database, url: of.url, drop: () => database.close() };
+}

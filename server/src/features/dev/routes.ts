@@ -1,18 +1,35 @@
-// The dev mailbox (registered only outside production): read what the dev transport delivered,
-// and queue a test mail through the real outbox to check the mail set-up end to end.
+// The dev mailbox (registered only outside production, with the dev mailbox transport): read what
+// the dev transport delivered, and queue a test mail through the real outbox to check the mail
+// set-up end to end. It holds every mailed link, so it answers only this machine.
 import { deleteAccountResponse, devMailListQuery, devMailListResponse, devMailSendRequest, devMailSendResponse } from '@crw/core';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
+import { AppError } from '../../app-error';
 import { requireUserId } from '../../auth/session';
 import { enqueueMail } from '../../mail/outbox';
 import { linksIn } from '../../mail/transports';
 import type { AppServices } from '../../services';
+
+const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-real-ip'];
+
+/** Straight from this machine: the socket's address (not request.ip, which X-Forwarded-For can
+ * set) is loopback, and no proxy forwarded it (a local reverse proxy makes every visitor local). */
+function fromThisMachine(request: FastifyRequest): boolean {
+  const address = request.socket.remoteAddress ?? '';
+  const loopback = address === '::1' || /^(::ffff:)?127\./.test(address);
+  return loopback && FORWARDING_HEADERS.every((name) => request.headers[name] === undefined);
+}
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export const devRoutes =
   (services: AppServices): FastifyPluginAsyncZod =>
   async (app) => {
+    app.addHook('onRequest', async (request) => {
+      if (!fromThisMachine(request)) throw new AppError(404, 'not_found');
+    });
+
     const list = async (to?: string) => {
       let query = services.database.db.selectFrom('dev_mailbox').selectAll().orderBy('id', 'desc').limit(100);
       if (to) query = query.where('to_address', '=', to.toLowerCase());
@@ -51,7 +68,7 @@ export const devRoutes =
       services.worker.wake();
       return reply.status(202).send({ id, status: 'queued' as const });
     });
-  
+
     // SPEC §4's test-only account deletion: delete_current_user() for the signed-in member.
     app.delete('/account', { schema: { hide: true, response: { 200: deleteAccountResponse } } }, async (request) => {
       const userId = await requireUserId(services.auth, request);

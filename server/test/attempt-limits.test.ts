@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cloneMemberKeys, joinAndConfirm, makeMemberKeys, ORIGIN, type MemberKeys } from './helpers/members';
+import { buildTestApp, type TestApp } from './helpers/test-app';
+import { testDbKind } from './helpers/test-database';
+
+const PER_EMAIL = 5;
+const PER_IP = 20;
+const WRONG = 'd'.repeat(64);
+const env = { AUTH_RATE_LIMIT_PER_EMAIL: String(PER_EMAIL), AUTH_RATE_LIMIT_PER_IP: String(PER_IP) };
+
+let a: TestApp;
+let b: TestApp;
+let base: MemberKeys;
+
+/** Each test signs in from its own address, so the per-IP limit of one does not touch another. */
+const signIn = (t: TestApp, from: string, email: string, password: string) =>
+  t.app.inject({ method: 'POST', url: '/auth/sign-in/email', remoteAddress: from, headers: { origin: ORIGIN }, payload: { email, password } });
+const statuses = async (n: number, attempt: () => Promise<{ statusCode: number }>) => {
+  const codes: number[] = [];
+  for (let i = 0; i < n; i++) codes.push((await attempt()).statusCode);
+  return codes;
+};
+
+async function confirmedMember(): Promise<MemberKeys> {
+  const member = await cloneMemberKeys(base);
+  await joinAndConfirm(a.app, a.services.database.db, member);
+  return member;
+}
+
+beforeAll(async () => {
+  a = await buildTestApp({ env });
+  b = await buildTestApp({ env, sameDatabaseAs: a });
+  base = await makeMemberKeys();
+}, 120_000);
+afterAll(async () => {
+  await b?.close();
+  await a?.close();
+});
+
+describe(`sign-in attempts per e-mail count failures only (${testDbKind})`, () => {
+  it('lets a member sign in more times in a row than the limit', async () => {
+    const member = await confirmedMember();
+    expect(await statuses(PER_EMAIL + 2, () => signIn(a, '10.0.0.1', member.email, member.authSecret))).toEqual(Array(PER_EMAIL + 2).fill(200));
+  });
+
+  it('refuses even the right secret once the wrong ones reached the limit', async () => {
+    const member = await confirmedMember();
+    expect(await statuses(PER_EMAIL, () => signIn(a, '10.0.0.2', member.email, WRONG))).toEqual(Array(PER_EMAIL).fill(401));
+    const blocked = await signIn(a, '10.0.0.2', member.email, member.authSecret);
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json()).toEqual({ code: 'rate_limited', message: 'Too many attempts. Please try again in 10 minutes.' });
+  });
+
+  it('starts counting again after a successful sign-in', async () => {
+    const member = await confirmedMember();
+    const wrong = () => signIn(a, '10.0.0.3', member.email, WRONG);
+    expect(await statuses(PER_EMAIL - 1, wrong)).toEqual(Array(PER_EMAIL - 1).fill(401));
+    expect((await signIn(a, '10.0.0.3', member.email, member.authSecret)).statusCode).toBe(200);
+    expect(await statuses(PER_EMAIL + 1, wrong)).toEqual([...Array(PER_EMAIL).fill(401), 429]);
+  });
+
+  it('still counts every sign-in per IP, successful or not', async () => {
+    const member = await confirmedMember();
+    const codes = await statuses(PER_IP + 1, () => signIn(a, '10.0.0.4', member.email, member.authSecret));
+    expect(codes).toEqual([...Array(PER_IP).fill(200), 429]);
+  });
+});
+
+describe(`two server instances on one database (${testDbKind})`, () => {
+  it('share the sign-in limit', async () => {
+    const member = await confirmedMember();
+    const codes = [];
+    for (let i = 0; i < PER_EMAIL; i++) codes.push((await signIn(i % 2 ? b : a, '10.0.0.5', member.email, WRONG)).statusCode);
+    expect(codes).toEqual(Array(PER_EMAIL).fill(401));
+    expect((await signIn(a, '10.0.0.5', member.email, member.authSecret)).statusCode).toBe(429);
+    expect((await signIn(b, '10.0.0.5', member.email, member.authSecret)).statusCode).toBe(429);
+  });
+
+  it('let no more wrong secrets through than the limit, however many arrive at once', async () => {
+    const member = await confirmedMember();
+    const all = await Promise.all(Array.from({ length: 2 * PER_EMAIL }, (_, i) => signIn(i % 2 ? b : a, '10.0.0.7', member.email, WRONG)));
+    expect(all.map((r) => r.statusCode).sort()).toEqual([...Array(PER_EMAIL).fill(401), ...Array(PER_EMAIL).fill(429)]);
+  });
+
+  it('share the limit of mail-sending requests, which counts every request', async () => {
+    const member = await confirmedMember();
+    const ask = (t: TestApp) =>
+      t.app.inject({ method: 'POST', url: '/auth/request-password-reset', remoteAddress: '10.0.0.6', headers: { origin: ORIGIN }, payload: { email: member.email, redirectTo: '/reset-password' } });
+    const codes = [];
+    for (let i = 0; i <= PER_EMAIL; i++) codes.push((await ask(i % 2 ? b : a)).statusCode);
+    expect(codes).toEqual([...Array(PER_EMAIL).fill(200), 429]);
+  });
+});
