@@ -9,6 +9,9 @@ import { requireOperator } from '../../auth/operator-key';
 import { previewRound, publishRound, RoundConflict } from '../../distribution/rounds';
 import type { AppServices } from '../../services';
 
+/** The advisory lock key that makes publishing a round one process's work at a time. */
+export const PUBLISH_LOCK_KEY = 73_022_027;
+
 export const operatorRoutes =
   (services: AppServices): FastifyPluginAsyncZod =>
   async (app) => {
@@ -61,16 +64,15 @@ export const operatorRoutes =
       async () => previewRound(db),
     );
 
-    let publishing: Promise<unknown> | undefined;
     app.post(
       '/distributions',
       { schema: { summary: 'Publish the next distribution round (or finish an interrupted one)', security: [{ bearerAuth: [] }], response: { 200: publishRoundResponse, 401: errorResponse, 409: errorResponse } } },
       async (request) => {
-        if (publishing) throw new AppError(409, 'conflict', 'A distribution round is being published right now.');
-        const run = publishRound(db, services.chain);
-        publishing = run;
+        // One publisher across every server process: the others answer 409 at once.
+        const release = await services.database.tryLock(PUBLISH_LOCK_KEY);
+        if (!release) throw new AppError(409, 'conflict', 'A distribution round is being published right now.');
         try {
-          const result = await run;
+          const result = await publishRound(db, services.chain);
           request.log.info(result, 'distribution round');
           return result;
         } catch (error) {
@@ -78,7 +80,7 @@ export const operatorRoutes =
           request.log.warn({ err: error }, 'distribution round refused: the chain disagrees');
           throw new AppError(409, 'conflict', error.message);
         } finally {
-          publishing = undefined;
+          await release();
         }
       },
     );
