@@ -39,7 +39,9 @@ export async function buildApp(services: AppServices, opts: { logStream?: Destin
     trustProxy: trustProxy(config.TRUST_PROXY),
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
-    return503OnClosing: true,
+    // A request that reaches a kept-alive connection while closing is still served (its answer
+    // says connection: close): members see an answer or a refused connection, never a 503.
+    return503OnClosing: false,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
