@@ -11,6 +11,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import type { Database } from '../db/database';
 import { enqueueMail, type NewMail } from '../mail/outbox';
+import { isDatabaseUnavailable } from '../plugins/errors';
 import { confirmationMail, passwordResetMail } from '../mail/templates';
 import { hashSecret, verifySecret } from './password-hash';
 
@@ -44,7 +45,9 @@ export function createAuth(config: Config, database: Database, signingKey: strin
     logger: {
       level: 'debug',
       log: (level, message, ...args) => {
-        const target = level === 'error' ? 'error' : level === 'warn' ? 'info' : 'debug';
+        // The database being away is an outage the request answers with 503 (plugins/errors.ts), not a bug.
+        const outage = level === 'error' && args.some(isDatabaseUnavailable);
+        const target = outage ? 'warn' : level === 'error' ? 'error' : level === 'warn' ? 'info' : 'debug';
         log[target]({ args: args.length > 0 ? args : undefined }, `better-auth: ${message}`);
       },
     },

@@ -90,6 +90,9 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   pool.on('error', () => {
     // An idle client lost its connection; the pool replaces it. Queries report their own errors.
   });
+  // A client in use also emits 'error' when its connection drops (a database restart), besides
+  // failing its query; without a listener that would be an uncaught exception ending the process.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const dialect = new PostgresDialect({ pool });
   const db = new Kysely<DB>({ dialect });
   return {
@@ -144,12 +147,17 @@ async function listenPostgres(url: string, channel: string, handler: (payload: s
     });
     next.on('error', () => {
       client = undefined;
-      if (!stopped) setTimeout(() => void connect().catch(() => undefined), 1_000);
+      if (!stopped) reconnectSoon();
     });
     await next.connect();
     await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
     client = next;
   };
+  // Until the database answers again: a restart can take longer than one retry.
+  const reconnectSoon = () =>
+    setTimeout(() => {
+      if (!stopped) connect().catch(reconnectSoon);
+    }, 1_000);
   await connect();
   return async () => {
     stopped = true;

@@ -1,0 +1,91 @@
+// PostgreSQL going away under load (the connections dropped and new ones refused, as in a restart):
+// requests fail fast with 503 { code, message }, never 500, and succeed again once it is back,
+// without restarting the server.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { openDatabase } from '../src/db/database';
+import { MEMBER_EVENTS_CHANNEL } from '../src/realtime/member-events';
+import { setUpSchema } from '../src/db/setup';
+import { cookieOf, makeMemberKeys, registerBody } from './helpers/members';
+import { tcpProxy, type TcpProxy } from './helpers/tcp-proxy';
+import { buildTestApp, type TestApp } from './helpers/test-app';
+import { createPostgresDatabase, testDbKind } from './helpers/test-database';
+
+describe.runIf(testDbKind === 'postgres')('PostgreSQL restarted under load', () => {
+  let t: TestApp;
+  let proxy: TcpProxy;
+  let dropDatabase: () => Promise<void>;
+  let cookie: string;
+  let userId: string;
+
+  beforeAll(async () => {
+    const created = await createPostgresDatabase();
+    dropDatabase = created.drop;
+    const url = new URL(created.url);
+    proxy = await tcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
+    url.port = String(proxy.port);
+    const database = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 10 });
+    await setUpSchema(database);
+    t = await buildTestApp({ database: { database, drop: () => database.close() }, env: { REQUIRE_EMAIL_CONFIRMATION: 'false' } });
+    const keys = await makeMemberKeys();
+    const registered = await t.app.inject({ method: 'POST', url: '/api/register', payload: await registerBody(t.app, keys) });
+    expect(registered.statusCode).toBe(201);
+    userId = registered.json().userId as string;
+    const signIn = await t.app.inject({ method: 'POST', url: '/auth/sign-in/email', headers: { origin: t.services.config.publicUrl }, payload: { email: keys.email, password: keys.authSecret } });
+    cookie = cookieOf(signIn.headers['set-cookie']);
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+    await t?.services.database.close();
+    await proxy?.close();
+    await dropDatabase?.();
+  });
+
+  const paths = ['/api/me', '/api/referrals/network', '/api/referrals/balance', '/api/health'];
+  async function burst(rounds: number) {
+    const answers: Array<{ status: number; code?: string; ms: number }> = [];
+    await Promise.all(
+      Array.from({ length: 20 }, async (_, n) => {
+        for (let i = 0; i < rounds; i++) {
+          const started = Date.now();
+          const res = await t.app.inject({ method: 'GET', url: paths[(n + i) % paths.length]!, headers: { cookie } });
+          answers.push({ status: res.statusCode, code: (res.json() as { code?: string }).code, ms: Date.now() - started });
+        }
+      }),
+    );
+    return answers;
+  }
+
+  it('answers 503 service_unavailable quickly while it is down, and 200 again once it is back', async () => {
+    expect((await burst(2)).every((a) => a.status === 200)).toBe(true);
+
+    await proxy.cut();
+    const down = await burst(5);
+    const statuses = [...new Set(down.map((a) => a.status))].sort();
+    console.info(`[outage] statuses while down ${JSON.stringify(statuses)}, slowest ${Math.max(...down.map((a) => a.ms))} ms`);
+    expect(statuses).toEqual([503]);
+    expect(down.filter((a) => a.code !== undefined && a.code !== 'service_unavailable')).toEqual([]);
+    expect(Math.max(...down.map((a) => a.ms))).toBeLessThan(5_000); // never hangs past the pool's connect timeout
+    expect(t.logs.filter((l) => l.level === 50 && String(l.msg) !== 'database unavailable')).toEqual([]);
+
+    // A restart takes a few seconds: longer than one reconnect attempt of the realtime listener.
+    await new Promise((r) => setTimeout(r, 2_500));
+    await proxy.restore();
+    await expect.poll(async () => (await t.app.inject({ method: 'GET', url: '/api/me', headers: { cookie } })).statusCode, { timeout: 15_000 }).toBe(200);
+    expect((await burst(2)).every((a) => a.status === 200)).toBe(true);
+
+    // The realtime listener (its own connection) is back too: a member's change reaches their tabs.
+    let heard = 0;
+    const unsubscribe = t.services.events.subscribe(userId, () => (heard += 1));
+    try {
+      await expect
+        .poll(async () => {
+          await sql`SELECT pg_notify(${MEMBER_EVENTS_CHANNEL}, ${userId})`.execute(t.services.database.db);
+          return heard;
+        }, { timeout: 15_000, interval: 500 })
+        .toBeGreaterThan(0);
+    } finally {
+      unsubscribe();
+    }
+  }, 120_000);
+});
