@@ -57,9 +57,11 @@ export function createAuth(config: Config, database: Database, signingKey: strin
     // E-mail confirmation tokens are signed JWTs, never stored.
     verification: { storeIdentifier: 'hashed' },
     advanced: {
+      // The session check is one indexed query (session by token joined to its user), not two,
+      // and stays exact: a signed-out or reset session ends at once (no cookie cache).
+      database: { generateId: () => randomUUID(), joins: true },
       cookiePrefix: 'crw',
       useSecureCookies: config.publicUrl.startsWith('https://'),
-      database: { generateId: () => randomUUID() },
     },
     emailAndPassword: {
       enabled: true,
