@@ -18,6 +18,7 @@ import { healthRoutes } from './features/health/routes';
 import { logOptions } from './logging';
 import { registerErrorHandling } from './plugins/errors';
 import { registerOpenApi } from './plugins/openapi';
+import { registerMetrics } from './plugins/metrics';
 import { registerOriginCheck } from './plugins/origin-check';
 import { registerSecurity } from './plugins/security';
 import { registerSpa } from './plugins/spa';
@@ -60,6 +61,7 @@ export async function buildApp(services: AppServices, opts: { logStream?: Destin
   registerErrorHandling(app);
   await registerSecurity(app);
   registerOriginCheck(app, trustedOrigins(config));
+  registerMetrics(app, services);
   await registerOpenApi(app);
 
   const limits = attemptLimits(config, services.database.db);

@@ -1,0 +1,82 @@
+// GET /metrics (Prometheus text format, operator key): requests by route, the mail outbox, the
+// distribution rounds, the chain node, and the process itself. Gauges read the database only when
+// Prometheus scrapes, so the metrics cost nothing between scrapes.
+import type { FastifyInstance } from 'fastify';
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { sql } from 'kysely';
+import { requireOperator } from '../auth/operator-key';
+import type { AppServices } from '../services';
+
+export function registerMetrics(app: FastifyInstance, services: AppServices): Registry {
+  const { database, worker, operatorKey } = services;
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'crw_' });
+
+  const requests = new Histogram({
+    name: 'crw_http_request_duration_seconds',
+    help: 'HTTP requests by method, route pattern and status, with their duration',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    // The route pattern, never the raw URL: unmatched paths share one label.
+    const route = request.routeOptions.url ?? 'unmatched';
+    requests.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+  });
+
+  new Gauge({
+    name: 'crw_mail_outbox',
+    help: 'Mails in the outbox by status (pending includes those being retried)',
+    labelNames: ['status'] as const,
+    registers: [registry],
+    async collect() {
+      const rows = await database.db.selectFrom('mail_outbox').select(['status', sql<number>`count(*)::int`.as('n')]).groupBy('status').execute();
+      this.reset();
+      for (const status of ['pending', 'sent']) this.set({ status }, rows.find((r) => r.status === status)?.n ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'crw_mail_outbox_oldest_pending_seconds',
+    help: 'Age of the oldest mail still waiting to be delivered (0 when none)',
+    registers: [registry],
+    async collect() {
+      const row = await sql<{ age: number | null }>`
+        SELECT extract(epoch FROM now() - min(created_at))::float8 AS age FROM mail_outbox WHERE status = 'pending'`.execute(database.db);
+      this.set(row.rows[0]?.age ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'crw_mail_delivery_failing',
+    help: '1 when the last delivery attempt of this process failed',
+    registers: [registry],
+    collect() {
+      this.set(worker.delivery.status === 'failing' ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'crw_distribution_rounds',
+    help: 'Distribution rounds by status (prepared and sent are being published)',
+    labelNames: ['status'] as const,
+    registers: [registry],
+    async collect() {
+      const rows = await database.db.selectFrom('distribution_rounds').select(['status', sql<number>`count(*)::int`.as('n')]).groupBy('status').execute();
+      this.reset();
+      for (const status of ['prepared', 'sent', 'published']) this.set({ status }, rows.find((r) => r.status === status)?.n ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'crw_distribution_latest_published_round',
+    help: 'The index of the latest published round (0 before the first)',
+    registers: [registry],
+    async collect() {
+      const row = await database.db.selectFrom('distribution_rounds').select((eb) => eb.fn.max('round_index').as('index')).where('status', '=', 'published').executeTakeFirst();
+      this.set(Number(row?.index ?? 0));
+    },
+  });
+
+  app.get('/metrics', { schema: { hide: true }, onRequest: async (request) => requireOperator(request, operatorKey) }, async (_request, reply) =>
+    reply.type(registry.contentType).header('cache-control', 'no-store').send(await registry.metrics()),
+  );
+  return registry;
+}
