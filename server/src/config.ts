@@ -50,6 +50,8 @@ const envSchema = z
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
     SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+    /** How long a mail claimed by a process stays its own: after a crash, another process retries it then. */
+    MAIL_LEASE_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
     MAIL_FROM: z.string().min(3).default('Community Rewards <no-reply@localhost>'),
     AUTH_SECRET: z.string().min(32).optional(),
     REQUIRE_EMAIL_CONFIRMATION: booleanString.default(true),

@@ -50,7 +50,7 @@ export async function openServices(
   const transport = config.SMTP_URL
     ? smtpTransport(config.SMTP_URL, config.MAIL_FROM, config.publicUrl)
     : devMailboxTransport(database.db, (line) => process.stdout.write(`${line}\n`));
-  const worker = new OutboxWorker(database.db, transport, log, overrides.outbox);
+  const worker = new OutboxWorker(database.db, transport, log, { leaseMs: config.MAIL_LEASE_SECONDS * 1000, ...overrides.outbox });
   const signingKey = await authSigningKey(config);
   const auth = createAuth(config, database, signingKey, () => worker.wake(), log);
   const applied = await setUpSchema(database);
