@@ -131,6 +131,7 @@ describe('ops deploy against a Hardhat node process', () => {
     const out = run.output();
     expect(out).toContain('Deployed on chain 31337:');
     expect(out).toContain('Waiting for 3 confirmations');
+    expect(existsSync(path.join(first, 'data/deployment-31337.json'))).toBe(true);
     printed = envLines(out);
     expect(printed).toEqual({ CHAIN_RPC_URL: node.url, TOKEN_ADDRESS: expect.stringMatching(/^0x/), DISTRIBUTOR_ADDRESS: expect.stringMatching(/^0x/) });
     await expectDeployed(operator().address, printed.TOKEN_ADDRESS!, printed.DISTRIBUTOR_ADDRESS!);

@@ -1,7 +1,7 @@
 // `npm run ops -- deploy`: deploys RemeToken and RewardsDistributor to CHAIN_RPC_URL and prints the
 // server's .env lines. Every transaction is recorded before it is sent, so a rerun finishes or shows.
 import { existsSync } from 'node:fs';
-import { deploymentTransactions, type DeploymentPlan } from '@crw/contracts';
+import { artifact, deploymentTransactions, type DeploymentPlan } from '@crw/contracts';
 import { formatAmount } from '@crw/core';
 import { getAddress } from 'ethers';
 import { deploySettings, type DeploySettings } from './deploy-settings';
@@ -119,6 +119,11 @@ function printEnvLines(chain: DeployChain, record: DeploymentRecord, settings: D
 export async function deploy(args: string[]): Promise<void> {
   if (existsSync('.env')) process.loadEnvFile('.env');
   const settings = deploySettings(args, process.env);
+  try {
+    artifact('RemeToken');
+  } catch {
+    throw new Error('The contracts are not built: run `npm run build -w contracts` first.');
+  }
   const chain = await connect(settings.rpcUrl, settings.operatorKey);
   const file = recordPath(settings.dataDir, chain.chainId);
   const earlier = await readRecord(file);
