@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { ContractFactory, type ContractRunner, type InterfaceAbi } from 'ethers';
 
 export { createDevChain, WELL_KNOWN_TEST_KEYS, DEV_CHAIN_ID, type DevChain } from './dev-chain';
-export { deployContracts, type Deployment } from './deploy';
+export { deployContracts, deploymentTransactions, planDeployment, type Deployment, type DeploymentPlan } from './deploy';
 
 export type ContractName = 'RemeToken' | 'RewardsDistributor';
 

@@ -100,6 +100,15 @@ const envSchema = z
     }
   });
 
+/** What `ops deploy` reads: the chain, the operator key and DATA_DIR, none of the server's other settings. */
+export const deployEnvSchema = z.object({
+  CHAIN_RPC_URL: envSchema.shape.CHAIN_RPC_URL,
+  OPERATOR_PRIVATE_KEY: envSchema.shape.OPERATOR_PRIVATE_KEY,
+  TOKEN_ADDRESS: envSchema.shape.TOKEN_ADDRESS,
+  DISTRIBUTOR_ADDRESS: envSchema.shape.DISTRIBUTOR_ADDRESS,
+  DATA_DIR: envSchema.shape.DATA_DIR,
+});
+
 export type Env = z.infer<typeof envSchema>;
 
 export interface Config extends Env {
@@ -111,7 +120,7 @@ export interface Config extends Env {
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
 
 /** Empty values (`DATABASE_URL=` in a .env) mean "not set". */
-function withoutEmpty(env: Record<string, string | undefined>): Record<string, string> {
+export function withoutEmpty(env: Record<string, string | undefined>): Record<string, string> {
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && e[1].trim() !== ''));
 }
 

@@ -1,15 +1,24 @@
 // The operator CLI (`npm run ops -- <command>`): a client of the running server's operator API,
-// never a second opener of its database (DESIGN §2).
+// never a second opener of its database (DESIGN §2). `deploy` alone talks to the chain, before any
+// server runs.
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatAmount } from '@crw/core';
 import { OPERATOR_KEY_FILE } from '../auth/operator-key';
+import { DEFAULT_CONFIRMATIONS, DEFAULT_SUPPLY } from './deploy/deploy-settings';
 
 const usage = `Usage: npm run ops -- <command> [options]
 
 Commands:
+  deploy [--supply <REME>] [--confirmations <n>]
+      Deploy RemeToken and RewardsDistributor to CHAIN_RPC_URL from OPERATOR_PRIVATE_KEY's account,
+      mint --supply REME (default ${DEFAULT_SUPPLY}) to it as the treasury and approve the distributor
+      to draw each round's funding; wait for --confirmations blocks (default ${DEFAULT_CONFIRMATIONS}) and print the
+      .env lines for the server. Reads the environment and .env; records every transaction in
+      DATA_DIR/deployment-<chain id>.json first, so a rerun finishes an interrupted deployment or
+      shows the finished one, never deploying twice.
   care-action --email <address> --caps <n> --description <text> [--key <idempotency key>]
       Credit a care action's CAPs to a member. Re-running with the same --key credits nothing more.
   distribute [--publish]
@@ -19,7 +28,7 @@ Commands:
   fund <address> <eth>
       Development chain only: send ETH from the faucet to an address (e.g. fund 0xabc… 0.05).
 
-Environment:
+Environment (deploy: CHAIN_RPC_URL, OPERATOR_PRIVATE_KEY, DATA_DIR):
   SERVER_URL        the running server (default http://localhost:3000)
   OPERATOR_API_KEY  the operator key (default: read from DATA_DIR/operator-key, DATA_DIR default ./data)`;
 
@@ -104,7 +113,8 @@ async function fund(args: string[]): Promise<void> {
 
 const [command, ...rest] = process.argv.slice(2);
 try {
-  if (command === 'care-action') await careAction(rest);
+  if (command === 'deploy') await (await import('./deploy/deploy-command')).deploy(rest);
+  else if (command === 'care-action') await careAction(rest);
   else if (command === 'distribute') await distribute(rest);
   else if (command === 'fund') await fund(rest);
   else {

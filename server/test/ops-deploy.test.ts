@@ -1,0 +1,212 @@
+// `npm run ops -- deploy` as an operator runs it (its own process, settings from the environment or
+// .env) against a Hardhat node process, then the real server started with the lines it printed.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { artifact } from '@crw/contracts';
+import { Contract, JsonRpcProvider, MaxUint256, Wallet, parseEther } from 'ethers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHardhatNode, type HardhatNode } from './helpers/hardhat-node';
+import { freePort } from './helpers/ports';
+import { repoRoot, spawnServer, waitForHealthy } from './helpers/server-process';
+import { fixtureWebDist } from './helpers/test-app';
+import { createPostgresDatabase, testDbKind } from './helpers/test-database';
+
+const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+const opsCli = path.join(repoRoot, 'server/src/cli/ops.ts');
+
+let node: HardhatNode;
+let provider: JsonRpcProvider;
+const running = new Set<ChildProcess>();
+
+beforeAll(async () => {
+  node = await startHardhatNode();
+  console.info(`[ops-deploy] hardhat node answered after ${node.startupMs} ms`);
+  provider = new JsonRpcProvider(node.url, 31337, { staticNetwork: true, cacheTimeout: -1 });
+});
+afterAll(async () => {
+  for (const child of running) child.kill('SIGKILL'); // left by a failed test
+  provider?.destroy();
+  await node?.stop();
+});
+
+/** A fresh working directory: an operator's checkout with its own .env and ./data. */
+function install(dotEnv?: Record<string, string>): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'crw-deploy-'));
+  if (dotEnv) writeFileSync(path.join(dir, '.env'), Object.entries(dotEnv).map(([k, v]) => `${k}=${v}\n`).join(''));
+  return dir;
+}
+
+/** Runs `node --import tsx server/src/cli/ops.ts deploy …` in `cwd` with only `env` (and PATH). */
+function runDeploy(cwd: string, env: Record<string, string>, args: string[] = []) {
+  const child = spawn(process.execPath, ['--import', tsx, opsCli, 'deploy', ...args], { cwd, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  void exited.then(() => running.delete(child));
+  return {
+    child,
+    exited,
+    output: () => out,
+    async waitForOutput(text: string): Promise<void> {
+      for (let i = 0; i < 600 && !out.includes(text); i++) {
+        if (child.exitCode !== null) throw new Error(`deploy exited before printing "${text}":\n${out}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      if (!out.includes(text)) throw new Error(`deploy did not print "${text}":\n${out}`);
+    },
+  };
+}
+
+/** Mines a block every 200 ms until `done` settles (the node mines only on transactions). */
+async function mineUntil(done: Promise<unknown>): Promise<void> {
+  let finished = false;
+  void done.finally(() => (finished = true));
+  while (!finished) {
+    await node.request('evm_mine');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+function envLines(out: string): Record<string, string> {
+  return Object.fromEntries([...out.matchAll(/^([A-Z_]+)=(\S+)$/gm)].map((m) => [m[1]!, m[2]!]));
+}
+
+async function expectDeployed(operator: string, token: string, distributor: string): Promise<void> {
+  expect(await provider.getCode(token)).not.toBe('0x');
+  expect(await provider.getCode(distributor)).not.toBe('0x');
+  const tokenContract = new Contract(token, artifact('RemeToken').abi, provider);
+  const distributorContract = new Contract(distributor, artifact('RewardsDistributor').abi, provider);
+  expect(await tokenContract.getFunction('distributor')()).toBe(distributor);
+  expect(await distributorContract.getFunction('token')()).toBe(token);
+  expect(await distributorContract.getFunction('owner')()).toBe(operator);
+  expect(await tokenContract.getFunction('balanceOf')(operator)).toBe(parseEther('1000000000'));
+  expect(await tokenContract.getFunction('allowance')(operator, distributor)).toBe(MaxUint256);
+}
+
+describe('ops deploy against a Hardhat node process', () => {
+  const operator = () => new Wallet(node.accounts[0]!);
+  let printed: Record<string, string> = {};
+
+  it('refuses without CHAIN_RPC_URL and OPERATOR_PRIVATE_KEY, naming both (exit code 1)', async () => {
+    const run = runDeploy(install(), {});
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toContain('CHAIN_RPC_URL is not set');
+    expect(run.output()).toContain('OPERATOR_PRIVATE_KEY is not set');
+  });
+
+  it('refuses while the node is down, and deploys nothing', async () => {
+    await node.stop();
+    const cwd = install();
+    const run = runDeploy(cwd, { CHAIN_RPC_URL: `${node.url}/key-in-the-path`, OPERATOR_PRIVATE_KEY: node.accounts[0]! });
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toContain(`ops: The chain node at ${node.url} (CHAIN_RPC_URL) did not answer`);
+    expect(run.output()).not.toContain('key-in-the-path');
+    expect(existsSync(path.join(cwd, 'data'))).toBe(false);
+    console.info(`[ops-deploy] hardhat node back after ${await node.start()} ms`);
+  });
+
+  it('refuses an operator without ETH, saying how much the gas needs, and sends nothing', async () => {
+    const unfunded = Wallet.createRandom();
+    const cwd = install();
+    const run = runDeploy(cwd, { CHAIN_RPC_URL: node.url, OPERATOR_PRIVATE_KEY: unfunded.privateKey });
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toMatch(new RegExp(`ops: The operator ${unfunded.address} has 0\\.0 ETH; deploying needs up to 0\\.\\d+ ETH for gas \\(\\d+ gas at up to [\\d.]+ gwei\\)`));
+    expect(run.output()).toContain('Nothing was sent.');
+    expect(existsSync(path.join(cwd, 'data'))).toBe(false);
+  });
+
+  let first: string;
+  it('deploys both contracts from .env settings, waits for the confirmations asked and prints the .env lines', async () => {
+    first = install({ CHAIN_RPC_URL: node.url, OPERATOR_PRIVATE_KEY: node.accounts[0]! });
+    // No SMTP_URL, PUBLIC_URL, AUTH_SECRET…: deploy needs none of the server's production settings.
+    const run = runDeploy(first, { NODE_ENV: 'production' }, ['--confirmations', '3']);
+    await mineUntil(run.exited);
+    expect(await run.exited, run.output()).toBe(0);
+    const out = run.output();
+    expect(out).toContain('Deployed on chain 31337:');
+    expect(out).toContain('Waiting for 3 confirmations');
+    expect(existsSync(path.join(first, 'data/deployment-31337.json'))).toBe(true);
+    printed = envLines(out);
+    expect(printed).toEqual({ CHAIN_RPC_URL: node.url, TOKEN_ADDRESS: expect.stringMatching(/^0x/), DISTRIBUTOR_ADDRESS: expect.stringMatching(/^0x/) });
+    await expectDeployed(operator().address, printed.TOKEN_ADDRESS!, printed.DISTRIBUTOR_ADDRESS!);
+    const approval = /approval of the distributor: transaction (0x[0-9a-f]{64})/.exec(out)![1]!;
+    expect(await (await provider.getTransactionReceipt(approval))!.confirmations()).toBeGreaterThanOrEqual(3);
+    expect(await provider.getTransactionCount(operator().address)).toBe(3);
+  });
+
+  it('a second run sends nothing, says so and prints the same lines', async () => {
+    const run = runDeploy(first, {});
+    expect(await run.exited, run.output()).toBe(0);
+    expect(run.output()).toContain('Already deployed on chain 31337: nothing sent.');
+    expect(envLines(run.output())).toEqual(printed);
+    expect(await provider.getTransactionCount(operator().address)).toBe(3);
+  });
+
+  it('a deployment killed with only the token sent is finished by a rerun, without a second token', async () => {
+    const key = node.accounts[1]!;
+    const address = new Wallet(key).address;
+    const cwd = install();
+    const env = { CHAIN_RPC_URL: node.url, OPERATOR_PRIVATE_KEY: key };
+    await node.request('evm_setAutomine', [false]);
+    try {
+      const killed = runDeploy(cwd, env, ['--confirmations', '1']);
+      await killed.waitForOutput('Waiting for 1 confirmation');
+      killed.child.kill('SIGKILL');
+      await killed.exited;
+      const sent = killed.output();
+      const token = /Sent RemeToken: transaction (0x[0-9a-f]{64}) \(nonce 0\), creating (0x\w{40})/.exec(sent)!;
+      const distributor = /Sent RewardsDistributor: transaction (0x[0-9a-f]{64}) \(nonce 1\), creating (0x\w{40})/.exec(sent)!;
+      // As if it had died before sending the distributor: the node has only the token's transaction.
+      expect(await node.request('hardhat_dropTransaction', [distributor[1]])).toBe(true);
+
+      const rerun = runDeploy(cwd, env, ['--confirmations', '1']);
+      await rerun.waitForOutput('Waiting for 1 confirmation of RemeToken, RewardsDistributor');
+      expect(await provider.getTransactionCount(address)).toBe(0); // the token still waits to be mined
+      await mineUntil(rerun.exited);
+      expect(await rerun.exited, rerun.output()).toBe(0);
+      const out = rerun.output();
+      expect(out).not.toContain('Sent RemeToken');
+      expect(out).toContain(`Sent RewardsDistributor's transaction ${distributor[1]} again`);
+      expect(out).toContain('Finished the deployment on chain 31337 started earlier: 1 new transaction sent.');
+      expect(envLines(out)).toMatchObject({ TOKEN_ADDRESS: token[2], DISTRIBUTOR_ADDRESS: distributor[2] });
+      await expectDeployed(address, token[2]!, distributor[2]!);
+      expect(await provider.getTransactionCount(address)).toBe(3); // one token, one distributor, one approval
+    } finally {
+      await node.request('evm_setAutomine', [true]);
+    }
+  });
+
+  describe(`a server with the printed settings (${testDbKind})`, () => {
+    let dropDatabase: (() => Promise<void>) | undefined;
+    afterAll(async () => dropDatabase?.());
+
+    it('answers /api/health with the remote chain up and the deployed addresses', async () => {
+      const storage: Record<string, string> = { DATA_DIR: install(), WEB_DIST_DIR: fixtureWebDist() };
+      if (testDbKind === 'postgres') {
+        const created = await createPostgresDatabase();
+        dropDatabase = created.drop;
+        storage.DATABASE_URL = created.url;
+      }
+      const server = spawnServer({ ...storage, ...printed, OPERATOR_PRIVATE_KEY: node.accounts[0]!, PORT: String(await freePort()) });
+      try {
+        await waitForHealthy(server);
+        const health = (await (await fetch(`${server.url}/api/health`)).json()) as { chain: Record<string, unknown> };
+        expect(health.chain).toMatchObject({
+          status: 'up',
+          kind: 'remote',
+          chainId: 31337,
+          tokenAddress: printed.TOKEN_ADDRESS,
+          distributorAddress: printed.DISTRIBUTOR_ADDRESS,
+        });
+      } finally {
+        expect(await server.stop()).toBe(0);
+      }
+    });
+  });
+});
