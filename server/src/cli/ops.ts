@@ -3,6 +3,7 @@
 // server runs.
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatAmount } from '@crw/core';
@@ -111,6 +112,8 @@ async function fund(args: string[]): Promise<void> {
   console.log(`Sent ${eth} ETH to ${address} (transaction ${result.txHash}); its balance is now ${formatAmount(result.balance)} ETH.`);
 }
 
+// The same .env as the server (OPERATOR_API_KEY, DATA_DIR, SERVER_URL); the environment wins.
+if (existsSync('.env')) process.loadEnvFile('.env');
 const [command, ...rest] = process.argv.slice(2);
 try {
   if (command === 'deploy') await (await import('./deploy/deploy-command')).deploy(rest);

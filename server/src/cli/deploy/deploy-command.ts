@@ -116,8 +116,8 @@ function printEnvLines(chain: DeployChain, record: DeploymentRecord, settings: D
   if (explorer) console.log(`EXPLORER_URL=${explorer}`);
 }
 
+/** Deploys (or finishes deploying) both contracts; ops.ts has read `.env` like the server does. */
 export async function deploy(args: string[]): Promise<void> {
-  if (existsSync('.env')) process.loadEnvFile('.env');
   const settings = deploySettings(args, process.env);
   try {
     artifact('RemeToken');
