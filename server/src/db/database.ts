@@ -5,6 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, type Dialect } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema';
+import { postgresLeaderLock, processLeaderLock, type LeaderLock } from './leader-lock';
 import { pgliteDialect, SessionLock } from './pglite-dialect';
 
 const INT8_OID = 20;
@@ -24,6 +25,8 @@ export interface Database {
   withSession<T>(fn: (session: RawSession) => Promise<T>): Promise<T>;
   /** LISTEN on a channel; the handler gets each NOTIFY payload. Resolves to an unlisten function. */
   listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
+  /** A lock one holder at a time has across every process on this database (leader-lock.ts). */
+  leaderLock(key: number): LeaderLock;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -57,6 +60,7 @@ async function openPglite(dataDir?: string): Promise<Database> {
       const unlisten = await lock.run(() => pglite.listen(channel, handler));
       return () => lock.run(() => unlisten());
     },
+    leaderLock: (key) => processLeaderLock(pglite, key),
     ping: () => ping(db),
     close: () => db.destroy(),
   };
@@ -96,6 +100,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
       }
     },
     listen: (channel, handler) => listenPostgres(url, channel, handler),
+    leaderLock: (key) => postgresLeaderLock(url, key),
     ping: () => ping(db),
     close: () => db.destroy(),
   };
