@@ -118,7 +118,7 @@ describe(`the operator CLI against a running server (${testDbKind})`, () => {
   it('distributes, funds and claims through the CLI and /rpc, and a restart keeps every balance, root and proof', async () => {
     const { execFile } = await import('node:child_process');
     const { promisify } = await import('node:util');
-    const { makeMemberKeys, registerBody, cookieOf, ORIGIN } = await import('./helpers/members');
+    const { makeMemberKeys, registerBody, cookieOf } = await import('./helpers/members');
     const { repoRoot } = await import('./helpers/server-process');
     const { read, sendClaim, distributorInterface, tokenInterface } = await import('./helpers/chain-client');
     const port = String(await freePort());
@@ -149,7 +149,7 @@ describe(`the operator CLI against a running server (${testDbKind})`, () => {
     expect(await ops('fund', keys.address, '0.05')).toContain(`Sent 0.05 ETH to ${keys.address}`);
 
     const signIn = async () => {
-      const res = await fetch(`${server.url}/auth/sign-in/email`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN }, body: JSON.stringify({ email: keys.email, password: keys.authSecret }) });
+      const res = await fetch(`${server.url}/auth/sign-in/email`, { method: 'POST', headers: { 'content-type': 'application/json', origin: server.url }, body: JSON.stringify({ email: keys.email, password: keys.authSecret }) });
       return cookieOf(res.headers.getSetCookie());
     };
     const claimData = async () => (await (await fetch(`${server.url}/api/claim`, { headers: { cookie: await signIn() } })).json()) as { proof: string[]; distributedTokens: string; distributionIndex: number };
