@@ -13,6 +13,7 @@ import { countedNode, type NodeCalls } from './node-calls';
 
 /** The advisory lock key of the follower's leader (migrate.ts uses 73_022_026). */
 export const FOLLOWER_LOCK_KEY = 73_022_027;
+const STOP_WAIT_MS = 3_000;
 
 export class ChainFollower {
   /** The follower's own calls to the node (also counted in chain.node.calls). */
@@ -68,10 +69,14 @@ export class ChainFollower {
     return next;
   }
 
+  /** Stops polling and lets the lock go, after the pass under way (waiting at most STOP_WAIT_MS: a
+   * hung node must not hold up a shutdown; a pass finishing later cannot record twice). */
   async stop(): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#timer);
-    await this.#tail;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.#tail, new Promise((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS)))]);
+    clearTimeout(timer);
     await this.#lock.release();
   }
 
