@@ -55,10 +55,11 @@ test('claim: distribute, insufficient ETH, fund, claim in the browser, then only
   await page.getByRole('button', { name: 'Go back' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
 
-  // Funded, a wrong password is 'Invalid Wallet'; the right one claims.
+  // Funded, a wrong password is 'Invalid Wallet'; the right one claims. The claim screen reads the
+  // ETH balance from the chain on arrival: the dashboard need not reload.
   expect(await ops('fund', address, '0.05')).toContain('Sent 0.05 ETH');
-  await page.reload();
   await page.getByRole('button', { name: 'Claim 200.0000 REME' }).click();
+  await expect(stat(page, 'Your ETH balance')).toHaveText('0.05 ETH');
   await page.getByLabel('Password', { exact: true }).fill('not-my-password');
   await page.getByRole('button', { name: 'Complete' }).click();
   await expect(page.getByRole('alert')).toHaveText('Invalid Wallet', { timeout: 30_000 });

@@ -74,6 +74,12 @@ const envSchema = z
     OPERATOR_PRIVATE_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex key').optional(),
     /** Embedded chain: when the journal no longer replays, stop (naming the entry) or archive it and every later one. */
     CHAIN_JOURNAL_ON_DIVERGENCE: z.enum(['stop', 'archive']).default('stop'),
+    /** Blocks the chain follower leaves on top of the head before indexing (default: 0 embedded, 2 with CHAIN_RPC_URL). */
+    CHAIN_CONFIRMATIONS: z.coerce.number().int().min(0).max(1000).optional(),
+    /** How often the chain follower asks the node for new blocks (and a waiting process tries to lead). */
+    CHAIN_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(3_600_000).default(4_000),
+    /** The first block the follower reads (the contracts' deployment block on a remote chain). */
+    CHAIN_START_BLOCK: z.coerce.number().int().min(0).default(0),
     EXPLORER_URL: z.url().optional(),
     EXCHANGE_URL: z.url().default('https://www.coinbase.com/how-to-buy/ethereum'),
     REME_PRICE: z.string().regex(/^\d+(\.\d{1,6})?$/, 'must be a decimal number such as 0.10').default('0.10'),
@@ -113,6 +119,8 @@ export type Env = z.infer<typeof envSchema>;
 
 export interface Config extends Env {
   publicUrl: string;
+  /** CHAIN_CONFIRMATIONS with its default for the chain in use. */
+  chainConfirmations: number;
   dataDir: string;
   isProduction: boolean;
 }
@@ -135,6 +143,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
     config: {
       ...e,
       publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+      chainConfirmations: e.CHAIN_CONFIRMATIONS ?? (e.CHAIN_RPC_URL ? 2 : 0),
       dataDir: path.resolve(e.DATA_DIR),
       isProduction: e.NODE_ENV === 'production',
     },

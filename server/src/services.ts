@@ -2,6 +2,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { createAuth, type Auth } from './auth/auth';
 import { openChain, type Chain } from './chain/chain';
+import { ChainFollower } from './chain/follower';
 import { authSigningKey } from './auth/auth-secret-key';
 import { communityAppSecret, operatorApiKey } from './auth/operator-key';
 import type { Config } from './config';
@@ -28,6 +29,8 @@ export interface AppServices {
   events: MemberEvents;
   /** The chain: embedded Hardhat Network (journaled in the database) or CHAIN_RPC_URL. */
   chain: Chain;
+  /** Indexes the chain into the database, in the one process that leads. */
+  follower: ChainFollower;
 }
 
 export async function openServices(
@@ -57,6 +60,10 @@ export async function openServices(
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
   // The chain before anything that runs: a journal that does not replay stops the start here.
   const chain = await openChain(config, database, log);
+  const follower = new ChainFollower(config, database, chain, log);
+  // The embedded chain is indexed before the first request; a remote one may have far to catch up.
+  const following = follower.start();
+  if (chain.node.kind === 'embedded') await following;
   const events = new MemberEvents();
   await events.start(database);
   // PGlite has now written its files, some with modes of its own (see data-dir.ts).
@@ -75,11 +82,13 @@ export async function openServices(
     communityAppSecret: await communityAppSecret(config),
     events,
     chain,
+    follower,
   };
 }
 
-/** Stops the worker, then closes the transport and the database (in that order). */
+/** Stops the follower and the worker, then closes the transport and the database (in that order). */
 export async function closeServices(services: AppServices): Promise<void> {
+  await services.follower.stop();
   await services.worker.stop();
   await services.events.stop();
   services.transport.close();

@@ -71,9 +71,11 @@ describe(`distribution rounds and claims (${testDbKind})`, () => {
       forClaiming: reme(300).toString(),
       claimSplit: { signup: reme(200).toString(), referral: reme(100).toString() },
       remeHeld: '0',
-      ethBalance: '0',
       remePrice: '0.10',
     });
+    expect(me.tokens.asOf).toMatchObject({ chainReachable: true, block: expect.any(Number) as number });
+    expect(me).not.toHaveProperty('tokens.ethBalance');
+    expect(await asMember('/api/claim/fee-balance')).toEqual({ ethBalance: '0' });
   });
 
   it('refuses a tampered proof or amount on chain, then pays exactly the claimable amount once', async () => {
@@ -87,6 +89,7 @@ describe(`distribution rounds and claims (${testDbKind})`, () => {
 
     const fund = await t.app.inject({ method: 'POST', url: '/api/operator/fund', headers: operator, payload: { address: a.address, eth: '0.05' } });
     expect(fund.json().balance).toBe(reme(0.05).toString());
+    expect(await asMember('/api/claim/fee-balance')).toEqual({ ethBalance: reme(0.05).toString() });
     const done = await sendClaim(t.app, a.privateKey, distributor, [a.address, reme(300), proof, 1]);
     expect(done.receipt?.status).toBe('0x1');
 
@@ -152,6 +155,7 @@ describe(`distribution rounds and claims (${testDbKind})`, () => {
     const health = (await t.app.inject({ method: 'GET', url: '/api/health' })).json();
     expect(health.chain).toMatchObject({ status: 'up', kind: 'embedded', chainId: 31337, distributorAddress: distributor });
     expect(health.chain.blockNumber).toBeGreaterThan(3);
+    expect(health.chain.follower).toMatchObject({ leading: true, confirmations: 0, processedBlock: health.chain.blockNumber, blocksBehind: 0, lastError: null });
     const config = (await t.app.inject({ method: 'GET', url: '/api/config' })).json();
     expect(config.chain).toMatchObject({ chainId: 31337, distributorAddress: distributor, explorerUrl: null });
     expect(JSON.stringify(config)).not.toMatch(/rpc_url|http:\/\/127|8545/i);

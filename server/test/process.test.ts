@@ -1,4 +1,5 @@
 import { mkdtempSync } from 'node:fs';
+import type { UserDetails } from '@crw/core';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -118,7 +119,7 @@ describe(`the operator CLI against a running server (${testDbKind})`, () => {
   it('distributes, funds and claims through the CLI and /rpc, and a restart keeps every balance, root and proof', async () => {
     const { execFile } = await import('node:child_process');
     const { promisify } = await import('node:util');
-    const { makeMemberKeys, registerBody, cookieOf, ORIGIN } = await import('./helpers/members');
+    const { makeMemberKeys, registerBody, cookieOf } = await import('./helpers/members');
     const { repoRoot } = await import('./helpers/server-process');
     const { read, sendClaim, distributorInterface, tokenInterface } = await import('./helpers/chain-client');
     const port = String(await freePort());
@@ -149,7 +150,7 @@ describe(`the operator CLI against a running server (${testDbKind})`, () => {
     expect(await ops('fund', keys.address, '0.05')).toContain(`Sent 0.05 ETH to ${keys.address}`);
 
     const signIn = async () => {
-      const res = await fetch(`${server.url}/auth/sign-in/email`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN }, body: JSON.stringify({ email: keys.email, password: keys.authSecret }) });
+      const res = await fetch(`${server.url}/auth/sign-in/email`, { method: 'POST', headers: { 'content-type': 'application/json', origin: server.url }, body: JSON.stringify({ email: keys.email, password: keys.authSecret }) });
       return cookieOf(res.headers.getSetCookie());
     };
     const claimData = async () => (await (await fetch(`${server.url}/api/claim`, { headers: { cookie: await signIn() } })).json()) as { proof: string[]; distributedTokens: string; distributionIndex: number };
@@ -164,9 +165,14 @@ describe(`the operator CLI against a running server (${testDbKind})`, () => {
       eth: ((await (await fetch(`${server.url}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [keys.address, 'latest'] }) })).json()) as { result: string }).result,
       claim: await claimData(),
       tree: await (await fetch(`${server.url}/api/distributions/1/tree.json`)).text(),
+      // The chain follower's figures, kept in the database and resumed by the next start.
+      tokens: (({ claimed, remeHeld, forClaiming, asOf }) => ({ claimed, remeHeld, forClaiming, block: asOf.block }))(
+        ((await (await fetch(`${server.url}/api/me`, { headers: { cookie: await signIn() } })).json()) as { tokens: UserDetails['tokens'] }).tokens,
+      ),
     });
     const before = await snapshot();
     expect(before.reme).toBe(200n * 10n ** 18n);
+    expect(before.tokens).toEqual({ claimed: String(200n * 10n ** 18n), remeHeld: String(200n * 10n ** 18n), forClaiming: '0', block: Number(sent.receipt!.blockNumber) });
     expect(BigInt(before.eth)).toBeGreaterThan(0n);
     expect(await server.stop()).toBe(0);
 

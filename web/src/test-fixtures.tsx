@@ -16,7 +16,7 @@ export const member = {
   wallet: { address: '0x' + '1'.repeat(40), keystore: '{}' },
   tokens: {
     entitled: '0', incoming: '0', distributed: '0', claimed: '0', forClaiming: '0', claimSplit: { signup: '0', referral: '0' },
-    signupTokens: '0', remeHeld: '0', ethBalance: '0', remePrice: '0.10',
+    signupTokens: '0', remeHeld: '0', remePrice: '0.10', asOf: { block: 12, ageSeconds: 3, chainReachable: true },
   },
 };
 export const network = { success: true, data: { hierarchy: [], level_counts: { level1: 0, level2: 0, level3: 0 }, total_network_size: 0 } };
@@ -38,14 +38,16 @@ export function signedOut() {
 export const requests: string[] = [];
 
 /** The server as a signed-in member's browser sees it (unit tests have no server): /api/me answers
- * from `details()` (or fails when that returns a Response). */
-export function serveMember(details: () => unknown = () => member) {
+ * from `details()` (or fails when that returns a Response); `answers` serve other exact paths. */
+export function serveMember(details: () => unknown = () => member, answers: Record<string, () => unknown> = {}) {
   requests.length = 0;
   localStorage.setItem('allowed', 'true');
   vi.stubGlobal('EventSource', SilentEventSource);
   vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
     const path = String(url);
     requests.push(`${init?.method ?? 'GET'} ${path}`);
+    const answer = answers[path]?.();
+    if (answer !== undefined) return answer instanceof Response ? answer : new Response(JSON.stringify(answer), { status: 200 });
     if (path.startsWith('/api/me')) {
       const body = details();
       return body instanceof Response ? body : new Response(JSON.stringify(body), { status: 200 });

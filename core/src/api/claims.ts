@@ -14,7 +14,31 @@ export const claimDataResponse = z.object({
 });
 export type ClaimData = z.infer<typeof claimDataResponse>;
 
-/** The member's REME: entitlement, rounds and the chain. Chain reads are null when the node is down. */
+/** GET /api/claim/fee-balance: the member's ETH for the claim fee, read from the node at the call. */
+export const feeBalanceResponse = z.object({ ethBalance: amount });
+export type FeeBalance = z.infer<typeof feeBalanceResponse>;
+
+/**
+ * Where the chain figures (claimed, remeHeld, the round behind distributed) come from: the chain
+ * follower's index at `block`, last confirmed against the node `ageSeconds` ago (null before the
+ * follower's first pass); `chainReachable` is false when its last attempt could not read the node.
+ */
+export const chainFiguresAsOf = z.object({
+  block: z.nullable(z.int()),
+  ageSeconds: z.nullable(z.int().check(z.minimum(0))),
+  chainReachable: z.boolean(),
+});
+export type ChainFiguresAsOf = z.infer<typeof chainFiguresAsOf>;
+
+/** Past this age the figures may be out of date (the follower confirms them every few seconds). */
+export const CHAIN_FIGURES_STALE_SECONDS = 60;
+
+export function chainFiguresMayBeOutdated(asOf: ChainFiguresAsOf): boolean {
+  return !asOf.chainReachable || asOf.ageSeconds === null || asOf.ageSeconds > CHAIN_FIGURES_STALE_SECONDS;
+}
+
+/** The member's REME: entitlement, rounds and the chain as the follower indexed it (never a chain
+ * call). Chain figures are null before the follower's first pass. */
 export const memberTokens = z.object({
   /** Everything earned (signup bonus + referral rewards). */
   entitled: amount,
@@ -29,9 +53,9 @@ export const memberTokens = z.object({
   claimSplit: z.object({ signup: amount, referral: amount }),
   signupTokens: amount,
   remeHeld: z.nullable(amount),
-  ethBalance: z.nullable(amount),
   /** GBP per REME (REME_PRICE), a decimal string. */
   remePrice: z.string(),
+  asOf: chainFiguresAsOf,
 });
 export type MemberTokens = z.infer<typeof memberTokens>;
 

@@ -15,13 +15,26 @@ export const healthResponse = z.object({
     pending: z.int(),
     lastError: z.nullable(z.string()),
   }),
+  /** As the chain follower last saw it (no call to the node): `status` is its last attempt's. */
   chain: z.object({
     status: z.enum(['up', 'down']),
     kind: z.enum(['embedded', 'remote']),
     chainId: z.int(),
+    /** The node's head at the follower's last success. */
     blockNumber: z.nullable(z.int()),
     tokenAddress: z.string(),
     distributorAddress: z.string(),
+    follower: z.object({
+      /** This process leads (follows the chain); another one does otherwise. */
+      leading: z.boolean(),
+      confirmations: z.int(),
+      processedBlock: z.nullable(z.int()),
+      /** Head minus the last processed block (CHAIN_CONFIRMATIONS of it by design). */
+      blocksBehind: z.nullable(z.int()),
+      secondsSinceSuccess: z.nullable(z.int()),
+      /** The last attempt's error (only with the operator key). */
+      lastError: z.nullable(z.string()),
+    }),
   }),
 });
 export type HealthResponse = z.infer<typeof healthResponse>;

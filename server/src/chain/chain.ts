@@ -7,13 +7,15 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import type { Database } from '../db/database';
 import { embeddedChainKeys } from './embedded-keys';
-import { openEmbeddedNode, openRemoteNode, type ChainNode } from './node';
+import { openEmbeddedNode, openRemoteNode } from './node';
+import { countedNode, type CountedNode } from './node-calls';
 
 /** The embedded chain's treasury: the operator holds it and funds each round from it. */
 export const DEV_TREASURY = parseEther('1000000000');
 
 export interface Chain {
-  node: ChainNode;
+  /** Every call the server makes to the node goes through it and is counted (`node.calls`). */
+  node: CountedNode;
   provider: BrowserProvider;
   chainId: number;
   operator: Wallet;
@@ -26,9 +28,10 @@ export interface Chain {
 export async function openChain(config: Config, database: Database, log: FastifyBaseLogger): Promise<Chain> {
   const embedded = !config.CHAIN_RPC_URL;
   const keys = embedded ? await embeddedChainKeys(config.dataDir) : undefined;
-  const node = keys
+  const opened = keys
     ? await openEmbeddedNode(database.db, { keys, onDivergence: config.CHAIN_JOURNAL_ON_DIVERGENCE, log })
     : openRemoteNode(config.CHAIN_RPC_URL!);
+  const node = countedNode(opened);
   const provider = new BrowserProvider(node, undefined, { cacheTimeout: -1, pollingInterval: 250 });
   const chainId = Number(await node.request({ method: 'eth_chainId' }));
   const operator = new Wallet(keys?.operator ?? config.OPERATOR_PRIVATE_KEY!, provider);
@@ -42,7 +45,7 @@ export async function openChain(config: Config, database: Database, log: Fastify
       await deployContracts(operator, DEV_TREASURY);
       log.info({ tokenAddress, distributorAddress }, 'embedded chain: contracts deployed');
     } else {
-      log.info({ replayed: (node as { replayed?: number }).replayed, tokenAddress, distributorAddress }, 'embedded chain: restored');
+      log.info({ replayed: (opened as { replayed?: number }).replayed, tokenAddress, distributorAddress }, 'embedded chain: restored');
     }
   } else if ((await provider.getCode(distributorAddress!)) === '0x') {
     log.warn({ distributorAddress }, 'no contract code at DISTRIBUTOR_ADDRESS');

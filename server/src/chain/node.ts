@@ -16,6 +16,8 @@ export interface RpcError {
 export interface ChainNode {
   kind: 'embedded' | 'remote';
   request(args: { method: string; params?: unknown[] }): Promise<unknown>;
+  /** Embedded chain: `listener` runs after each transaction it mines, before the send answers. */
+  onMined?(listener: () => Promise<void>): void;
 }
 
 export class NodeError extends Error implements RpcError {
@@ -25,6 +27,19 @@ export class NodeError extends Error implements RpcError {
     readonly data?: unknown,
   ) {
     super(message);
+  }
+}
+
+/** `node`'s answer to one call, or a NodeError (-32000) once `ms` have passed without one. */
+export async function requestWithin(node: ChainNode, args: { method: string; params?: unknown[] }, ms: number): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new NodeError(-32000, `The chain did not answer within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([node.request(args), late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -47,19 +62,25 @@ class Queue {
 export async function openEmbeddedNode(db: Kysely<DB>, options: RestoreOptions): Promise<ChainNode & { replayed: number }> {
   const { chain, replayed } = await restoreChain(db, options);
   const sends = new Queue();
+  const minedListeners: Array<() => Promise<void>> = [];
   return {
     kind: 'embedded',
     replayed,
     async request({ method, params = [] }) {
       const call = () => chain.request({ method, params }).catch((error: unknown) => Promise.reject(asNodeError(error)));
       if (method !== 'eth_sendRawTransaction') return call();
-      return sends.run(async () => {
+      const sent = await sends.run(async () => {
         const hash = (await call()) as string;
         // Automining mines it at once (it refuses nonce gaps), so its block is known here.
         await appendToJournal(db, hash, String(params[0]), await minedBlock(chain, hash));
         return hash;
       });
+      // Outside the queue, since a listener reads the chain (the follower indexes the new block);
+      // the transaction is mined whatever a listener makes of it.
+      for (const listener of minedListeners) await listener().catch(() => undefined);
+      return sent;
     },
+    onMined: (listener) => void minedListeners.push(listener),
   };
 }
 

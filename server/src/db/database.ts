@@ -5,6 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, type Dialect } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema';
+import { postgresLeaderLock, processLeaderLock, type LeaderLock } from './leader-lock';
 import { pgliteDialect, SessionLock } from './pglite-dialect';
 
 const INT8_OID = 20;
@@ -29,6 +30,8 @@ export interface Database {
   tryLock(key: number): Promise<(() => Promise<void>) | null>;
   /** LISTEN on a channel; the handler gets each NOTIFY payload. Resolves to an unlisten function. */
   listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
+  /** A lock one holder at a time has across every process on this database (leader-lock.ts). */
+  leaderLock(key: number): LeaderLock;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -69,6 +72,7 @@ async function openPglite(dataDir?: string): Promise<Database> {
       const unlisten = await lock.run(() => pglite.listen(channel, handler));
       return () => lock.run(() => unlisten());
     },
+    leaderLock: (key) => processLeaderLock(pglite, key),
     ping: () => ping(db),
     close: () => db.destroy(),
   };
@@ -131,6 +135,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
       return null;
     },
     listen: (channel, handler) => listenPostgres(url, channel, handler),
+    leaderLock: (key) => postgresLeaderLock(url, key),
     ping: () => ping(db),
     close: () => db.destroy(),
   };

@@ -147,7 +147,55 @@ export interface WalletChallengesTable {
   used_at: Timestamp | null;
 }
 
+export interface ChainFollowerStateTable {
+  id: ColumnType<boolean, boolean | undefined, never>;
+  chain_id: number;
+  token_address: string;
+  distributor_address: string;
+  block_number: number;
+  block_hash: string | null;
+  block_timestamp: number | null;
+  head_number: number | null;
+  round_index: ColumnType<number, number | undefined, number>;
+  round_root: string | null;
+  round_block: number | null;
+  synced_at: Timestamp | null;
+  attempted_at: Timestamp | null;
+  last_error: string | null;
+}
+
+export interface ChainFollowerBlocksTable {
+  block_number: number;
+  block_hash: string;
+}
+
+export type ChainEventKind = 'transfer' | 'claimed' | 'root_published';
+
+export interface ChainEventsTable {
+  block_number: number;
+  log_index: number;
+  block_hash: string;
+  tx_hash: string;
+  kind: ChainEventKind;
+  from_address: string | null;
+  to_address: string | null;
+  amount: Amount;
+  round_index: number | null;
+  root: string | null;
+}
+
+export interface ChainWalletsTable {
+  address: string;
+  reme_balance: Amount;
+  claimed: Amount;
+  block_number: number;
+}
+
 export interface DB {
+  chain_follower_state: ChainFollowerStateTable;
+  chain_follower_blocks: ChainFollowerBlocksTable;
+  chain_events: ChainEventsTable;
+  chain_wallets: ChainWalletsTable;
   handoff_codes: HandoffCodesTable;
   wallet_challenges: WalletChallengesTable;
   chain_journal: ChainJournalTable;

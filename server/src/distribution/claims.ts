@@ -1,12 +1,14 @@
-// A member's claim data (their leaf in the chain's current round, its proof read from the stored
-// tree) and their token figures (entitlement, round, chain balances, SPEC §4 claim split).
-import { bytesToHex, claimSplit, siblingIndices, type ClaimData, type MemberTokens } from '@crw/core';
+// A member's claim data (their leaf in the current round, its proof read from the stored tree) and
+// their token figures (entitlement, round, chain balances, SPEC §4 claim split). The chain's part
+// comes from the chain follower's tables: reading them never calls the node (DESIGN §9).
+import { bytesToHex, claimSplit, siblingIndices, type ChainFiguresAsOf, type ClaimData, type MemberTokens } from '@crw/core';
 import { sql, type Kysely } from 'kysely';
-import type { Chain } from '../chain/chain';
 import type { DB } from '../db/schema';
 
-export async function currentRound(chain: Chain): Promise<number> {
-  return Number(await chain.distributor.getFunction('currentIndex')());
+/** The current round as the chain follower indexed it (0 before the first). */
+export async function followedRound(db: Kysely<DB>): Promise<number> {
+  const state = await db.selectFrom('chain_follower_state').select('round_index').executeTakeFirst();
+  return state?.round_index ?? 0;
 }
 
 export async function claimData(db: Kysely<DB>, round: number, userId: string): Promise<ClaimData> {
@@ -30,32 +32,32 @@ export async function claimData(db: Kysely<DB>, round: number, userId: string): 
   };
 }
 
-async function orNull<T>(read: Promise<T>): Promise<T | null> {
-  return read.catch(() => null);
+/** How current the follower's figures are (`syncedAt`: its last pass that reached the node). */
+export function figuresAsOf(state: { block_number: number | null; synced_at: Date | string | null; last_error: string | null } | undefined): ChainFiguresAsOf {
+  const syncedAt = state?.synced_at ? new Date(state.synced_at).getTime() : null;
+  return {
+    block: syncedAt === null ? null : state!.block_number,
+    ageSeconds: syncedAt === null ? null : Math.max(0, Math.round((Date.now() - syncedAt) / 1000)),
+    chainReachable: syncedAt !== null && state!.last_error === null,
+  };
 }
 
-export async function memberTokens(
-  db: Kysely<DB>,
-  chain: Chain,
-  userId: string,
-  address: string,
-  remePrice: string,
-): Promise<MemberTokens> {
-  const amounts = await db
-    .selectFrom('user_token_distributions')
-    .select(['signup_tokens', 'earned_referral_tokens'])
-    .where('user_id', '=', userId)
+/** The member's token figures, from the database alone: the chain's part is the follower's index. */
+export async function memberTokens(db: Kysely<DB>, userId: string, address: string, remePrice: string): Promise<MemberTokens> {
+  const row = await db
+    .selectFrom('user_token_distributions as d')
+    .leftJoin('chain_follower_state as s', (join) => join.onTrue())
+    .leftJoin('chain_wallets as w', (join) => join.on('w.address', '=', address.toLowerCase()))
+    .leftJoin('distribution_entries as e', (join) => join.onRef('e.round_index', '=', 's.round_index').onRef('e.user_id', '=', 'd.user_id'))
+    .select(['d.signup_tokens', 'd.earned_referral_tokens', 's.block_number', 's.synced_at', 's.last_error', 'w.reme_balance', 'w.claimed', 'e.cumulative_amount'])
+    .where('d.user_id', '=', userId)
     .executeTakeFirstOrThrow();
-  const round = await orNull(currentRound(chain));
-  const [data, claimed, remeHeld, ethBalance] = await Promise.all([
-    round === null ? null : claimData(db, round, userId),
-    orNull(chain.token.getFunction('claimedOf')(address) as Promise<bigint>),
-    orNull(chain.token.getFunction('balanceOf')(address) as Promise<bigint>),
-    orNull(chain.provider.getBalance(address)),
-  ]);
-  const signupTokens = BigInt(amounts.signup_tokens);
-  const entitled = signupTokens + BigInt(amounts.earned_referral_tokens);
-  const distributed = BigInt(data?.distributedTokens ?? 0);
+  const asOf = figuresAsOf(row);
+  const known = asOf.block !== null;
+  const claimed = known ? BigInt(row.claimed ?? 0) : null;
+  const signupTokens = BigInt(row.signup_tokens);
+  const entitled = signupTokens + BigInt(row.earned_referral_tokens);
+  const distributed = BigInt(row.cumulative_amount ?? 0);
   const forClaiming = claimed === null || distributed <= claimed ? 0n : distributed - claimed;
   const split = claimSplit({ forClaiming, signupTokens, earnedSignupTokens: claimed === null ? 0n : claimed < signupTokens ? claimed : signupTokens });
   return {
@@ -66,8 +68,8 @@ export async function memberTokens(
     forClaiming: forClaiming.toString(),
     claimSplit: { signup: split.signup.toString(), referral: split.referral.toString() },
     signupTokens: signupTokens.toString(),
-    remeHeld: remeHeld?.toString() ?? null,
-    ethBalance: ethBalance?.toString() ?? null,
+    remeHeld: known ? BigInt(row.reme_balance ?? 0).toString() : null,
     remePrice,
+    asOf,
   };
 }

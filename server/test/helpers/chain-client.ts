@@ -50,6 +50,6 @@ export async function sendClaim(app: RpcTarget, privateKey: string, distributor:
   const sent = await rpc(app, 'eth_sendRawTransaction', [await wallet.signTransaction(tx)]);
   if (sent.error) return { error: sent.error };
   const receipt = await rpc(app, 'eth_getTransactionReceipt', [sent.result]);
-  return { hash: sent.result as string, receipt: receipt.result as { status: string; gasUsed: string } };
+  return { hash: sent.result as string, receipt: receipt.result as { status: string; gasUsed: string; blockNumber: string } };
 }
 

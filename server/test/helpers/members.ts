@@ -38,6 +38,7 @@ export type AppTarget = FastifyInstance | string;
 
 /** Asks the app for a wallet challenge (with the member's cookie for save-wallet). */
 export async function walletChallenge(target: AppTarget, purpose: WalletProofPurpose, cookie?: string): Promise<WalletChallenge> {
+  // A running server trusts its own origin (its port), in-process apps the default PUBLIC_URL's.
   const origin = typeof target === 'string' ? new URL(target).origin : ORIGIN;
   const headers: Record<string, string> = { 'content-type': 'application/json', origin, ...(cookie ? { cookie } : {}) };
   if (typeof target === 'string') {

@@ -74,6 +74,7 @@ export async function buildTestApp(
     testDatabase: testDb,
     logs,
     close: async () => {
+      await services.follower.stop();
       await app.close();
       await services.worker.stop();
       await services.events.stop();

@@ -59,7 +59,7 @@ describe('routing rules that need no account (SPEC §2)', () => {
   it.each([
     ['/signup', 'Create Account'],
     ['/register', 'Set up your wallet'],
-    // Without the state the claim flow passes (ethBalance, txFee), both return to the dashboard.
+    // Without the state the claim flow passes (fromDashboard, txFee), both return to the dashboard.
     ['/claim', 'Hello, Ada Lovelace'],
     ['/insufficient-balance', 'Hello, Ada Lovelace'],
     ['/reset-password?token=t&email=a%40b.co', 'Choose a new password'],

@@ -90,7 +90,7 @@ export const accountRoutes =
           total: row.signup_caps + row.rrp_balance + row.activity_caps,
         },
         wallet: { address: getAddress(row.wallet_address), keystore: row.encrypted_wallet },
-        tokens: await memberTokens(database.db, services.chain, row.id, row.wallet_address, config.REME_PRICE),
+        tokens: await memberTokens(database.db, row.id, row.wallet_address, config.REME_PRICE),
       };
     });
 

@@ -1,27 +1,42 @@
-// getClaimData for the signed-in member, and every published round's whole tree as JSON
-// (OpenZeppelin StandardMerkleTree's dump format) so anyone can audit it.
-import { claimDataResponse, errorResponse, INT4_MAX } from '@crw/core';
+// getClaimData for the signed-in member (the round the chain follower indexed), the ETH balance the
+// claim screen checks the fee against (the one member read that asks the node, at each arrival),
+// and every published round's whole tree as JSON (StandardMerkleTree's dump) so anyone can audit it.
+import { claimDataResponse, errorResponse, feeBalanceResponse, INT4_MAX } from '@crw/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../app-error';
 import { requireUserId } from '../../auth/session';
-import { claimData, currentRound } from '../../distribution/claims';
+import { requestWithin } from '../../chain/node';
+import { claimData, followedRound } from '../../distribution/claims';
 import { treeJson } from '../../distribution/tree-json';
 import type { AppServices } from '../../services';
 
 export const claimRoutes =
   (services: AppServices): FastifyPluginAsyncZod =>
   async (app) => {
-    const { database, auth, chain } = services;
+    const { database, auth, chain, config } = services;
 
-    app.get('/claim', { schema: { summary: 'The member’s claim data (getClaimData)', response: { 200: claimDataResponse, 401: errorResponse, 503: errorResponse } } }, async (request) => {
+    app.get('/claim', { schema: { summary: 'The member’s claim data (getClaimData)', response: { 200: claimDataResponse, 401: errorResponse } } }, async (request) => {
       const userId = await requireUserId(auth, request);
-      const round = await currentRound(chain).catch((error: unknown) => {
-        request.log.error({ err: error }, 'chain read failed');
-        throw new AppError(503, 'chain_unavailable');
-      });
-      return claimData(database.db, round, userId);
+      return claimData(database.db, await followedRound(database.db), userId);
     });
+
+    app.get(
+      '/claim/fee-balance',
+      { schema: { summary: 'The member’s ETH balance for the claim fee, read from the chain now', response: { 200: feeBalanceResponse, 401: errorResponse, 503: errorResponse } } },
+      async (request) => {
+        const userId = await requireUserId(auth, request);
+        const wallet = await database.db.selectFrom('user_wallets').select('wallet_address').where('user_id', '=', userId).executeTakeFirst();
+        if (!wallet) throw new AppError(401, 'unauthorized');
+        try {
+          const balance = await requestWithin(chain.node, { method: 'eth_getBalance', params: [wallet.wallet_address, 'latest'] }, config.RPC_CALL_TIMEOUT_MS);
+          return { ethBalance: BigInt(balance as string).toString() };
+        } catch (error) {
+          request.log.warn({ err: error }, 'chain read failed');
+          throw new AppError(503, 'chain_unavailable');
+        }
+      },
+    );
 
     app.get(
       '/distributions/:index/tree.json',

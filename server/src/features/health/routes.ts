@@ -1,6 +1,8 @@
 import { healthResponse, publicConfigResponse } from '@crw/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { hasBearer } from '../../auth/bearer';
+import { readFollowerState } from '../../chain/follower-store';
+import { figuresAsOf } from '../../distribution/claims';
 import type { AppServices } from '../../services';
 import { version } from '../../version';
 
@@ -9,7 +11,7 @@ export const healthRoutes =
   async (app) => {
     app.get(
       '/health',
-      { schema: { summary: 'Service health (the mail error text only with the operator key)', response: { 200: healthResponse, 503: healthResponse } } },
+      { schema: { summary: 'Service health (error texts only with the operator key)', response: { 200: healthResponse, 503: healthResponse } } },
       async (request, reply) => {
         const { database, transport, worker } = services;
         const databaseUp = await database.ping();
@@ -24,22 +26,33 @@ export const healthRoutes =
               ).n,
             )
           : 0;
-        const { chain } = services;
-        const blockNumber = await chain.provider.getBlockNumber().catch(() => null);
+        const { chain, follower } = services;
+        // The follower's view, so health checks never add calls to the node.
+        const state = databaseUp ? await readFollowerState(database.db).catch(() => undefined) : undefined;
+        const asOf = figuresAsOf(state);
+        const operator = hasBearer(request, services.operatorKey);
         const body = {
           status: databaseUp ? ('ok' as const) : ('degraded' as const),
           version,
           uptimeSeconds: Math.round(process.uptime()),
           database: { status: databaseUp ? ('up' as const) : ('down' as const), kind: database.kind },
           // The transport's own error text (hosts, user names) is for the operator's eyes only.
-          mail: { transport: transport.kind, pending, status: worker.delivery.status, lastError: hasBearer(request, services.operatorKey) ? worker.delivery.lastError : null },
+          mail: { transport: transport.kind, pending, status: worker.delivery.status, lastError: operator ? worker.delivery.lastError : null },
           chain: {
-            status: blockNumber === null ? ('down' as const) : ('up' as const),
+            status: asOf.chainReachable ? ('up' as const) : ('down' as const),
             kind: chain.node.kind,
             chainId: chain.chainId,
-            blockNumber,
+            blockNumber: state?.head_number ?? null,
             tokenAddress: chain.token.target as string,
             distributorAddress: chain.distributor.target as string,
+            follower: {
+              leading: follower.leading,
+              confirmations: services.config.chainConfirmations,
+              processedBlock: asOf.block,
+              blocksBehind: asOf.block === null || state?.head_number == null ? null : state.head_number - asOf.block,
+              secondsSinceSuccess: asOf.ageSeconds,
+              lastError: operator ? (state?.last_error ?? null) : null,
+            },
           },
         };
         return reply.status(databaseUp ? 200 : 503).send(body);

@@ -3,7 +3,7 @@
 // each answered within a time limit; limits batch size and calls per IP per minute.
 import type { FastifyInstance } from 'fastify';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { NodeError } from '../../chain/node';
+import { requestWithin } from '../../chain/node';
 import type { AppServices } from '../../services';
 import { relayPolicy } from './relay-policy';
 
@@ -44,19 +44,6 @@ export async function registerRpcRoutes(app: FastifyInstance, services: AppServi
     eth_sendRawTransaction: (params) => (policy.transaction(params), params),
   };
 
-  /** The node's answer, or a JSON-RPC error once RPC_CALL_TIMEOUT_MS has passed. */
-  async function withinTime(method: string, params: unknown[]): Promise<unknown> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new NodeError(-32000, `The chain did not answer within ${config.RPC_CALL_TIMEOUT_MS} ms`)), config.RPC_CALL_TIMEOUT_MS);
-    });
-    try {
-      return await Promise.race([chain.node.request({ method, params }), late]);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
   async function forward(call: RpcCall): Promise<unknown> {
     const id = call.id ?? null;
     if (typeof call.method !== 'string' || (call.params !== undefined && !Array.isArray(call.params))) {
@@ -65,7 +52,7 @@ export async function registerRpcRoutes(app: FastifyInstance, services: AppServi
     if (!RPC_METHODS.has(call.method)) return failure(id, -32601, `Method not allowed: ${call.method}`);
     try {
       const params = (call.params as unknown[] | undefined) ?? [];
-      const result = await withinTime(call.method, checks[call.method]?.(params) ?? params);
+      const result = await requestWithin(chain.node, { method: call.method, params: checks[call.method]?.(params) ?? params }, config.RPC_CALL_TIMEOUT_MS);
       return { jsonrpc: '2.0', id, result };
     } catch (error) {
       const e = error as { code?: number; message?: string; data?: unknown };

@@ -1,6 +1,7 @@
-// The claim screen (SPEC §2, §4): the amount, the fee (estimated gas × gas price), the password.
-// Complete opens the keystore in the worker, checks the proof against the chain's root, then
-// either sends the claim or goes to the insufficient-balance screen.
+// The claim screen (SPEC §2, §4): the amount, the fee (estimated gas × gas price), the ETH balance
+// (read from the chain on arrival), the password. Complete opens the keystore in the worker, checks
+// the proof against the chain's root, then either sends the claim or goes to the
+// insufficient-balance screen. When the chain cannot be reached it says so and offers no claim.
 import { errorMessages, formatAmount } from '@crw/core';
 import { useQuery } from '@tanstack/react-query';
 import { formatEther } from 'ethers';
@@ -14,23 +15,28 @@ import { FormMessage, WorkProgress } from '../../../ui/form-message';
 import { PageLoading } from '../../../ui/page-loading';
 import { PasswordField } from '../../../ui/text-field';
 import { claimDataQuery } from '../api/claim-data';
+import { feeBalanceQuery } from '../api/fee-balance';
 import { failureReason, priceClaim, proofMatchesChain } from '../api/claim-transaction';
 import { ClaimCard } from '../components/claim-card';
 import styles from '../components/claim.module.css';
 
 const CLAIM_FAILED = errorMessages.claim_failed; // SPEC §8
+const UNREACHABLE = 'The blockchain network cannot be reached right now, so claiming is not possible. Please try again shortly.';
 
 export function Component() {
-  const state = useLocation().state as { ethBalance?: string } | null;
-  if (typeof state?.ethBalance !== 'string') return <Navigate replace to="/dashboard" />;
-  return <ClaimScreen ethBalance={BigInt(state.ethBalance)} />;
+  // SPEC §2 has the dashboard pass the ETH balance in the state; the screen reads it fresh itself
+  // (docs/decisions/0011) and, as before, opens only from the dashboard.
+  const state = useLocation().state as { fromDashboard?: boolean } | null;
+  if (state?.fromDashboard !== true) return <Navigate replace to="/dashboard" />;
+  return <ClaimScreen />;
 }
 
-function ClaimScreen({ ethBalance }: { ethBalance: bigint }) {
+function ClaimScreen() {
   const navigate = useNavigate();
   const me = useQuery(meQuery);
   const config = useQuery(publicConfigQuery);
   const claim = useQuery(claimDataQuery);
+  const feeBalance = useQuery(feeBalanceQuery);
   const address = me.data?.wallet.address;
   const distributor = config.data?.chain.distributorAddress;
   const priced = useQuery({
@@ -54,7 +60,18 @@ function ClaimScreen({ ethBalance }: { ethBalance: bigint }) {
       </ClaimCard>
     );
   }
-  if (!me.data || !claim.data || !config.data) return <PageLoading />;
+  if (feeBalance.isError) {
+    return (
+      <ClaimCard title="Confirm the transaction by entering your password">
+        <FormMessage error={UNREACHABLE} />
+        <Button variant="secondary" onClick={() => navigate('/dashboard')}>
+          Back to dashboard
+        </Button>
+      </ClaimCard>
+    );
+  }
+  if (!me.data || !claim.data || !config.data || !feeBalance.data) return <PageLoading />;
+  const ethBalance = BigInt(feeBalance.data.ethBalance);
   const amount = me.data.tokens.forClaiming;
   const busy = progress !== null;
 

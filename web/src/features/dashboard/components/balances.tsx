@@ -36,7 +36,6 @@ export function Balances({ details }: { details: UserDetails }) {
             <dt>Market price</dt>
             <dd>£{tokens.remePrice}</dd>
           </dl>
-          {tokens.remeHeld === null ? <p className={card.muted}>The blockchain cannot be reached right now; balances will return shortly.</p> : null}
         </article>
       </div>
     </section>

@@ -1,5 +1,5 @@
 // SPEC §2 claim entry: what the member can claim now (with SPEC §4's split), what is still incoming
-// (next round), and the way to the claim screen with the ETH balance it needs.
+// (next round), and the way to the claim screen, which reads the ETH balance itself on arrival.
 import { formatAmount, type MemberTokens } from '@crw/core';
 import { useNavigate } from 'react-router';
 import { Button } from '../../../ui/button';
@@ -8,7 +8,7 @@ import styles from './dashboard.module.css';
 
 export function ClaimEntry({ tokens, claimPending }: { tokens: MemberTokens; claimPending: boolean }) {
   const navigate = useNavigate();
-  const canClaim = tokens.forClaiming !== '0' && tokens.ethBalance !== null && !claimPending;
+  const canClaim = tokens.forClaiming !== '0' && !claimPending;
   return (
     <section className={card.card} aria-labelledby="claim-title">
       <h2 id="claim-title" className={card.cardTitle}>
@@ -35,7 +35,7 @@ export function ClaimEntry({ tokens, claimPending }: { tokens: MemberTokens; cla
         </div>
       </dl>
       <p className={styles.actionRow}>
-        <Button disabled={!canClaim} onClick={() => navigate('/claim', { state: { ethBalance: tokens.ethBalance } })}>
+        <Button disabled={!canClaim} onClick={() => navigate('/claim', { state: { fromDashboard: true } })}>
           Claim {formatAmount(tokens.forClaiming)} REME
         </Button>
       </p>

@@ -11,6 +11,7 @@ import { CapsBreakdown } from '../components/caps-breakdown';
 import { ClaimEntry } from '../components/claim-entry';
 import { DashboardHeader } from '../components/dashboard-header';
 import { ExploreMore } from '../components/explore-more';
+import { FiguresNote } from '../components/figures-note';
 import { ProcessingCard } from '../components/processing-card';
 import { WalletAddresses } from '../components/wallet-addresses';
 import { useDashboardDetails } from '../hooks/use-dashboard-details';
@@ -43,6 +44,7 @@ export function Component() {
       {pendingClaim ? <ProcessingCard claim={pendingClaim} onSettled={onClaimSettled} onDone={() => setPendingClaim(null)} /> : null}
       <WalletAddresses wallet={details.wallet.address} />
       <CapsBreakdown caps={details.caps} />
+      <FiguresNote asOf={details.tokens.asOf} />
       <Balances details={details} />
       <ClaimEntry tokens={details.tokens} claimPending={pendingClaim !== null && !claimSettled} />
       <ExploreMore />

@@ -1,0 +1,103 @@
+// The contracts' events the chain follower reads: the token's Transfer, the distributor's Claimed
+// and RootPublished, decoded from eth_getLogs answers into chain_events rows.
+import { artifact } from '@crw/contracts';
+import { Interface, toQuantity } from 'ethers';
+import type { ChainEventKind } from '../db/schema';
+
+const tokenEvents = new Interface(artifact('RemeToken').abi);
+const distributorEvents = new Interface(artifact('RewardsDistributor').abi);
+const TRANSFER = tokenEvents.getEvent('Transfer')!.topicHash;
+const CLAIMED = distributorEvents.getEvent('Claimed')!.topicHash;
+const ROOT_PUBLISHED = distributorEvents.getEvent('RootPublished')!.topicHash;
+
+export const ZERO_ADDRESS = `0x${'0'.repeat(40)}`;
+
+/** The contracts, lowercase. */
+export interface FollowedContracts {
+  token: string;
+  distributor: string;
+}
+
+/** A log as a JSON-RPC node answers it. */
+export interface RpcLog {
+  address: string;
+  topics: string[];
+  data: string;
+  blockNumber: string;
+  blockHash: string;
+  transactionHash: string;
+  logIndex: string;
+  removed?: boolean;
+}
+
+export interface ChainEvent {
+  block_number: number;
+  log_index: number;
+  block_hash: string;
+  tx_hash: string;
+  kind: ChainEventKind;
+  from_address: string | null;
+  to_address: string | null;
+  amount: string;
+  round_index: number | null;
+  root: string | null;
+}
+
+/** eth_getLogs parameters for blocks `from` to `to` (inclusive) of both contracts. */
+export function logFilter(contracts: FollowedContracts, from: number, to: number) {
+  return {
+    fromBlock: toQuantity(from),
+    toBlock: toQuantity(to),
+    address: [contracts.token, contracts.distributor],
+    topics: [[TRANSFER, CLAIMED, ROOT_PUBLISHED]],
+  };
+}
+
+/** The row for `log`, or null for a log of another contract or event. */
+export function decodeLog(contracts: FollowedContracts, log: RpcLog): ChainEvent | null {
+  const address = log.address.toLowerCase();
+  const place = {
+    block_number: Number(log.blockNumber),
+    log_index: Number(log.logIndex),
+    block_hash: log.blockHash,
+    tx_hash: log.transactionHash,
+    from_address: null,
+    to_address: null,
+    round_index: null,
+    root: null,
+  };
+  const topic = log.topics[0];
+  if (address === contracts.token && topic === TRANSFER) {
+    const { args } = tokenEvents.parseLog(log)!;
+    return { ...place, kind: 'transfer', from_address: String(args[0]).toLowerCase(), to_address: String(args[1]).toLowerCase(), amount: String(args[2]) };
+  }
+  if (address === contracts.distributor && topic === CLAIMED) {
+    const { args } = distributorEvents.parseLog(log)!;
+    return { ...place, kind: 'claimed', to_address: String(args[0]).toLowerCase(), amount: String(args[1]) };
+  }
+  if (address === contracts.distributor && topic === ROOT_PUBLISHED) {
+    const { args } = distributorEvents.parseLog(log)!;
+    return { ...place, kind: 'root_published', round_index: Number(args[0]), root: String(args[1]).toLowerCase(), amount: String(args[2]) };
+  }
+  return null;
+}
+
+/** What `events` add to each address's REME balance and claimed amount (the zero address left out). */
+export function walletDeltas(events: ChainEvent[]): Map<string, { balance: bigint; claimed: bigint }> {
+  const deltas = new Map<string, { balance: bigint; claimed: bigint }>();
+  const add = (address: string | null, balance: bigint, claimed: bigint) => {
+    if (!address || address === ZERO_ADDRESS) return;
+    const delta = deltas.get(address) ?? { balance: 0n, claimed: 0n };
+    deltas.set(address, { balance: delta.balance + balance, claimed: delta.claimed + claimed });
+  };
+  for (const event of events) {
+    const amount = BigInt(event.amount);
+    if (event.kind === 'transfer') {
+      add(event.from_address, -amount, 0n);
+      add(event.to_address, amount, 0n);
+    } else if (event.kind === 'claimed') {
+      add(event.to_address, 0n, amount);
+    }
+  }
+  return deltas;
+}
