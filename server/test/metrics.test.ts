@@ -49,3 +49,15 @@ describe(`/metrics (${testDbKind})`, () => {
     expect(value(text, 'crw_distribution_latest_published_round')).toBe(1);
   });
 });
+
+describe(`/metrics and the chain (${testDbKind})`, () => {
+  it('reports the node calls by method, and the follower leading with no lag', async () => {
+    await expect.poll(async () => value(await scrape(), 'crw_chain_follower_lag_blocks'), { timeout: 10_000 }).toBe(0);
+    const text = await scrape();
+    expect(value(text, 'crw_chain_follower_leading')).toBe(1);
+    const calls = [...text.matchAll(/^crw_chain_node_calls_total\{method="(\w+)"\} (\d+)$/gm)];
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls.reduce((sum, m) => sum + Number(m[2]), 0)).toBeLessThanOrEqual(t.services.chain.node.calls.total); // the follower may call again meanwhile
+    expect(value(text, 'crw_chain_follower_seconds_since_success')).toBeGreaterThanOrEqual(0);
+  });
+});

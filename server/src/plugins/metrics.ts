@@ -5,10 +5,12 @@ import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { sql } from 'kysely';
 import { requireOperator } from '../auth/operator-key';
+import { figuresAsOf } from '../distribution/claims';
+import { readFollowerState } from '../chain/follower-store';
 import type { AppServices } from '../services';
 
 export function registerMetrics(app: FastifyInstance, services: AppServices): Registry {
-  const { database, worker, operatorKey } = services;
+  const { database, worker, operatorKey, chain, follower } = services;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'crw_' });
 
@@ -72,6 +74,44 @@ export function registerMetrics(app: FastifyInstance, services: AppServices): Re
     async collect() {
       const row = await database.db.selectFrom('distribution_rounds').select((eb) => eb.fn.max('round_index').as('index')).where('status', '=', 'published').executeTakeFirst();
       this.set(Number(row?.index ?? 0));
+    },
+  });
+
+  new Gauge({
+    name: 'crw_chain_node_calls_total',
+    help: 'JSON-RPC calls this process made to the chain node, by method (failed ones included); a counter',
+    labelNames: ['method'] as const,
+    registers: [registry],
+    collect() {
+      for (const [method, n] of Object.entries(chain.node.calls.byMethod)) this.set({ method }, n);
+    },
+  });
+  new Gauge({
+    name: 'crw_chain_follower_leading',
+    help: '1 when this process follows the chain (one process leads)',
+    registers: [registry],
+    collect() {
+      this.set(follower.leading ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'crw_chain_follower_lag_blocks',
+    help: 'Blocks between the node head the follower last saw and the last block it indexed',
+    registers: [registry],
+    async collect() {
+      const state = await readFollowerState(database.db);
+      const processed = state?.block_number ?? null;
+      this.set(state?.head_number == null || processed == null ? 0 : state.head_number - processed);
+    },
+  });
+  new Gauge({
+    name: 'crw_chain_follower_seconds_since_success',
+    help: 'Seconds since the follower last reached the node and indexed (the age of members\' chain figures)',
+    registers: [registry],
+    async collect() {
+      const state = await readFollowerState(database.db);
+      const age = figuresAsOf(state).ageSeconds;
+      this.set(age ?? -1);
     },
   });
 

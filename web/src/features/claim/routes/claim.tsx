@@ -25,7 +25,7 @@ const UNREACHABLE = 'The blockchain network cannot be reached right now, so clai
 
 export function Component() {
   // SPEC §2 has the dashboard pass the ETH balance in the state; the screen reads it fresh itself
-  // (docs/decisions/0011) and, as before, opens only from the dashboard.
+  // (docs/decisions/0012) and, as before, opens only from the dashboard.
   const state = useLocation().state as { fromDashboard?: boolean } | null;
   if (state?.fromDashboard !== true) return <Navigate replace to="/dashboard" />;
   return <ClaimScreen />;
