@@ -1,7 +1,7 @@
 // Several server processes on one database (DESIGN §9): work that must happen once happens once.
 // Two app instances on one database stand for two processes (on PostgreSQL each has its own pool).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PUBLISH_LOCK_KEY } from '../src/features/operator/routes';
+import { LOCK_KEYS } from '../src/db/lock-keys';
 import { joinAndConfirm, makeMemberKeys } from './helpers/members';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import { testDbKind } from './helpers/test-database';
@@ -24,15 +24,15 @@ const publish = (t: TestApp) =>
 
 describe(`publishing a round across processes (${testDbKind})`, () => {
   it('answers 409 in one process while another holds the publishing lock, and publishes once it is free', async () => {
-    const release = await first.services.database.tryLock(PUBLISH_LOCK_KEY);
-    expect(release).not.toBeNull();
+    const lock = first.services.database.leaderLock(LOCK_KEYS.publishRound);
+    expect(await lock.tryAcquire()).toBe(true);
     try {
       const refused = await publish(second);
       expect(refused.statusCode).toBe(409);
       expect(refused.json()).toMatchObject({ code: 'conflict', message: 'A distribution round is being published right now.' });
       expect(await first.services.database.db.selectFrom('distribution_rounds').select('round_index').execute()).toEqual([]);
     } finally {
-      await release!();
+      await lock.release();
     }
     const published = await publish(second);
     expect(published.statusCode, published.body).toBe(200);

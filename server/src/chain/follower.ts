@@ -6,13 +6,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import type { Database } from '../db/database';
 import type { LeaderLock } from '../db/leader-lock';
+import { LOCK_KEYS } from '../db/lock-keys';
 import type { Chain } from './chain';
 import { recordFailure } from './follower-store';
 import { FollowerOvertaken, syncOnce, type SyncSettings } from './follower-sync';
 import { countedNode, type NodeCalls } from './node-calls';
 
-/** The advisory lock key of the follower's leader (migrate.ts uses 73_022_026). */
-export const FOLLOWER_LOCK_KEY = 73_022_027;
 const STOP_WAIT_MS = 3_000;
 
 export class ChainFollower {
@@ -33,7 +32,7 @@ export class ChainFollower {
     this.calls = node.calls;
     this.#log = log;
     this.#interval = config.CHAIN_POLL_INTERVAL_MS;
-    this.#lock = database.leaderLock(FOLLOWER_LOCK_KEY);
+    this.#lock = database.leaderLock(LOCK_KEYS.chainFollower);
     this.#settings = {
       db: database.db,
       node,

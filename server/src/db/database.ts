@@ -23,11 +23,6 @@ export interface Database {
   /** The dialect `db` uses, for libraries that build their own Kysely (better-auth). */
   dialect: Dialect;
   withSession<T>(fn: (session: RawSession) => Promise<T>): Promise<T>;
-  /**
-   * Work only one process may do at a time (publishing a round): a PostgreSQL advisory lock held on
-   * a connection of its own until the returned release is called; null when another holds it.
-   */
-  tryLock(key: number): Promise<(() => Promise<void>) | null>;
   /** LISTEN on a channel; the handler gets each NOTIFY payload. Resolves to an unlisten function. */
   listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
   /** A lock one holder at a time has across every process on this database (leader-lock.ts). */
@@ -49,7 +44,6 @@ async function openPglite(dataDir?: string): Promise<Database> {
     parsers: { [INT8_OID]: (value: string) => Number(value), [NUMERIC_OID]: (value: string) => value },
   });
   const lock = new SessionLock();
-  const held = new Set<number>();
   const dialect = pgliteDialect(pglite, lock);
   const db = new Kysely<DB>({ dialect });
   const session: RawSession = {
@@ -61,12 +55,6 @@ async function openPglite(dataDir?: string): Promise<Database> {
     db,
     dialect,
     withSession: (fn) => lock.run(() => fn(session)),
-    // PGlite belongs to this one process, so the lock is this process's own.
-    tryLock: async (key) => {
-      if (held.has(key)) return null;
-      held.add(key);
-      return async () => void held.delete(key);
-    },
     // LISTEN runs on the one session too, so it waits for any transaction in progress.
     listen: async (channel, handler) => {
       const unlisten = await lock.run(() => pglite.listen(channel, handler));
@@ -114,28 +102,8 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
         client.release();
       }
     },
-    tryLock: async (key) => {
-      const client = await pool.connect();
-      try {
-        const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [key]);
-        if (rows[0]?.locked) {
-          return async () => {
-            try {
-              await client.query('SELECT pg_advisory_unlock($1)', [key]);
-            } finally {
-              client.release();
-            }
-          };
-        }
-      } catch (error) {
-        client.release();
-        throw error;
-      }
-      client.release();
-      return null;
-    },
-    listen: (channel, handler) => listenPostgres(url, channel, handler),
     leaderLock: (key) => postgresLeaderLock(url, key),
+    listen: (channel, handler) => listenPostgres(url, channel, handler),
     ping: () => ping(db),
     close: () => db.destroy(),
   };

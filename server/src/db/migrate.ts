@@ -4,14 +4,14 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Database } from './database';
+import { LOCK_KEYS } from './lock-keys';
 
 export const migrationsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations');
-const LOCK_KEY = 73_022_026;
 
 export async function migrate(database: Database, dir: string = migrationsDir): Promise<string[]> {
   const files = (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort();
   return database.withSession(async (session) => {
-    await session.exec(`SELECT pg_advisory_lock(${LOCK_KEY});`);
+    await session.exec(`SELECT pg_advisory_lock(${LOCK_KEYS.migrations});`);
     try {
       await session.exec(
         'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());',
@@ -30,7 +30,7 @@ export async function migrate(database: Database, dir: string = migrationsDir): 
       }
       return newlyApplied;
     } finally {
-      await session.exec(`SELECT pg_advisory_unlock(${LOCK_KEY});`);
+      await session.exec(`SELECT pg_advisory_unlock(${LOCK_KEYS.migrations});`);
     }
   });
 }

@@ -5,12 +5,10 @@ import { parseEther } from 'ethers';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { AppError } from '../../app-error';
+import { LOCK_KEYS } from '../../db/lock-keys';
 import { requireOperator } from '../../auth/operator-key';
 import { previewRound, publishRound, RoundConflict } from '../../distribution/rounds';
 import type { AppServices } from '../../services';
-
-/** The advisory lock key that makes publishing a round one process's work at a time. */
-export const PUBLISH_LOCK_KEY = 73_022_027;
 
 export const operatorRoutes =
   (services: AppServices): FastifyPluginAsyncZod =>
@@ -69,8 +67,8 @@ export const operatorRoutes =
       { schema: { summary: 'Publish the next distribution round (or finish an interrupted one)', security: [{ bearerAuth: [] }], response: { 200: publishRoundResponse, 401: errorResponse, 409: errorResponse } } },
       async (request) => {
         // One publisher across every server process: the others answer 409 at once.
-        const release = await services.database.tryLock(PUBLISH_LOCK_KEY);
-        if (!release) throw new AppError(409, 'conflict', 'A distribution round is being published right now.');
+        const lock = services.database.leaderLock(LOCK_KEYS.publishRound);
+        if (!(await lock.tryAcquire())) throw new AppError(409, 'conflict', 'A distribution round is being published right now.');
         try {
           const result = await publishRound(db, services.chain);
           request.log.info(result, 'distribution round');
@@ -80,7 +78,7 @@ export const operatorRoutes =
           request.log.warn({ err: error }, 'distribution round refused: the chain disagrees');
           throw new AppError(409, 'conflict', error.message);
         } finally {
-          await release();
+          await lock.release();
         }
       },
     );

@@ -1,0 +1,10 @@
+// Every PostgreSQL advisory lock key the server takes, in one place so no two features share one
+// by accident (they are process-wide on the database server).
+export const LOCK_KEYS = {
+  /** Applying migrations: one starting process at a time. */
+  migrations: 73_022_026,
+  /** Following the chain: the process that holds it leads. */
+  chainFollower: 73_022_027,
+  /** Publishing a distribution round: one publisher at a time. */
+  publishRound: 73_022_028,
+} as const;
