@@ -14,7 +14,7 @@ import { JsonRpcProvider, parseEther, Wallet } from 'ethers';
 import { startHardhatNode, type HardhatNode } from '../../server/test/helpers/hardhat-node';
 import { freePort } from '../../server/test/helpers/ports';
 import { repoRoot, spawnServer, waitForHealthy, type ServerProcess } from '../../server/test/helpers/server-process';
-import { confirmByMail, newEmail, registerOnRegisterScreen } from '../fixtures/member';
+import { confirmByMail, newEmail, registerOnRegisterScreen, signInOnAuthScreen } from '../fixtures/member';
 import { expect, test } from '../fixtures/test';
 
 const PASSWORD = 'Caring-Friends-9';
@@ -83,8 +83,10 @@ test('production path: register on one process, distribute, claim through the ot
   const funder = new Wallet(node.accounts[1]!, new JsonRpcProvider(node.url));
   await (await funder.sendTransaction({ to: address, value: parseEther('0.05') })).wait();
 
-  // The claim, in the same browser, through the other process.
-  await page.goto(`${other.url}/dashboard`);
+  // The claim, in the same browser, through the other process (another address, so the member
+  // signs in there: the browser keeps its flags per address).
+  await signInOnAuthScreen(page, email, PASSWORD, other.url);
+  await expect(page).toHaveURL(/\/dashboard$/, { timeout: 30_000 });
   await expect(page.getByTestId('tokens-to-claim')).toHaveText('200.0000', { timeout: 30_000 });
   await page.getByRole('button', { name: 'Claim 200.0000 REME' }).click();
   await expect(page.locator('dt:text-is("Your ETH balance") + dd')).toHaveText('0.05 ETH');
