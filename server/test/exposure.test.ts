@@ -79,6 +79,14 @@ describe(`state-changing /api calls check the Origin, as /auth does (${testDbKin
     expect(await t.services.database.db.selectFrom('handoff_codes').select('code_hash').execute()).toEqual([]);
   });
 
+  it('judges the route, not the spelling of the URL: a percent-encoded /api path is checked and not cached', async () => {
+    const forged = await t.app.inject({ method: 'POST', url: '/%61pi/handoff', headers: { cookie, origin: 'https://evil.example', 'content-type': 'text/plain' }, payload: 'x=1' });
+    expect(forged.statusCode).toBe(403);
+    const read = await t.app.inject({ method: 'GET', url: '/%61pi/me', headers: { cookie } });
+    expect(read.statusCode).toBe(200);
+    expect(read.headers['cache-control']).toBe('no-store');
+  });
+
   it('accepts the same call from our own origin', async () => {
     expect((await save({ cookie, origin: ORIGIN })).statusCode).toBe(200);
   });

@@ -80,6 +80,18 @@ describe(`/rpc eth_call and eth_estimateGas (${testDbKind})`, () => {
   });
 });
 
+describe(`/rpc requests that are not calls (${testDbKind})`, () => {
+  it('answers each non-object batch element with -32600, never a 500', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/rpc', payload: '[null, 1, "x", [], {"jsonrpc":"2.0","id":7,"method":"eth_chainId"}]', headers: { 'content-type': 'application/json' } });
+    expect(res.statusCode).toBe(200);
+    const answers = res.json() as Array<{ id: unknown; error?: { code: number }; result?: string }>;
+    expect(answers.slice(0, 4).map((a) => a.error?.code)).toEqual([-32600, -32600, -32600, -32600]);
+    expect(answers[4]).toMatchObject({ id: 7, result: '0x7a69' });
+    const single = await t.app.inject({ method: 'POST', url: '/rpc', payload: 'null', headers: { 'content-type': 'application/json' } });
+    expect(single.statusCode).toBeLessThan(500);
+  });
+});
+
 describe(`/rpc eth_sendRawTransaction (${testDbKind})`, () => {
   async function signed(fields: Partial<Parameters<typeof Transaction.from>[0] & object>, key = PUBLIC_TEST_KEY) {
     const wallet = new Wallet(key);

@@ -10,7 +10,9 @@ export function registerOriginCheck(app: FastifyInstance, trusted: string[]): vo
   const origins = new Set(trusted);
   app.addHook('onRequest', async (request) => {
     if (SAFE_METHODS.has(request.method)) return;
-    if (!request.url.startsWith('/api/') && !request.url.startsWith('/dev/')) return;
+    // The route's pattern, not the raw URL: /%61pi/… reaches the /api/… routes too.
+    const route = request.routeOptions.url ?? '';
+    if (!route.startsWith('/api/') && !route.startsWith('/dev/')) return;
     const origin = request.headers.origin;
     if (origin !== undefined ? !origins.has(origin) : request.headers.cookie !== undefined) {
       request.log.info({ origin: origin ?? null }, 'cross-origin request refused');

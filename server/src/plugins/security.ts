@@ -30,6 +30,8 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
   });
   app.addHook('onSend', async (request, reply) => {
     if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
-    if (request.url.startsWith('/api/') || request.url.startsWith('/dev/')) reply.header('cache-control', 'no-store');
+    // By the matched route (a percent-encoded /%61pi/me is /api/me), else by the raw path.
+    const path = request.routeOptions.url ?? request.url;
+    if (path.startsWith('/api/') || path.startsWith('/dev/')) reply.header('cache-control', 'no-store');
   });
 }

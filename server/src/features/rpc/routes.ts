@@ -44,7 +44,9 @@ export async function registerRpcRoutes(app: FastifyInstance, services: AppServi
     eth_sendRawTransaction: (params) => (policy.transaction(params), params),
   };
 
-  async function forward(call: RpcCall): Promise<unknown> {
+  async function forward(call: RpcCall | null): Promise<unknown> {
+    // A batch may hold anything JSON allows: only objects are calls.
+    if (typeof call !== 'object' || call === null || Array.isArray(call)) return failure(null, -32600, 'Invalid request');
     const id = call.id ?? null;
     if (typeof call.method !== 'string' || (call.params !== undefined && !Array.isArray(call.params))) {
       return failure(id, -32600, 'Invalid request');
