@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cloneMemberKeys, joinAndConfirm, makeMemberKeys, ORIGIN, type MemberKeys } from './helpers/members';
+import { ALL_ADDRESSES_FACTOR } from '../src/auth/attempt-limits';
+import { cloneMemberKeys, joinAndConfirm, makeMemberKeys, ORIGIN, registerBody, type MemberKeys } from './helpers/members';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import { testDbKind } from './helpers/test-database';
 
@@ -63,6 +64,32 @@ describe(`sign-in attempts per e-mail count failures only (${testDbKind})`, () =
     const member = await confirmedMember();
     const codes = await statuses(PER_IP + 1, () => signIn(a, '10.0.0.4', member.email, member.authSecret));
     expect(codes).toEqual([...Array(PER_IP).fill(200), 429]);
+  });
+});
+
+describe(`a stranger cannot lock a member out (${testDbKind})`, () => {
+  it('counts a stranger’s wrong secrets against the stranger’s address; the member signs in from theirs', async () => {
+    const member = await confirmedMember();
+    expect(await statuses(PER_EMAIL + 1, () => signIn(a, '10.9.0.1', member.email, WRONG))).toEqual([...Array(PER_EMAIL).fill(401), 429]);
+    expect((await signIn(a, '10.9.0.2', member.email, member.authSecret)).statusCode).toBe(200);
+  });
+
+  it('still stops guessing spread over many addresses at the all-addresses ceiling', async () => {
+    const member = await confirmedMember();
+    const ceiling = PER_EMAIL * ALL_ADDRESSES_FACTOR;
+    const codes: number[] = [];
+    for (let i = 0; i < ceiling + 1; i++) codes.push((await signIn(a, `10.8.${Math.floor(i / PER_EMAIL)}.${i % PER_EMAIL}`, member.email, WRONG)).statusCode);
+    expect(codes.slice(0, ceiling).every((c) => c === 401)).toBe(true);
+    expect(codes[ceiling]).toBe(429);
+    expect((await signIn(a, '10.8.200.1', member.email, member.authSecret)).statusCode).toBe(429);
+  });
+
+  it('lets a member register when a stranger filled the sign-up limit for that e-mail from elsewhere', async () => {
+    const member = await cloneMemberKeys(base);
+    const bogus = { email: member.email, authSecret: member.authSecret, wallet: { address: member.address, keystore: member.keystore, proof: { nonce: '0'.repeat(32), signature: `0x${'1'.repeat(130)}` } } };
+    for (let i = 0; i < PER_EMAIL + 1; i++) await a.app.inject({ method: 'POST', url: '/api/register', remoteAddress: '10.7.0.1', payload: bogus });
+    const body = await registerBody(a.app, member);
+    expect((await a.app.inject({ method: 'POST', url: '/api/register', remoteAddress: '10.7.0.2', payload: body })).statusCode).toBe(201);
   });
 });
 

@@ -1,6 +1,7 @@
-// Attempt limits for sign-in, sign-up, reset, resend and hand-off redeem: per IP and per e-mail,
-// per endpoint, counted in the database so every server process enforces one limit. Sign-in holds
-// an attempt until its outcome is known: only refusals stay counted per e-mail (decision 0010).
+// Attempt limits for sign-in, sign-up, reset, resend and hand-off redeem: per IP, per e-mail from
+// that IP, and per e-mail from all addresses (a higher ceiling), per endpoint, counted in the
+// database so every server process enforces one limit. Sign-in holds an attempt until its outcome
+// is known: only refusals stay counted per e-mail (decision 0010).
 import { createHash } from 'node:crypto';
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { CompiledQuery, type Kysely } from 'kysely';
@@ -46,19 +47,32 @@ function emailOf(request: FastifyRequest): string {
 const routeOf = (request: FastifyRequest) => request.routeOptions.url ?? request.url;
 /** Keyed by a hash, so the table holds no e-mail addresses. */
 const emailKey = (request: FastifyRequest, email: string) => `${routeOf(request)}:${createHash('sha256').update(email).digest('base64url')}`;
+/** The same e-mail from one client address: where the configured per-e-mail limit applies. */
+const emailFromIpKey = (request: FastifyRequest, email: string) => `${emailKey(request, email)}:${request.ip}`;
+
+/**
+ * Against every client address together an e-mail gets this many times the per-e-mail limit: a
+ * stranger's failures from one address lock out only that address, while guessing spread over
+ * many addresses still meets a ceiling (docs/security.md).
+ */
+export const ALL_ADDRESSES_FACTOR = 10;
 
 export function attemptLimits(config: Config, db: Kysely<DB>): AttemptLimits {
   const store = { storeClient: storeClient(db), storeType: 'client', tableName: 'attempt_limits', tableCreated: true };
   const duration = config.AUTH_RATE_LIMIT_WINDOW_MINUTES * 60;
   const perIp = new RateLimiterPostgres({ ...store, keyPrefix: 'ip', points: config.AUTH_RATE_LIMIT_PER_IP, duration });
   const perEmail = new RateLimiterPostgres({ ...store, keyPrefix: 'email', points: config.AUTH_RATE_LIMIT_PER_EMAIL, duration });
+  const perEmailEverywhere = new RateLimiterPostgres({ ...store, keyPrefix: 'email-all', points: config.AUTH_RATE_LIMIT_PER_EMAIL * ALL_ADDRESSES_FACTOR, duration });
 
   return {
     check: async (request) => {
       const email = emailOf(request);
       try {
         await perIp.consume(`${routeOf(request)}:${request.ip}`);
-        if (email) await perEmail.consume(emailKey(request, email));
+        if (email) {
+          await perEmail.consume(emailFromIpKey(request, email));
+          await perEmailEverywhere.consume(emailKey(request, email));
+        }
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
         request.log.warn({ route: routeOf(request), email: email || undefined }, 'attempt limit reached');
@@ -68,8 +82,9 @@ export function attemptLimits(config: Config, db: Kysely<DB>): AttemptLimits {
     settleSignIn: async (request, outcome) => {
       const email = emailOf(request);
       if (!email || outcome === 'refused') return;
-      const key = emailKey(request, email);
-      await (outcome === 'succeeded' ? perEmail.delete(key) : perEmail.reward(key));
+      const [here, everywhere] = [emailFromIpKey(request, email), emailKey(request, email)];
+      if (outcome === 'succeeded') await Promise.all([perEmail.delete(here), perEmailEverywhere.delete(everywhere)]);
+      else await Promise.all([perEmail.reward(here), perEmailEverywhere.reward(everywhere)]);
     },
   };
 }
