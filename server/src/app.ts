@@ -18,6 +18,7 @@ import { healthRoutes } from './features/health/routes';
 import { logOptions } from './logging';
 import { registerErrorHandling } from './plugins/errors';
 import { registerOpenApi } from './plugins/openapi';
+import { trackInFlight } from './plugins/in-flight';
 import { registerMetrics } from './plugins/metrics';
 import { registerOriginCheck } from './plugins/origin-check';
 import { registerSecurity } from './plugins/security';
@@ -58,6 +59,7 @@ export async function buildApp(services: AppServices, opts: { logStream?: Destin
     if (closing) reply.header('connection', 'close');
   });
 
+  trackInFlight(app);
   registerErrorHandling(app);
   await registerSecurity(app);
   registerOriginCheck(app, trustedOrigins(config));

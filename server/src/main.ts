@@ -2,11 +2,14 @@
 // SIGINT let in-flight requests finish and exit within 10 s.
 import { existsSync } from 'node:fs';
 import { buildApp } from './app';
+import { drainInFlight } from './plugins/in-flight';
 import { parseConfig } from './config';
 import { logOptions } from './logging';
 import { closeServices, openServices } from './services';
 
 const SHUTDOWN_DEADLINE_MS = 9_000;
+/** How long handlers still at work get to finish before the database closes. */
+const DRAIN_DEADLINE_MS = 5_000;
 
 // Whatever this process creates (DATA_DIR, the database's files, the keys) is its user's alone.
 process.umask(0o077);
@@ -27,7 +30,10 @@ const services = await openServices(config, bootLog).catch((error: unknown) => {
   process.exit(1);
 });
 const app = await buildApp(services);
-app.addHook('onClose', async () => closeServices(services));
+app.addHook('onClose', async () => {
+  await drainInFlight(app, DRAIN_DEADLINE_MS);
+  await closeServices(services);
+});
 
 let shuttingDown = false;
 async function shutdown(signal: string): Promise<void> {

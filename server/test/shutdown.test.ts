@@ -3,6 +3,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import autocannon from 'autocannon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cookieOf, makeMemberKeys, registerBody } from './helpers/members';
 import { spawnServer, waitForHealthy } from './helpers/server-process';
@@ -41,11 +42,14 @@ describe(`SIGTERM under load (${testDbKind})`, () => {
     const statuses = new Map<number, number>();
     let refused = 0;
     let running = true;
+    // Half the clients give up on what they asked as the signal comes (a load generator ending, a
+    // closed tab): their handlers are still at work with no connection left to wait for.
+    const quitter = new AbortController();
     const paths = ['/api/me', '/api/referrals/network', '/api/config', '/api/health'];
     const worker = async (n: number) => {
       for (let i = n; running; i++) {
         try {
-          const res = await fetch(`${server.url}${paths[i % paths.length]}`, { headers: { cookie } });
+          const res = await fetch(`${server.url}${paths[i % paths.length]}`, { headers: { cookie }, ...(n % 2 ? { signal: quitter.signal } : {}) });
           await res.arrayBuffer();
           statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         } catch {
@@ -56,6 +60,7 @@ describe(`SIGTERM under load (${testDbKind})`, () => {
     };
     const load = Array.from({ length: 64 }, (_, n) => worker(n));
     await new Promise((r) => setTimeout(r, 1_500));
+    quitter.abort();
     server.child.kill('SIGTERM');
     const code = await server.exited;
     running = false;
@@ -70,6 +75,27 @@ describe(`SIGTERM under load (${testDbKind})`, () => {
       .output()
       .split('\n')
       .filter((line) => /"level":(50|60)/.test(line) || /destroyed|Error:/.test(line));
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  it('lets handlers finish whose clients already left: a load generator ends, SIGTERM follows at once', async () => {
+    const server = spawnServer({ ...storage, PORT: String(await freePort()) });
+    await waitForHealthy(server);
+    const keys = await makeMemberKeys();
+    await fetch(`${server.url}/api/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(await registerBody(server.url, keys)) });
+    const signIn = await fetch(`${server.url}/auth/sign-in/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: server.url },
+      body: JSON.stringify({ email: keys.email, password: keys.authSecret }),
+    });
+    const cookie = cookieOf(signIn.headers.getSetCookie());
+    // autocannon ends by dropping its connections with requests still queued at the server.
+    const result = await autocannon({ url: `${server.url}/api/me`, connections: 100, duration: 3, headers: { cookie } });
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    console.info(`[shutdown] ${result.requests.total} requests, then SIGTERM`);
+    expect(result.non2xx).toBe(0);
+    const errors = server.output().split('\n').filter((line) => /"level":(50|60)/.test(line) || /destroyed/.test(line));
     expect(errors).toEqual([]);
   }, 120_000);
 });
