@@ -1,14 +1,20 @@
 // Every validation and error message of SPEC §5 and §8 on the account screens, exactly.
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures/test';
-import { newEmail, registerOnRegisterScreen } from '../fixtures/member';
+import { confirmByMail, newEmail, registerOnRegisterScreen } from '../fixtures/member';
 
 const existing = { email: newEmail('existing'), password: 'Existing-Pass-1' };
+const unconfirmed = { email: newEmail('unconfirmed'), password: 'Existing-Pass-1' };
 
 test.describe.serial('messages', () => {
+  // An existing account is a confirmed one: registering again over an unconfirmed sign-up replaces
+  // it (docs/security.md, account pre-hijacking), so only a confirmed one answers "already exists".
   test.beforeAll(async ({ browser }) => {
     const page = await browser.newPage();
     await registerOnRegisterScreen(page, existing.email, existing.password);
+    await confirmByMail(page, page.request, existing.email);
+    await page.context().clearCookies();
+    await registerOnRegisterScreen(page, unconfirmed.email, unconfirmed.password);
     await page.close();
   });
 
@@ -53,13 +59,13 @@ test.describe.serial('messages', () => {
   });
 
   test('sign-in: unconfirmed e-mail, with Resend Email', async ({ page }) => {
-    await signIn(page, existing.email, existing.password);
+    await signIn(page, unconfirmed.email, unconfirmed.password);
     await expect(page.getByRole('alert')).toHaveText('Please check your email and click the confirmation link before signing in.');
     await expect(page.getByRole('button', { name: 'Resend Email' })).toBeVisible();
   });
 
   test("resend: 'Email address is required to resend confirmation'", async ({ page }) => {
-    await signIn(page, existing.email, existing.password);
+    await signIn(page, unconfirmed.email, unconfirmed.password);
     await expect(page.getByRole('button', { name: 'Resend Email' })).toBeVisible();
     await page.getByLabel('Email').fill('');
     await page.getByRole('button', { name: 'Resend Email' }).click();
