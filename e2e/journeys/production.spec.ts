@@ -110,6 +110,10 @@ test('production path: register on one process, distribute, claim through the ot
   await page.reload();
   await expect(page.getByText(/Your REME figures may be out of date/)).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId('reme-balance')).toHaveText('200.0000');
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: test.info().outputPath(`dashboard-out-of-date-${width}.png`), fullPage: true });
+  }
   const health2 = (await (await fetch(`${other.url}/api/health`)).json()) as { chain: { status: string } };
   expect(health2.chain.status).toBe('down');
   await context.close();

@@ -4,7 +4,7 @@ import { chainFiguresMayBeOutdated, type ChainFiguresAsOf } from '@crw/core';
 import callout from '../../../ui/callout.module.css';
 
 function age(seconds: number): string {
-  if (seconds < 120) return `${seconds} seconds ago`;
+  if (seconds < 120) return seconds === 1 ? '1 second ago' : `${seconds} seconds ago`;
   if (seconds < 7200) return `${Math.round(seconds / 60)} minutes ago`;
   return `${Math.round(seconds / 3600)} hours ago`;
 }
