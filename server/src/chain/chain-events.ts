@@ -2,7 +2,7 @@
 // and RootPublished, decoded from eth_getLogs answers into chain_events rows.
 import { artifact } from '@crw/contracts';
 import { Interface, toQuantity } from 'ethers';
-import type { ChainEventKind } from '../db/schema';
+import type { ChainEventsTable } from '../db/schema';
 
 const tokenEvents = new Interface(artifact('RemeToken').abi);
 const distributorEvents = new Interface(artifact('RewardsDistributor').abi);
@@ -30,18 +30,8 @@ export interface RpcLog {
   removed?: boolean;
 }
 
-export interface ChainEvent {
-  block_number: number;
-  log_index: number;
-  block_hash: string;
-  tx_hash: string;
-  kind: ChainEventKind;
-  from_address: string | null;
-  to_address: string | null;
-  amount: string;
-  round_index: number | null;
-  root: string | null;
-}
+/** A row of chain_events as the follower builds it (the amount as a decimal string). */
+export type ChainEvent = Omit<ChainEventsTable, 'amount'> & { amount: string };
 
 /** eth_getLogs parameters for blocks `from` to `to` (inclusive) of both contracts. */
 export function logFilter(contracts: FollowedContracts, from: number, to: number) {

@@ -94,6 +94,12 @@ export function registerMetrics(app: FastifyInstance, services: AppServices): Re
       this.set(follower.leading ? 1 : 0);
     },
   });
+  // One read of the follower's state per scrape sets both of its gauges.
+  const age = new Gauge({
+    name: 'crw_chain_follower_seconds_since_success',
+    help: 'Seconds since the follower last reached the node and indexed (the age of members\' chain figures)',
+    registers: [],
+  });
   new Gauge({
     name: 'crw_chain_follower_lag_blocks',
     help: 'Blocks between the node head the follower last saw and the last block it indexed',
@@ -102,18 +108,10 @@ export function registerMetrics(app: FastifyInstance, services: AppServices): Re
       const state = await readFollowerState(database.db);
       const processed = state?.block_number ?? null;
       this.set(state?.head_number == null || processed == null ? 0 : state.head_number - processed);
+      age.set(figuresAsOf(state).ageSeconds ?? -1);
     },
   });
-  new Gauge({
-    name: 'crw_chain_follower_seconds_since_success',
-    help: 'Seconds since the follower last reached the node and indexed (the age of members\' chain figures)',
-    registers: [registry],
-    async collect() {
-      const state = await readFollowerState(database.db);
-      const age = figuresAsOf(state).ageSeconds;
-      this.set(age ?? -1);
-    },
-  });
+  registry.registerMetric(age);
 
   app.get('/metrics', { schema: { hide: true }, onRequest: async (request) => requireOperator(request, operatorKey) }, async (_request, reply) =>
     reply.type(registry.contentType).header('cache-control', 'no-store').send(await registry.metrics()),
