@@ -1,8 +1,9 @@
 // The dashboard's reads at load (issue 13): the production shape — PostgreSQL, a separate chain
 // node (Hardhat's, standing in for Sepolia) and the contracts deployed by `ops deploy` — with 50
-// connections: /api/config, /api/me and /api/referrals/network (req/s, p50, p99) and the chain
-// calls the server made meanwhile; then /api/me on two server processes. RUNS rounds (default 3),
-// DURATION seconds each (default 10); medians printed.
+// connections: /api/config, /api/me and /api/referrals/network (req/s, p50, p99, the server's CPU
+// per request) and the chain calls the server made meanwhile; /api/me also with `Cache-Control:
+// no-cache` (every read from the database, as after a "changed" event); then /api/me on two server
+// processes. RUNS rounds (default 3), DURATION seconds each (default 10); medians printed.
 import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,6 +42,12 @@ async function chainCalls(url: string): Promise<number> {
   return [...text.matchAll(/^crw_chain_node_calls_total\{[^}]*\} (\S+)$/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
 }
 
+/** The server process's CPU time so far (prom-client's process metrics). */
+async function cpuSeconds(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${operatorApiKey}` } })).text();
+  return Number(/^crw_process_cpu_seconds_total (\S+)$/m.exec(text)?.[1]);
+}
+
 interface Figures {
   rps: number;
   p50: number;
@@ -48,13 +55,13 @@ interface Figures {
   bad: number;
 }
 
-function load(url: string, cookies: string[], conns = connections): Promise<Figures> {
+function load(url: string, cookies: string[], conns = connections, headers: Record<string, string> = {}): Promise<Figures> {
   let next = 0;
   return autocannon({
     url,
     connections: conns,
     duration,
-    setupClient: (client) => client.setHeaders({ cookie: cookies[next++ % cookies.length]! }),
+    setupClient: (client) => client.setHeaders({ ...headers, cookie: cookies[next++ % cookies.length]! }),
   }).then((r) => ({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors }));
 }
 
@@ -101,15 +108,23 @@ try {
   }
   console.log(`PostgreSQL, a Hardhat node process, ${MEMBERS} signed-in members; ${connections} connections, ${duration} s each, ${runs} runs\n`);
 
-  const table: Record<string, Array<Figures & { calls: number }>> = {};
+  const table: Record<string, Array<Figures & { calls: number; cpuUs: number }>> = {};
+  const routes: Array<[string, string, Record<string, string>]> = [
+    ['/api/config', '/api/config', {}],
+    ['/api/me', '/api/me', {}],
+    ['/api/me no-cache', '/api/me', { 'cache-control': 'no-cache' }],
+    ['/api/referrals/network', '/api/referrals/network', {}],
+  ];
   for (let run = 1; run <= runs; run++) {
-    for (const route of ['/api/config', '/api/me', '/api/referrals/network']) {
+    for (const [label, route, headers] of routes) {
       const before = await chainCalls(first.url);
-      const figures = await load(`${first.url}${route}`, cookies);
+      const cpuBefore = await cpuSeconds(first.url);
+      const figures = await load(`${first.url}${route}`, cookies, connections, headers);
       const calls = (await chainCalls(first.url)) - before;
-      (table[route] ??= []).push({ ...figures, calls });
+      const cpuUs = (((await cpuSeconds(first.url)) - cpuBefore) / (figures.rps * duration)) * 1e6;
+      (table[label] ??= []).push({ ...figures, calls, cpuUs });
       console.log(
-        `run ${run} ${route.padEnd(24)} ${figures.rps.toFixed(0).padStart(6)} req/s  p50 ${figures.p50} ms  p99 ${figures.p99} ms  non-2xx/errors ${figures.bad}  chain calls ${calls}`,
+        `run ${run} ${label.padEnd(24)} ${figures.rps.toFixed(0).padStart(6)} req/s  p50 ${figures.p50} ms  p99 ${figures.p99} ms  CPU ${cpuUs.toFixed(0)} µs/req  non-2xx/errors ${figures.bad}  chain calls ${calls}`,
       );
     }
   }
@@ -128,12 +143,13 @@ try {
   for (const [route, all] of Object.entries(table)) {
     const perMinute = (median(all.map((f) => f.calls)) / duration) * 60;
     console.log(
-      `${route.padEnd(24)} ${median(all.map((f) => f.rps)).toFixed(0).padStart(6)} req/s  p50 ${median(all.map((f) => f.p50))} ms  p99 ${median(all.map((f) => f.p99))} ms  chain calls ${median(all.map((f) => f.calls))} per run (${perMinute.toFixed(0)}/min)`,
+      `${route.padEnd(24)} ${median(all.map((f) => f.rps)).toFixed(0).padStart(6)} req/s  p50 ${median(all.map((f) => f.p50))} ms  p99 ${median(all.map((f) => f.p99))} ms  CPU ${median(all.map((f) => f.cpuUs)).toFixed(0)} µs/req  chain calls ${median(all.map((f) => f.calls))} per run (${perMinute.toFixed(0)}/min)`,
     );
   }
   const me = median(table['/api/me']!.map((f) => f.rps));
   const config = median(table['/api/config']!.map((f) => f.rps));
-  console.log(`/api/me at ${((me / config) * 100).toFixed(0)} % of /api/config's throughput (goal ≥ 40 %)`);
+  const fromDatabase = median(table['/api/me no-cache']!.map((f) => f.rps));
+  console.log(`/api/me at ${((me / config) * 100).toFixed(0)} % of /api/config's throughput (goal ≥ 40 %); read from the database every time ${((fromDatabase / config) * 100).toFixed(0)} %`);
   console.log(`two processes: /api/me ${median(twoProcesses).toFixed(0)} req/s, ${(median(twoProcesses) / me).toFixed(2)}× one process (load generator on the same 2 cores)`);
 } finally {
   for (const s of servers) s.stop();

@@ -33,6 +33,11 @@ export function trustProxy(setting: Config['TRUST_PROXY']): FastifyServerOptions
   return typeof setting === 'number' ? (_address: string, hop: number) => hop < setting : setting;
 }
 
+/** Every method but GET and HEAD, and every /auth route (following a confirmation link credits). */
+function mayWrite(method: string, url: string): boolean {
+  return (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') || url.startsWith('/auth/');
+}
+
 export async function buildApp(services: AppServices, opts: { logStream?: DestinationStream } = {}): Promise<FastifyInstance> {
   const { config } = services;
   const app = Fastify({
@@ -55,8 +60,11 @@ export async function buildApp(services: AppServices, opts: { logStream?: Destin
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', async (request, reply) => {
     if (closing) reply.header('connection', 'close');
+    // A request that may have written answers once this process heard what it changed, so the
+    // member's next read here is not an old copy (features/account/member-cache.ts).
+    if (services.memberCache.enabled && reply.statusCode < 400 && mayWrite(request.method, request.url)) await services.events.fence();
   });
 
   trackInFlight(app);

@@ -52,6 +52,11 @@ const envSchema = z
     SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
     /** How long a mail claimed by a process stays its own: after a crash, another process retries it then. */
     MAIL_LEASE_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
+    /** How long a process trusts a session better-auth vouched for without asking again; an ended
+     * session is forgotten at once by every process (auth/session.ts). 0: ask every time. */
+    SESSION_CHECK_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
+    /** How long a process keeps a member's /api/me row at most; a change drops it at once (member-cache.ts). 0: read every time. */
+    MEMBER_CACHE_SECONDS: z.coerce.number().int().min(0).max(3_600).default(60),
     MAIL_FROM: z.string().min(3).default('Community Rewards <no-reply@localhost>'),
     AUTH_SECRET: z.string().min(32).optional(),
     REQUIRE_EMAIL_CONFIRMATION: booleanString.default(true),

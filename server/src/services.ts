@@ -1,6 +1,9 @@
 // The long-lived parts the app is built from; main.ts opens them, tests open their own.
 import type { FastifyBaseLogger } from 'fastify';
 import { createAuth, type Auth } from './auth/auth';
+import { SessionCache, SessionCheck } from './auth/session';
+import { FollowerProgressReader, MemberCache } from './features/account/member-cache';
+import type { MemberRow } from './features/account/member';
 import { openChain, type Chain } from './chain/chain';
 import { ChainFollower } from './chain/follower';
 import { authSigningKey } from './auth/auth-secret-key';
@@ -19,6 +22,8 @@ export interface AppServices {
   transport: MailTransport;
   worker: OutboxWorker;
   auth: Auth;
+  /** Who a request's session cookie belongs to (better-auth, remembered briefly). */
+  sessions: SessionCheck;
   /** Signs sessions and e-mail tokens (AUTH_SECRET or DATA_DIR/auth-secret). */
   signingKey: string;
   /** Bearer key of the operator API (OPERATOR_API_KEY or DATA_DIR/operator-key). */
@@ -27,6 +32,10 @@ export interface AppServices {
   communityAppSecret: string;
   /** Fan-out of the database's member_events notifications to open event streams. */
   events: MemberEvents;
+  /** Each member's /api/me row as last read, dropped on their member_events notice. */
+  memberCache: MemberCache<MemberRow>;
+  /** The chain follower's block and age, read at most once a second. */
+  followerProgress: FollowerProgressReader;
   /** The chain: embedded Hardhat Network (journaled in the database) or CHAIN_RPC_URL. */
   chain: Chain;
   /** Indexes the chain into the database, in the one process that leads. */
@@ -55,7 +64,8 @@ export async function openServices(
     : devMailboxTransport(database.db, (line) => process.stdout.write(`${line}\n`));
   const worker = new OutboxWorker(database.db, transport, log, { leaseMs: config.MAIL_LEASE_SECONDS * 1000, ...overrides.outbox });
   const signingKey = await authSigningKey(config);
-  const auth = createAuth(config, database, signingKey, () => worker.wake(), log);
+  const sessionCache = new SessionCache(config.SESSION_CHECK_CACHE_SECONDS * 1000);
+  const auth = createAuth(config, database, signingKey, { mailQueued: () => worker.wake(), sessionEnded: (token) => sessionCache.forgetToken(token) }, log);
   const applied = await setUpSchema(database);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
   // The chain before anything that runs: a journal that does not replay stops the start here.
@@ -65,7 +75,10 @@ export async function openServices(
   const following = follower.start();
   if (chain.node.kind === 'embedded') await following;
   const events = new MemberEvents();
+  const memberCache = new MemberCache<MemberRow>(config.MEMBER_CACHE_SECONDS * 1000);
+  events.observe((userId) => memberCache.changed(userId));
   await events.start(database);
+  await sessionCache.start(database);
   // PGlite has now written its files, some with modes of its own (see data-dir.ts).
   if (pgliteOnDisk) {
     const written = await makePrivate(config.dataDir);
@@ -77,10 +90,13 @@ export async function openServices(
     transport,
     worker,
     auth,
+    sessions: new SessionCheck(auth, sessionCache),
     signingKey,
     operatorKey: await operatorApiKey(config),
     communityAppSecret: await communityAppSecret(config),
     events,
+    memberCache,
+    followerProgress: new FollowerProgressReader(database.db),
     chain,
     follower,
   };
@@ -91,6 +107,7 @@ export async function closeServices(services: AppServices): Promise<void> {
   await services.follower.stop();
   await services.worker.stop();
   await services.events.stop();
+  await services.sessions.cache.stop();
   services.transport.close();
   await services.database.close();
 }

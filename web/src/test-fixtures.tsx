@@ -27,8 +27,18 @@ export const links = {
 
 /** The server's event stream stays silent in unit tests (happy-dom's would dial a real socket). */
 class SilentEventSource extends EventTarget {
+  constructor() {
+    super();
+    eventSources.push(this);
+  }
   close() {}
 }
+
+/** Every event stream the app opened; a test dispatches the server's events on them. */
+export const eventSources: EventTarget[] = [];
+
+/** The `cache-control` header of each /api/me request ('' when none). */
+export const meCacheControl: string[] = [];
 
 export function signedOut() {
   vi.stubGlobal('fetch', async () => new Response(JSON.stringify({ code: 'unauthorized', message: 'User not authenticated' }), { status: 401 }));
@@ -41,11 +51,14 @@ export const requests: string[] = [];
  * from `details()` (or fails when that returns a Response); `answers` serve other exact paths. */
 export function serveMember(details: () => unknown = () => member, answers: Record<string, () => unknown> = {}) {
   requests.length = 0;
+  meCacheControl.length = 0;
+  eventSources.length = 0;
   localStorage.setItem('allowed', 'true');
   vi.stubGlobal('EventSource', SilentEventSource);
   vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
     const path = String(url);
     requests.push(`${init?.method ?? 'GET'} ${path}`);
+    if (path === '/api/me') meCacheControl.push(new Headers(init?.headers).get('cache-control') ?? '');
     const answer = answers[path]?.();
     if (answer !== undefined) return answer instanceof Response ? answer : new Response(JSON.stringify(answer), { status: 200 });
     if (path.startsWith('/api/me')) {

@@ -27,10 +27,16 @@ export function trustedOrigins(config: Config): string[] {
   return [...new Set(origins)];
 }
 
-export function createAuth(config: Config, database: Database, signingKey: string, onMailQueued: () => void, log: FastifyBaseLogger) {
+export function createAuth(
+  config: Config,
+  database: Database,
+  signingKey: string,
+  on: { mailQueued: () => void; sessionEnded: (token: string) => void },
+  log: FastifyBaseLogger,
+) {
   const queue = async (mail: NewMail) => {
     await enqueueMail(database.db, mail);
-    onMailQueued();
+    on.mailQueued();
   };
   const secretLength = AUTH_SECRET_PATTERN.source.match(/\{(\d+)\}/)?.[1];
   return betterAuth({
@@ -52,13 +58,16 @@ export function createAuth(config: Config, database: Database, signingKey: strin
       },
     },
     plugins: authPlugins,
+    // This process forgets an ended session before the answer leaves; the others hear of it from
+    // the session table's trigger (auth/session.ts).
+    databaseHooks: { session: { delete: { after: async (session) => on.sessionEnded(session.token) } } },
     rateLimit: { enabled: false }, // limits are ours (per IP and per e-mail), see auth-routes.ts
     // Reset tokens are kept as SHA-256 hashes: whoever reads the table (or its files) resets nothing.
     // E-mail confirmation tokens are signed JWTs, never stored.
     verification: { storeIdentifier: 'hashed' },
     advanced: {
-      // The session check is one indexed query (session by token joined to its user), not two,
-      // and stays exact: a signed-out or reset session ends at once (no cookie cache).
+      // The session check, when it reaches better-auth, is one indexed query (session by token
+      // joined to its user); auth/session.ts remembers the answer briefly (no cookie cache).
       database: { generateId: () => randomUUID(), joins: true },
       cookiePrefix: 'crw',
       useSecureCookies: config.publicUrl.startsWith('https://'),

@@ -1,11 +1,143 @@
+// The per-request session check. better-auth stays the authority: a session it has not vouched for
+// recently is asked of it (one indexed query, which also extends a session in use). What it
+// vouched for is remembered for SESSION_CHECK_CACHE_SECONDS, so a dashboard's polls cost no query.
+// A session that ends — sign-out, password reset, revoked, its user deleted, by better-auth or by
+// our SQL — is forgotten at once in this process (better-auth's delete hook) and, through the
+// session table's trigger (migration 0010) and NOTIFY session_ended, in every other process within
+// milliseconds. Should that notice be lost (the listening connection dropped), the whole memory is
+// cleared on reconnect; the cache's lifetime bounds what remains (docs/security.md).
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { fromNodeHeaders } from 'better-auth/node';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../app-error';
+import type { Database } from '../db/database';
 import type { Auth } from './auth';
 
-/** The signed-in member's id, or 401 'User not authenticated'. */
-export async function requireUserId(auth: Auth, request: FastifyRequest): Promise<string> {
-  const session = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
-  if (!session) throw new AppError(401, 'unauthorized');
-  return session.user.id;
+export const SESSION_ENDED_CHANNEL = 'session_ended';
+/** The NOTIFY payload that clears every process's memory of sessions. */
+export const EVERY_SESSION = '*';
+
+interface Vouched {
+  userId: string;
+  /** The session's own expiry. */
+  expiresAt: number;
+  /** When this memory of it lapses (at most the cache lifetime after better-auth vouched). */
+  until: number;
+}
+
+/** Sessions better-auth vouched for, by the SHA-256 of their token (the memory holds no token). */
+export class SessionCache {
+  readonly #entries = new Map<string, Vouched>();
+  #unlisten: (() => Promise<void>) | undefined;
+
+  constructor(
+    readonly lifetimeMs: number,
+    readonly maxEntries = 100_000,
+  ) {}
+
+  static key(token: string): string {
+    return createHash('sha256').update(token).digest('hex');
+  }
+
+  get(key: string, now = Date.now()): Vouched | undefined {
+    const entry = this.#entries.get(key);
+    if (entry && (entry.until <= now || entry.expiresAt <= now)) {
+      this.#entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  remember(key: string, userId: string, expiresAt: number, now = Date.now()): void {
+    if (this.lifetimeMs <= 0) return;
+    this.#entries.delete(key);
+    // Map order is insertion order: past the bound, the longest-held go first.
+    while (this.#entries.size >= this.maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
+    this.#entries.set(key, { userId, expiresAt, until: Math.min(expiresAt, now + this.lifetimeMs) });
+  }
+
+  forget(key: string): void {
+    if (key === EVERY_SESSION) this.#entries.clear();
+    else this.#entries.delete(key);
+  }
+
+  forgetToken(token: string): void {
+    this.#entries.delete(SessionCache.key(token));
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** Every process hears of every session that ends (the payload is the token's SHA-256). */
+  async start(database: Database): Promise<void> {
+    this.#unlisten = await database.listen(SESSION_ENDED_CHANNEL, (key) => this.forget(key), () => this.forget(EVERY_SESSION));
+  }
+
+  async stop(): Promise<void> {
+    await this.#unlisten?.();
+    this.#unlisten = undefined;
+    this.#entries.clear();
+  }
+}
+
+/** The member a request's session cookie belongs to. */
+export class SessionCheck {
+  #cookie: Promise<{ name: string; secret: string }> | undefined;
+
+  constructor(
+    readonly auth: Auth,
+    readonly cache: SessionCache,
+  ) {}
+
+  /** The signed-in member's id, or 401 'User not authenticated'. */
+  async requireUserId(request: FastifyRequest): Promise<string> {
+    const userId = await this.userId(request);
+    if (!userId) throw new AppError(401, 'unauthorized');
+    return userId;
+  }
+
+  async userId(request: FastifyRequest): Promise<string | null> {
+    const token = await this.#signedToken(request.headers.cookie);
+    if (token === null) return null;
+    const key = SessionCache.key(token);
+    const known = this.cache.get(key);
+    if (known) return known.userId;
+    const session = await this.auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
+    if (!session) return null;
+    // What better-auth checked is the cookie's token; remember it under that token only.
+    if (session.session.token === token) this.cache.remember(key, session.user.id, new Date(session.session.expiresAt).getTime());
+    return session.user.id;
+  }
+
+  /** The session token from a correctly signed session cookie (better-call's format), else null. */
+  async #signedToken(header: string | undefined): Promise<string | null> {
+    if (!header) return null;
+    this.#cookie ??= this.auth.$context.then((ctx) => ({ name: ctx.authCookies.sessionToken.name, secret: ctx.secret }));
+    const { name, secret } = await this.#cookie;
+    const raw = cookieValue(header, name);
+    if (raw === null) return null;
+    let value: string;
+    try {
+      value = decodeURIComponent(raw);
+    } catch {
+      return null;
+    }
+    const dot = value.lastIndexOf('.');
+    if (dot < 1) return null;
+    const token = value.slice(0, dot);
+    const signature = value.slice(dot + 1);
+    if (signature.length !== 44 || !signature.endsWith('=')) return null;
+    const expected = createHmac('sha256', secret).update(token).digest();
+    const given = Buffer.from(signature, 'base64');
+    return given.length === expected.length && timingSafeEqual(given, expected) ? token : null;
+  }
+}
+
+function cookieValue(header: string, name: string): string | null {
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return null;
 }

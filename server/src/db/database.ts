@@ -23,8 +23,10 @@ export interface Database {
   /** The dialect `db` uses, for libraries that build their own Kysely (better-auth). */
   dialect: Dialect;
   withSession<T>(fn: (session: RawSession) => Promise<T>): Promise<T>;
-  /** LISTEN on a channel; the handler gets each NOTIFY payload. Resolves to an unlisten function. */
-  listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
+  /** LISTEN on a channel; the handler gets each NOTIFY payload. Resolves to an unlisten function.
+   * `onGap` runs when the listening connection is lost and again once it is made again: notices
+   * sent meanwhile were missed. */
+  listen(channel: string, handler: (payload: string) => void, onGap?: () => void): Promise<() => Promise<void>>;
   /** A lock one holder at a time has across every process on this database (leader-lock.ts). */
   leaderLock(key: number): LeaderLock;
   ping(): Promise<boolean>;
@@ -103,14 +105,14 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
       }
     },
     leaderLock: (key) => postgresLeaderLock(url, key),
-    listen: (channel, handler) => listenPostgres(url, channel, handler),
+    listen: (channel, handler, onGap) => listenPostgres(url, channel, handler, onGap),
     ping: () => ping(db),
     close: () => db.destroy(),
   };
 }
 
 /** A dedicated connection for LISTEN (a pooled one would be handed to other queries). Reconnects. */
-async function listenPostgres(url: string, channel: string, handler: (payload: string) => void): Promise<() => Promise<void>> {
+async function listenPostgres(url: string, channel: string, handler: (payload: string) => void, onGap?: () => void): Promise<() => Promise<void>> {
   let client: pg.Client | undefined;
   let stopped = false;
   const connect = async (): Promise<void> => {
@@ -120,6 +122,7 @@ async function listenPostgres(url: string, channel: string, handler: (payload: s
     });
     next.on('error', () => {
       client = undefined;
+      onGap?.();
       if (!stopped) reconnectSoon();
     });
     await next.connect();
@@ -129,7 +132,7 @@ async function listenPostgres(url: string, channel: string, handler: (payload: s
   // Until the database answers again: a restart can take longer than one retry.
   const reconnectSoon = () =>
     setTimeout(() => {
-      if (!stopped) connect().catch(reconnectSoon);
+      if (!stopped) connect().then(() => onGap?.(), reconnectSoon);
     }, 1_000);
   await connect();
   return async () => {

@@ -42,16 +42,21 @@ export function figuresAsOf(state: { block_number: number | null; synced_at: Dat
   };
 }
 
+/** What a member's token figures are computed from: their distribution row, the follower's state,
+ * their wallet's indexed figures and their entry in the followed round (/api/me reads it in one query). */
+export interface TokenFiguresRow {
+  signup_tokens: string;
+  earned_referral_tokens: string;
+  block_number: number | null;
+  synced_at: Date | string | null;
+  last_error: string | null;
+  reme_balance: string | null;
+  claimed: string | null;
+  cumulative_amount: string | null;
+}
+
 /** The member's token figures, from the database alone: the chain's part is the follower's index. */
-export async function memberTokens(db: Kysely<DB>, userId: string, address: string, remePrice: string): Promise<MemberTokens> {
-  const row = await db
-    .selectFrom('user_token_distributions as d')
-    .leftJoin('chain_follower_state as s', (join) => join.onTrue())
-    .leftJoin('chain_wallets as w', (join) => join.on('w.address', '=', address.toLowerCase()))
-    .leftJoin('distribution_entries as e', (join) => join.onRef('e.round_index', '=', 's.round_index').onRef('e.user_id', '=', 'd.user_id'))
-    .select(['d.signup_tokens', 'd.earned_referral_tokens', 's.block_number', 's.synced_at', 's.last_error', 'w.reme_balance', 'w.claimed', 'e.cumulative_amount'])
-    .where('d.user_id', '=', userId)
-    .executeTakeFirstOrThrow();
+export function tokenFigures(row: TokenFiguresRow, remePrice: string): MemberTokens {
   const asOf = figuresAsOf(row);
   const known = asOf.block !== null;
   const claimed = known ? BigInt(row.claimed ?? 0) : null;

@@ -1,7 +1,6 @@
 // GET /api/events: server-sent events for the signed-in member ("changed" when their data did).
 import type { FastifyInstance } from 'fastify';
 import type { ServerResponse } from 'node:http';
-import { requireUserId } from '../auth/session';
 import type { AppServices } from '../services';
 
 const HEARTBEAT_MS = 25_000;
@@ -14,7 +13,7 @@ export async function registerEventRoutes(app: FastifyInstance, services: AppSer
   });
 
   app.get('/api/events', { schema: { summary: 'Server-sent events for the signed-in member', hide: false } }, async (request, reply) => {
-    const userId = await requireUserId(services.auth, request);
+    const userId = await services.sessions.requireUserId(request);
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {

@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { meCalls, member, renderAt, requests, serveMember, appTestHooks } from '../test-fixtures';
+import { eventSources, meCacheControl, meCalls, member, renderAt, requests, serveMember, appTestHooks } from '../test-fixtures';
 
 appTestHooks({ fakeClock: true });
 
@@ -14,6 +14,20 @@ describe('dashboard refresh (SPEC §4: "refreshes every 10 s, on window focus, a
     await waitFor(() => expect(meCalls()).toBe(before + 1));
     await act(() => vi.advanceTimersByTimeAsync(10_000));
     await waitFor(() => expect(meCalls()).toBe(before + 2));
+  });
+
+  it('reloads when the server says the data changed, asking it to read the database, not its copy', async () => {
+    serveMember();
+    renderAt('/dashboard');
+    await screen.findByRole('heading', { name: 'Hello, Ada Lovelace' });
+    const before = meCalls();
+    expect(meCacheControl).not.toContain('no-cache');
+    act(() => void eventSources.at(-1)!.dispatchEvent(new Event('changed')));
+    await waitFor(() => expect(meCalls()).toBe(before + 1));
+    expect(meCacheControl.at(-1)).toBe('no-cache');
+    await act(() => vi.advanceTimersByTimeAsync(10_000));
+    await waitFor(() => expect(meCalls()).toBe(before + 2));
+    expect(meCacheControl.at(-1)).toBe('');
   });
 
   it('reloads when the window regains focus', async () => {

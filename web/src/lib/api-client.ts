@@ -12,13 +12,18 @@ export class ApiError extends Error {
   }
 }
 
-export async function apiFetch<S extends z.ZodMiniType>(path: string, schema: S, init: { method?: string; body?: unknown } = {}): Promise<z.infer<S>> {
+/** `fresh`: ask the server to read the database, not its copy (after it said the data changed). */
+export async function apiFetch<S extends z.ZodMiniType>(path: string, schema: S, init: { method?: string; body?: unknown; fresh?: boolean } = {}): Promise<z.infer<S>> {
   let response: Response;
   try {
     response = await fetch(path, {
       method: init.method ?? 'GET',
       credentials: 'same-origin',
-      headers: init.body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      headers: {
+        accept: 'application/json',
+        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(init.fresh ? { 'cache-control': 'no-cache' } : {}),
+      },
       ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
     });
   } catch {

@@ -7,9 +7,20 @@ import * as z from 'zod/mini';
 import { apiFetch } from './api-client';
 import { removeStored } from './storage';
 
+let changedSinceRead = false;
+
+/** The server said the member's data changed: the next read asks it to skip its copy. */
+export function memberChanged(): void {
+  changedSinceRead = true;
+}
+
 export const meQuery = queryOptions({
   queryKey: ['me'],
-  queryFn: () => apiFetch('/api/me', userDetailsResponse),
+  queryFn: () => {
+    const fresh = changedSinceRead;
+    changedSinceRead = false;
+    return apiFetch('/api/me', userDetailsResponse, { fresh });
+  },
   retry: false,
   staleTime: 5_000,
 });

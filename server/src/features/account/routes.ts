@@ -11,13 +11,14 @@ import {
   walletChallengeRequest,
   walletChallengeResponse,
 } from '@crw/core';
-import { getAddress } from 'ethers';
+import { sql } from 'kysely';
 import type { preHandlerAsyncHookHandler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../app-error';
-import { requireUserId } from '../../auth/session';
+import { MEMBER_EVENTS_CHANNEL } from '../../realtime/member-events';
 import type { AppServices } from '../../services';
-import { memberTokens } from '../../distribution/claims';
+import { tokenFigures } from '../../distribution/claims';
+import { readMember } from './member';
 import { registerMember } from './registration';
 import { issueChallenge, verifyWalletProof, type ProofSite } from './wallet-proof';
 
@@ -28,7 +29,7 @@ function assertKeystore(keystore: string, address: string): void {
 export const accountRoutes =
   (services: AppServices, limitAttempts: preHandlerAsyncHookHandler): FastifyPluginAsyncZod =>
   async (app) => {
-    const { auth, database, config } = services;
+    const { sessions, database, config, memberCache, followerProgress } = services;
     const site: ProofSite = { publicUrl: config.publicUrl, chainId: services.chain.chainId };
 
     app.post(
@@ -43,7 +44,7 @@ export const accountRoutes =
       },
       async (request) => {
         const { purpose } = request.body;
-        const userId = purpose === 'save-wallet' ? await requireUserId(auth, request) : null;
+        const userId = purpose === 'save-wallet' ? await sessions.requireUserId(request) : null;
         return issueChallenge(database.db, site, purpose, userId);
       },
     );
@@ -66,16 +67,17 @@ export const accountRoutes =
     );
 
     app.get('/me', { schema: { summary: 'The signed-in member', response: { 200: userDetailsResponse, 401: errorResponse } } }, async (request) => {
-      const userId = await requireUserId(auth, request);
-      const row = await database.db
-        .selectFrom('profiles')
-        .innerJoin('user_wallets', 'user_wallets.user_id', 'profiles.id')
-        .innerJoin('user_token_distributions as d', 'd.user_id', 'profiles.id')
-        .select(['profiles.id', 'profiles.email', 'profiles.username', 'profiles.full_name', 'profiles.referral_link', 'user_wallets.wallet_address', 'user_wallets.encrypted_wallet'])
-        .select(['d.signup_caps', 'd.rrp_balance', 'd.activity_caps'])
-        .where('profiles.id', '=', userId)
-        .executeTakeFirst();
-      if (!row) throw new AppError(401, 'unauthorized');
+      const userId = await sessions.requireUserId(request);
+      // `Cache-Control: no-cache` (the dashboard after a "changed" event) reads the database.
+      const fresh = /no-cache/i.test(request.headers['cache-control'] ?? '');
+      let row = fresh ? undefined : memberCache.get(userId);
+      if (!row) {
+        const epoch = memberCache.epoch();
+        row = await readMember(database.db, userId);
+        if (!row) throw new AppError(401, 'unauthorized');
+        memberCache.keep(userId, row, epoch);
+      }
+      const progress = await followerProgress.read();
       return {
         id: row.id,
         email: row.email,
@@ -89,8 +91,8 @@ export const accountRoutes =
           careActions: row.activity_caps,
           total: row.signup_caps + row.rrp_balance + row.activity_caps,
         },
-        wallet: { address: getAddress(row.wallet_address), keystore: row.encrypted_wallet },
-        tokens: await memberTokens(database.db, row.id, row.wallet_address, config.REME_PRICE),
+        wallet: { address: row.address, keystore: row.encrypted_wallet },
+        tokens: tokenFigures({ ...row, block_number: null, synced_at: null, last_error: null, ...progress }, config.REME_PRICE),
       };
     });
 
@@ -98,7 +100,7 @@ export const accountRoutes =
       '/wallet',
       { schema: { summary: 'Save the re-encrypted wallet (saveNewWallet)', body: saveWalletRequest, response: { 200: okResponse, 400: errorResponse, 401: errorResponse, 409: errorResponse } } },
       async (request) => {
-        const userId = await requireUserId(auth, request);
+        const userId = await sessions.requireUserId(request);
         assertKeystore(request.body.keystore, request.body.address);
         await verifyWalletProof(database.db, site, { purpose: 'save-wallet', userId }, request.body.address, request.body.proof);
         const updated = await database.db
@@ -108,6 +110,8 @@ export const accountRoutes =
           .where('wallet_address', '=', request.body.address.toLowerCase())
           .executeTakeFirst();
         if (updated.numUpdatedRows === 0n) throw new AppError(409, 'wallet_mismatch');
+        // Every process's copy of the member (member-cache.ts) and their open tabs hear of it.
+        await sql`SELECT pg_notify(${MEMBER_EVENTS_CHANNEL}, ${userId})`.execute(database.db);
         return { ok: true as const };
       },
     );

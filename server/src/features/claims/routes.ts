@@ -5,7 +5,6 @@ import { claimDataResponse, errorResponse, feeBalanceResponse, INT4_MAX } from '
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../app-error';
-import { requireUserId } from '../../auth/session';
 import { requestWithin } from '../../chain/node';
 import { claimData, followedRound } from '../../distribution/claims';
 import { treeJson } from '../../distribution/tree-json';
@@ -14,10 +13,10 @@ import type { AppServices } from '../../services';
 export const claimRoutes =
   (services: AppServices): FastifyPluginAsyncZod =>
   async (app) => {
-    const { database, auth, chain, config } = services;
+    const { database, sessions, chain, config } = services;
 
     app.get('/claim', { schema: { summary: 'The member’s claim data (getClaimData)', response: { 200: claimDataResponse, 401: errorResponse } } }, async (request) => {
-      const userId = await requireUserId(auth, request);
+      const userId = await sessions.requireUserId(request);
       return claimData(database.db, await followedRound(database.db), userId);
     });
 
@@ -25,7 +24,7 @@ export const claimRoutes =
       '/claim/fee-balance',
       { schema: { summary: 'The member’s ETH balance for the claim fee, read from the chain now', response: { 200: feeBalanceResponse, 401: errorResponse, 503: errorResponse } } },
       async (request) => {
-        const userId = await requireUserId(auth, request);
+        const userId = await sessions.requireUserId(request);
         const wallet = await database.db.selectFrom('user_wallets').select('wallet_address').where('user_id', '=', userId).executeTakeFirst();
         if (!wallet) throw new AppError(401, 'unauthorized');
         try {

@@ -9,7 +9,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { AppError } from '../../app-error';
 import { hasBearer } from '../../auth/bearer';
-import { requireUserId } from '../../auth/session';
 import type { AppServices } from '../../services';
 
 /** How long the identity JWT the sister app receives stays valid. */
@@ -20,14 +19,14 @@ const hashOf = (code: string) => createHash('sha256').update(code).digest('hex')
 export const handoffRoutes =
   (services: AppServices, limitAttempts: preHandlerAsyncHookHandler): FastifyPluginAsyncZod =>
   async (app) => {
-    const { database, auth, config } = services;
+    const { database, auth, sessions, config } = services;
     const audience = new URL(config.COMMUNITY_APP_URL).origin;
 
     app.post(
       '/',
       { schema: { summary: 'A one-time hand-off code for the sister community app, in its URL', response: { 200: handoffResponse, 401: errorResponse } } },
       async (request) => {
-        const userId = await requireUserId(auth, request);
+        const userId = await sessions.requireUserId(request);
         const code = randomBytes(32).toString('base64url');
         await database.db.transaction().execute(async (trx) => {
           await trx.deleteFrom('handoff_codes').where('user_id', '=', userId).where('expires_at', '<', sql<Date>`now()`).execute();

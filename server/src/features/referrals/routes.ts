@@ -14,7 +14,6 @@ import {
 import { AppError } from '../../app-error';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
-import { requireUserId } from '../../auth/session';
 import type { AppServices } from '../../services';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
@@ -22,11 +21,11 @@ const iso = (d: Date | string) => new Date(d).toISOString();
 export const referralRoutes =
   (services: AppServices): FastifyPluginAsyncZod =>
   async (app) => {
-    const { auth, database } = services;
+    const { sessions, database } = services;
     const db = database.db;
 
     app.get('/network', { schema: { summary: 'Network stats (get_referral_hierarchy_with_counts)', response: { 200: networkStatsResponse, 401: errorResponse } } }, async (request) => {
-      const userId = await requireUserId(auth, request);
+      const userId = await sessions.requireUserId(request);
       const result = await sql<{ r: { success: boolean; data: { hierarchy: Array<{ referred_id: string; level: number; created_at: string }>; level_counts: { level1: number; level2: number; level3: number }; total_network_size: number } } }>`
         SELECT get_referral_hierarchy_with_counts(${userId}) AS r`.execute(db);
       const stats = result.rows[0]!.r;
@@ -45,14 +44,14 @@ export const referralRoutes =
     });
 
     app.get('/credits', { schema: { summary: 'Referral credit history (get_referral_credit_history)', response: { 200: creditHistoryResponse, 401: errorResponse } } }, async (request) => {
-      const userId = await requireUserId(auth, request);
+      const userId = await sessions.requireUserId(request);
       const rows = await sql<{ id: number; from_user_id: string | null; amount: number; level: number | null; created_at: Date; description: string }>`
         SELECT * FROM get_referral_credit_history(${userId}) LIMIT 500`.execute(db);
       return { data: rows.rows.map((r) => ({ ...r, created_at: iso(r.created_at) })) };
     });
 
     app.post('/pending', { schema: { summary: 'Process a pending referral at sign-in (process_referral_enhanced)', body: pendingReferralRequest, response: { 200: pendingReferralResponse, 400: errorResponse, 401: errorResponse, 409: errorResponse } } }, async (request) => {
-      const userId = await requireUserId(auth, request);
+      const userId = await sessions.requireUserId(request);
       const code = normalizeReferralCode(request.body.referralCode);
       const referrer = code ? await db.selectFrom('profiles').select('id').where('referral_link', '=', code).executeTakeFirst() : undefined;
       if (!referrer) throw new AppError(400, 'invalid_referral_code', invalidReferralCodeMessage(request.body.referralCode));
@@ -71,7 +70,7 @@ export const referralRoutes =
     });
 
     app.get('/balance', { schema: { summary: 'Referral balance (get_user_referral_balance)', response: { 200: referralBalanceResponse, 401: errorResponse } } }, async (request) => {
-      const userId = await requireUserId(auth, request);
+      const userId = await sessions.requireUserId(request);
       const result = await sql<{ r: { data: { total_earned: number } } }>`SELECT get_user_referral_balance(${userId}) AS r`.execute(db);
       return { data: { total_earned: Number(result.rows[0]!.r.data.total_earned) } };
     });
