@@ -18,4 +18,5 @@ export * from './amounts';
 export * from './convert';
 export * from './address-display';
 export * from './wallet-proof';
+export * from './sponsored-claim';
 export * from './api/auth';

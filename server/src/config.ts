@@ -85,6 +85,22 @@ const envSchema = z
     CHAIN_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(3_600_000).default(4_000),
     /** The first block the follower reads (the contracts' deployment block on a remote chain). */
     CHAIN_START_BLOCK: z.coerce.number().int().min(0).default(0),
+    /** Sponsored claims: the operator's relayer pays members' claim fees (default: on with the embedded chain, off with CHAIN_RPC_URL). */
+    SPONSOR_CLAIMS: booleanString.optional(),
+    /** What the relayer may spend on fees per UTC day, in ETH; past it members pay their own fee. */
+    SPONSOR_DAILY_BUDGET_ETH: z.string().regex(/^\d+(\.\d{1,18})?$/, 'must be an amount of ETH such as 0.05').default('0.05'),
+    /** The highest fee per gas the relayer pays, in gwei; above it members pay their own fee. */
+    SPONSOR_MAX_FEE_GWEI: z.string().regex(/^\d+(\.\d{1,9})?$/, 'must be an amount of gwei such as 30').default('30'),
+    /** The relayer's own key (never the operator's: each sends its own nonce sequence). Embedded: DATA_DIR/chain-relayer-key. */
+    RELAYER_PRIVATE_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex key').optional(),
+    /** Most claims in one batch transaction. */
+    RELAYER_BATCH_SIZE: z.coerce.number().int().min(1).max(300).default(100),
+    /** How long the relayer lets claims gather before sending a batch that is not full. */
+    RELAYER_BATCH_WAIT_MS: z.coerce.number().int().min(0).max(600_000).default(2_000),
+    /** A batch not mined after this is sent again with a higher fee (same nonce). */
+    RELAYER_REPLACE_AFTER_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
+    /** Below this balance (ETH) the relayer logs a warning each hour, and /metrics shows it. */
+    RELAYER_LOW_BALANCE_ETH: z.string().regex(/^\d+(\.\d{1,18})?$/, 'must be an amount of ETH such as 0.05').default('0.05'),
     EXPLORER_URL: z.url().optional(),
     EXCHANGE_URL: z.url().default('https://www.coinbase.com/how-to-buy/ethereum'),
     REME_PRICE: z.string().regex(/^\d+(\.\d{1,6})?$/, 'must be a decimal number such as 0.10').default('0.10'),
@@ -100,6 +116,12 @@ const envSchema = z
       for (const key of remoteChain) {
         if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required with a remote chain (CHAIN_RPC_URL) and in production' });
       }
+    }
+    if (env.CHAIN_RPC_URL && env.SPONSOR_CLAIMS === true && !env.RELAYER_PRIVATE_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['RELAYER_PRIVATE_KEY'], message: 'is required for sponsored claims on a remote chain (a key of its own, funded with `npm run ops -- fund-relayer`)' });
+    }
+    if (env.RELAYER_PRIVATE_KEY && env.RELAYER_PRIVATE_KEY.toLowerCase() === env.OPERATOR_PRIVATE_KEY?.toLowerCase()) {
+      ctx.addIssue({ code: 'custom', path: ['RELAYER_PRIVATE_KEY'], message: 'must differ from OPERATOR_PRIVATE_KEY (each key sends its own sequence of transactions)' });
     }
     if (env.NODE_ENV !== 'production') return;
     if (!env.SMTP_URL) ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'is required in production (the dev mailbox exists only outside production)' });
@@ -126,6 +148,8 @@ export interface Config extends Env {
   publicUrl: string;
   /** CHAIN_CONFIRMATIONS with its default for the chain in use. */
   chainConfirmations: number;
+  /** SPONSOR_CLAIMS with its default for the chain in use. */
+  sponsorClaims: boolean;
   dataDir: string;
   isProduction: boolean;
 }
@@ -149,6 +173,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
       ...e,
       publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
       chainConfirmations: e.CHAIN_CONFIRMATIONS ?? (e.CHAIN_RPC_URL ? 2 : 0),
+      sponsorClaims: e.SPONSOR_CLAIMS ?? !e.CHAIN_RPC_URL,
       dataDir: path.resolve(e.DATA_DIR),
       isProduction: e.NODE_ENV === 'production',
     },

@@ -14,6 +14,9 @@ import { openDatabase, type Database } from './db/database';
 import { setUpSchema } from './db/setup';
 import { OutboxWorker, type OutboxWorkerOptions } from './mail/outbox';
 import { MemberEvents } from './realtime/member-events';
+import { embeddedRelayerKey } from './chain/embedded-keys';
+import { Relayer, relayerSettings } from './relayer/relayer';
+import { parseEther } from 'ethers';
 import { devMailboxTransport, smtpTransport, type MailTransport } from './mail/transports';
 
 export interface AppServices {
@@ -40,6 +43,22 @@ export interface AppServices {
   chain: Chain;
   /** Indexes the chain into the database, in the one process that leads. */
   follower: ChainFollower;
+  /** Sends sponsored claims in batches, in the one process that leads; undefined when sponsoring is off. */
+  relayer: Relayer | undefined;
+}
+
+/** The embedded chain's relayer starts with this much ETH from the faucet (and is topped up to it). */
+const EMBEDDED_RELAYER_FLOAT = parseEther('10');
+
+async function openRelayer(config: Config, database: Database, chain: Chain, log: FastifyBaseLogger): Promise<Relayer | undefined> {
+  if (!config.sponsorClaims) return undefined;
+  const key = config.RELAYER_PRIVATE_KEY ?? (chain.faucet ? await embeddedRelayerKey(config.dataDir) : undefined);
+  if (!key) return undefined;
+  const relayer = new Relayer(relayerSettings(config), database, chain, key, log);
+  if (chain.faucet && (await chain.provider.getBalance(relayer.address)) < EMBEDDED_RELAYER_FLOAT / 2n) {
+    await (await chain.faucet.sendTransaction({ to: relayer.address, value: EMBEDDED_RELAYER_FLOAT })).wait();
+  }
+  return relayer;
 }
 
 export async function openServices(
@@ -74,6 +93,10 @@ export async function openServices(
   // The embedded chain is indexed before the first request; a remote one may have far to catch up.
   const following = follower.start();
   if (chain.node.kind === 'embedded') await following;
+  const followerProgress = new FollowerProgressReader(database.db);
+  follower.afterPass(() => followerProgress.invalidate());
+  const relayer = await openRelayer(config, database, chain, log);
+  await relayer?.start();
   const events = new MemberEvents();
   const memberCache = new MemberCache<MemberRow>(config.MEMBER_CACHE_SECONDS * 1000);
   events.observe((userId) => memberCache.changed(userId));
@@ -96,14 +119,16 @@ export async function openServices(
     communityAppSecret: await communityAppSecret(config),
     events,
     memberCache,
-    followerProgress: new FollowerProgressReader(database.db),
+    followerProgress,
     chain,
     follower,
+    relayer,
   };
 }
 
 /** Stops the follower and the worker, then closes the transport and the database (in that order). */
 export async function closeServices(services: AppServices): Promise<void> {
+  await services.relayer?.stop();
   await services.follower.stop();
   await services.worker.stop();
   await services.events.stop();

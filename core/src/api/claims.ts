@@ -94,3 +94,59 @@ export const fundRequest = z.object({
   eth: z.string().check(z.regex(/^\d+(\.\d{1,18})?$/, 'an amount of ETH such as 0.05')),
 });
 export const fundResponse = z.object({ txHash: hash, balance: amount });
+
+/** POST /api/claim/sponsored: the member's signed request for the operator to claim for them. */
+export const sponsoredClaimRequest = z.object({
+  account: address,
+  cumulativeAmount: amount,
+  round: z.int().check(z.minimum(1), z.maximum(2_147_483_647)),
+  deadline: z.int().check(z.minimum(0), z.maximum(2 ** 40)),
+  signature: z.string().check(z.regex(/^0x[0-9a-fA-F]{130}$/, 'a 65-byte signature')),
+});
+export type SponsoredClaimRequest = z.infer<typeof sponsoredClaimRequest>;
+
+export const sponsoredClaimStatus = z.enum(['queued', 'sent', 'confirmed', 'failed']);
+
+/** A sponsored claim as its member sees it (the Processing card). */
+export const sponsoredClaim = z.object({
+  id: z.int(),
+  status: sponsoredClaimStatus,
+  round: z.int(),
+  /** What the claim pays: the cumulative amount less what was claimed before, base units. */
+  amount: amount,
+  txHash: z.nullable(hash),
+  /** Why it failed, in plain words (status failed). */
+  reason: z.nullable(z.string()),
+  updatedAt: z.string(),
+});
+export type SponsoredClaim = z.infer<typeof sponsoredClaim>;
+
+/**
+ * GET /api/claim/sponsored: whether the operator pays the fee now (and why not), and the member's
+ * latest sponsored claim.
+ */
+export const sponsorshipResponse = z.object({
+  available: z.boolean(),
+  /** Why the member pays the fee themselves (available false). */
+  reason: z.nullable(z.string()),
+  latest: z.nullable(sponsoredClaim),
+});
+export type Sponsorship = z.infer<typeof sponsorshipResponse>;
+
+/** Operator: the relayer's wallet, spend and queue (GET /api/operator/relayer). */
+export const relayerStatusResponse = z.object({
+  enabled: z.boolean(),
+  address: z.nullable(address),
+  balance: z.nullable(amount),
+  spentToday: amount,
+  dailyBudget: amount,
+  queue: z.object({ queued: z.int(), sent: z.int(), confirmed: z.int(), failed: z.int() }),
+  /** Transactions sent and their fees, all time. */
+  transactions: z.object({ mined: z.int(), pending: z.int(), failed: z.int(), costWei: amount }),
+});
+export type RelayerStatus = z.infer<typeof relayerStatusResponse>;
+
+/** Operator: top the relayer up from the operator's account (POST /api/operator/relayer/fund). */
+export const fundRelayerRequest = z.object({
+  eth: z.string().check(z.regex(/^\d+(\.\d{1,18})?$/, 'an amount of ETH such as 0.05')),
+});

@@ -8,6 +8,8 @@ import { keyFromFile } from '../key-file';
 /** Files under DATA_DIR holding the embedded chain's keys (hex, mode 0600). */
 export const CHAIN_OPERATOR_KEY_FILE = 'chain-operator-key';
 export const CHAIN_FAUCET_KEY_FILE = 'chain-faucet-key';
+/** The sponsored-claims relayer's key (not a genesis account: the faucet funds it). */
+export const CHAIN_RELAYER_KEY_FILE = 'chain-relayer-key';
 
 export interface EmbeddedChainKeys {
   operator: string;
@@ -15,6 +17,10 @@ export interface EmbeddedChainKeys {
 }
 
 const newPrivateKey = () => Wallet.createRandom().privateKey;
+
+export async function embeddedRelayerKey(dataDir: string): Promise<string> {
+  return keyFromFile(dataDir, CHAIN_RELAYER_KEY_FILE, newPrivateKey);
+}
 
 export async function embeddedChainKeys(dataDir: string): Promise<EmbeddedChainKeys> {
   return {

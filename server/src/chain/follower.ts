@@ -26,6 +26,7 @@ export class ChainFollower {
   #timer: NodeJS.Timeout | undefined;
   #stopped = false;
   #failing = false;
+  readonly #afterPass: Array<() => void> = [];
 
   constructor(config: Config, database: Database, chain: Chain, log: FastifyBaseLogger) {
     const node = countedNode(chain.node);
@@ -42,6 +43,11 @@ export class ChainFollower {
       log,
     };
     chain.node.onMined?.(() => this.syncNow());
+  }
+
+  /** `listener` runs after each pass this process makes, whether it reached the node or not. */
+  afterPass(listener: () => void): void {
+    this.#afterPass.push(listener);
   }
 
   /** True while this process leads (and so is the one that follows the chain). */
@@ -107,6 +113,8 @@ export class ChainFollower {
       if (!this.#failing) this.#log.warn({ err: error }, 'chain follower: a pass failed; members see the last figures, marked with their block and age');
       this.#failing = true;
       await recordFailure(this.#settings.db, (error as Error).message).catch(() => undefined);
+    } finally {
+      for (const listener of this.#afterPass) listener();
     }
   }
 }

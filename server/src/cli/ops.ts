@@ -6,7 +6,8 @@ import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatAmount } from '@crw/core';
+import { formatAmount, type RelayerStatus } from '@crw/core';
+import { formatEther } from 'ethers';
 import { OPERATOR_KEY_FILE } from '../auth/operator-key';
 import { DEFAULT_CONFIRMATIONS, DEFAULT_SUPPLY } from './deploy/deploy-settings';
 
@@ -26,6 +27,11 @@ Commands:
       Without --publish: a dry run listing what the next round changes. With --publish: store every
       member's leaf and proof and publish the root on the chain. Safe to interrupt and rerun: an
       unfinished round is finished (its transaction found or sent again), never published twice.
+  relayer
+      The sponsored-claims relayer: its address, ETH balance, what it spent today against the daily
+      budget, the claims queued, sent, confirmed and failed, and its transactions' fees.
+  fund-relayer --eth <amount>
+      Send ETH from the operator's account to the relayer, which pays members' claim fees.
   fund <address> <eth>
       Development chain only: send ETH from the faucet to an address (e.g. fund 0xabc… 0.05).
 
@@ -112,6 +118,22 @@ async function fund(args: string[]): Promise<void> {
   console.log(`Sent ${eth} ETH to ${address} (transaction ${result.txHash}); its balance is now ${formatAmount(result.balance)} ETH.`);
 }
 
+async function relayer(): Promise<void> {
+  const r = (await call('/api/operator/relayer')) as RelayerStatus;
+  if (!r.enabled) console.log('Sponsored claims are off (SPONSOR_CLAIMS): members pay their own claim fee.');
+  if (r.address) console.log(`Relayer ${r.address}: ${r.balance === null ? 'balance unknown' : `${formatEther(r.balance)} ETH`}`);
+  console.log(`Spent today: ${formatEther(r.spentToday)} of ${formatEther(r.dailyBudget)} ETH`);
+  console.log(`Claims: ${r.queue.queued} queued, ${r.queue.sent} sent, ${r.queue.confirmed} confirmed, ${r.queue.failed} failed`);
+  console.log(`Transactions: ${r.transactions.mined} mined, ${r.transactions.pending} pending, ${r.transactions.failed} failed; fees ${formatEther(r.transactions.costWei)} ETH in all`);
+}
+
+async function fundRelayer(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { eth: { type: 'string' } } });
+  if (!values.eth || !/^\d+(\.\d{1,18})?$/.test(values.eth)) throw new Error('fund-relayer needs --eth <amount>, e.g. fund-relayer --eth 0.2');
+  const result = (await call('/api/operator/relayer/fund', { eth: values.eth })) as { txHash: string; balance: string };
+  console.log(`Sent ${values.eth} ETH to the relayer (transaction ${result.txHash}); its balance is now ${formatEther(result.balance)} ETH.`);
+}
+
 // The same .env as the server (OPERATOR_API_KEY, DATA_DIR, SERVER_URL); the environment wins.
 if (existsSync('.env')) process.loadEnvFile('.env');
 const [command, ...rest] = process.argv.slice(2);
@@ -120,6 +142,8 @@ try {
   else if (command === 'care-action') await careAction(rest);
   else if (command === 'distribute') await distribute(rest);
   else if (command === 'fund') await fund(rest);
+  else if (command === 'relayer') await relayer();
+  else if (command === 'fund-relayer') await fundRelayer(rest);
   else {
     console.log(usage);
     process.exitCode = command && command !== 'help' && command !== '--help' ? 1 : 0;

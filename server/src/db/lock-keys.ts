@@ -7,4 +7,8 @@ export const LOCK_KEYS = {
   chainFollower: 73_022_027,
   /** Publishing a distribution round: one publisher at a time. */
   publishRound: 73_022_028,
+  /** Sending sponsored claims: the process that holds it runs the relayer. */
+  relayer: 73_022_029,
+  /** Checking a sponsored claim against the day's budget and queueing it: one at a time. */
+  sponsorBudget: 73_022_030,
 } as const;

@@ -191,7 +191,53 @@ export interface ChainWalletsTable {
   block_number: number;
 }
 
+export interface RelayerAttempt {
+  hash: string;
+  raw: string;
+  maxFeePerGas: string;
+  maxPriorityFeePerGas: string;
+  signedAt: string;
+}
+
+export interface RelayerTransactionsTable {
+  relayer: string;
+  nonce: number;
+  round_index: number;
+  status: 'pending' | 'mined' | 'failed';
+  attempts: ColumnType<RelayerAttempt[], string, string>;
+  mined_hash: string | null;
+  block_number: number | null;
+  gas_used: number | null;
+  cost_wei: Amount | null;
+  error: string | null;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export type SponsoredClaimStatus = 'queued' | 'sent' | 'confirmed' | 'failed';
+
+export interface SponsoredClaimsTable {
+  id: Generated<number>;
+  user_id: string;
+  account: string;
+  round_index: number;
+  cumulative_amount: Amount;
+  amount: Amount;
+  signature: string;
+  deadline: Date;
+  status: SponsoredClaimStatus;
+  reason: string | null;
+  relayer: string | null;
+  tx_nonce: number | null;
+  reserved_wei: Amount;
+  spent_wei: Amount | null;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
 export interface DB {
+  relayer_transactions: RelayerTransactionsTable;
+  sponsored_claims: SponsoredClaimsTable;
   chain_follower_state: ChainFollowerStateTable;
   chain_follower_blocks: ChainFollowerBlocksTable;
   chain_events: ChainEventsTable;

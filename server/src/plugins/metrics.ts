@@ -6,6 +6,7 @@ import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { sql } from 'kysely';
 import { requireOperator } from '../auth/operator-key';
 import { figuresAsOf } from '../distribution/claims';
+import { spentToday } from '../relayer/sponsor';
 import { readFollowerState } from '../chain/follower-store';
 import type { AppServices } from '../services';
 
@@ -112,6 +113,34 @@ export function registerMetrics(app: FastifyInstance, services: AppServices): Re
     },
   });
   registry.registerMetric(age);
+
+  // The sponsored-claims relayer (issue 14): its queue, its ETH, what it spent today.
+  new Gauge({
+    name: 'crw_sponsored_claims',
+    help: 'Sponsored claims by status',
+    labelNames: ['status'],
+    registers: [registry],
+    async collect() {
+      const rows = await database.db.selectFrom('sponsored_claims').select(['status', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('status').execute();
+      for (const status of ['queued', 'sent', 'confirmed', 'failed']) this.set({ status }, Number(rows.find((r) => r.status === status)?.n ?? 0));
+    },
+  });
+  new Gauge({
+    name: 'crw_relayer_spent_today_wei',
+    help: 'Fees the relayer spent or holds for queued claims today (UTC), in wei',
+    registers: [registry],
+    async collect() {
+      this.set(Number(await spentToday(database.db)));
+    },
+  });
+  new Gauge({
+    name: 'crw_relayer_balance_wei',
+    help: 'The relayer wallet’s ETH as last read by the leading relayer (-1 unknown)',
+    registers: [registry],
+    collect() {
+      this.set(services.relayer?.balanceWei === null || services.relayer === undefined ? -1 : Number(services.relayer.balanceWei));
+    },
+  });
 
   app.get('/metrics', { schema: { hide: true }, onRequest: async (request) => requireOperator(request, operatorKey) }, async (_request, reply) =>
     reply.type(registry.contentType).header('cache-control', 'no-store').send(await registry.metrics()),

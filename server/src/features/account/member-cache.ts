@@ -5,7 +5,8 @@
 // member's open tabs to refresh. A write answered by this process waits until the notices it
 // caused have arrived here (MemberEvents.fence), so a member reads their own writes; a reader that
 // overlapped a notice does not keep what it read. MEMBER_CACHE_SECONDS bounds how long a row is
-// kept whatever happens; the follower's progress (block, age) is read apart, at most once a second.
+// kept whatever happens; the follower's progress (block, age) is read apart, at most once a second
+// (at once after a pass of the follower in this process).
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema';
 import { EVERY_MEMBER } from '../../realtime/member-events';
@@ -66,25 +67,37 @@ export interface FollowerProgress {
 export class FollowerProgressReader {
   #last: { at: number; value: FollowerProgress | undefined } | undefined;
   #reading: Promise<FollowerProgress | undefined> | undefined;
+  /** A read begun before an invalidation is not kept. */
+  #generation = 0;
 
   constructor(
     readonly db: Kysely<DB>,
     readonly maxAgeMs = 1_000,
   ) {}
 
+  /** The follower in this process just recorded a pass: the next read asks the database. */
+  invalidate(): void {
+    this.#generation++;
+    this.#last = undefined;
+    this.#reading = undefined;
+  }
+
   async read(now = Date.now()): Promise<FollowerProgress | undefined> {
     if (this.#last && now - this.#last.at < this.maxAgeMs) return this.#last.value;
-    this.#reading ??= this.db
+    if (this.#reading) return this.#reading;
+    const generation = this.#generation;
+    const reading = this.db
       .selectFrom('chain_follower_state')
       .select(['block_number', 'synced_at', 'last_error'])
       .executeTakeFirst()
       .then((value) => {
-        this.#last = { at: Date.now(), value };
+        if (generation === this.#generation) this.#last = { at: Date.now(), value };
         return value;
       })
       .finally(() => {
-        this.#reading = undefined;
+        if (this.#reading === reading) this.#reading = undefined;
       });
-    return this.#reading;
+    this.#reading = reading;
+    return reading;
   }
 }

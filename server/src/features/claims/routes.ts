@@ -1,7 +1,7 @@
 // getClaimData for the signed-in member (the round the chain follower indexed), the ETH balance the
 // claim screen checks the fee against (the one member read that asks the node, at each arrival),
 // and every published round's whole tree as JSON (StandardMerkleTree's dump) so anyone can audit it.
-import { claimDataResponse, errorResponse, feeBalanceResponse, INT4_MAX } from '@crw/core';
+import { claimDataResponse, errorResponse, feeBalanceResponse, INT4_MAX, sponsoredClaim, sponsoredClaimRequest, sponsorshipResponse } from '@crw/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../app-error';
@@ -9,6 +9,7 @@ import { requestWithin } from '../../chain/node';
 import { claimData, followedRound } from '../../distribution/claims';
 import { treeJson } from '../../distribution/tree-json';
 import type { AppServices } from '../../services';
+import { latestSponsoredClaim, requestSponsoredClaim, sponsorSettings, sponsorship } from '../../relayer/sponsor';
 
 export const claimRoutes =
   (services: AppServices): FastifyPluginAsyncZod =>
@@ -19,6 +20,38 @@ export const claimRoutes =
       const userId = await sessions.requireUserId(request);
       return claimData(database.db, await followedRound(database.db), userId);
     });
+
+    const sponsor = sponsorSettings(config);
+
+    app.get(
+      '/claim/sponsored',
+      { schema: { summary: 'Whether the operator pays the claim fee now, and the member’s latest sponsored claim', response: { 200: sponsorshipResponse, 401: errorResponse } } },
+      async (request) => {
+        const userId = await sessions.requireUserId(request);
+        const relayer = services.relayer;
+        if (relayer) return sponsorship(database.db, sponsor, relayer.fees, userId);
+        return { available: false, reason: 'This community does not pay claim fees for its members.', latest: await latestSponsoredClaim(database.db, userId) };
+      },
+    );
+
+    app.post(
+      '/claim/sponsored',
+      {
+        schema: {
+          summary: 'Ask the operator to claim for the member (signed claim request), fee paid by the relayer',
+          body: sponsoredClaimRequest,
+          response: { 202: sponsoredClaim, 400: errorResponse, 401: errorResponse, 409: errorResponse, 503: errorResponse },
+        },
+      },
+      async (request, reply) => {
+        const userId = await sessions.requireUserId(request);
+        const relayer = services.relayer;
+        if (!relayer) throw new AppError(409, 'sponsor_unavailable', 'This community does not pay claim fees for its members. You can claim by paying the network fee yourself.');
+        const queued = await requestSponsoredClaim(database.db, chain, sponsor, relayer.fees, userId, request.body);
+        relayer.wake();
+        return reply.status(202).send(queued);
+      },
+    );
 
     app.get(
       '/claim/fee-balance',

@@ -1,6 +1,6 @@
 // The operator API (Bearer OPERATOR_API_KEY): credit care actions (once per idempotency key),
 // preview and publish distribution rounds, and the development chain's faucet.
-import { careActionConflictResponse, careActionRequest, careActionResponse, errorMessages, errorResponse, fundRequest, fundResponse, publishRoundResponse, roundPreviewResponse } from '@crw/core';
+import { careActionConflictResponse, careActionRequest, careActionResponse, errorMessages, errorResponse, fundRelayerRequest, fundRequest, fundResponse, publishRoundResponse, relayerStatusResponse, roundPreviewResponse } from '@crw/core';
 import { parseEther } from 'ethers';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
@@ -9,6 +9,7 @@ import { LOCK_KEYS } from '../../db/lock-keys';
 import { requireOperator } from '../../auth/operator-key';
 import { previewRound, publishRound, RoundConflict } from '../../distribution/rounds';
 import type { AppServices } from '../../services';
+import { relayerStatus, sponsorSettings } from '../../relayer/sponsor';
 
 export const operatorRoutes =
   (services: AppServices): FastifyPluginAsyncZod =>
@@ -93,6 +94,26 @@ export const operatorRoutes =
         await tx.wait();
         request.log.info({ address: request.body.address, eth: request.body.eth, txHash: tx.hash }, 'faucet');
         return { txHash: tx.hash, balance: (await provider.getBalance(request.body.address)).toString() };
+      },
+    );
+
+    app.get(
+      '/relayer',
+      { schema: { summary: 'The sponsored-claims relayer: wallet, balance, spend today, queue', security: [{ bearerAuth: [] }], response: { 200: relayerStatusResponse, 401: errorResponse } } },
+      async () => relayerStatus(db, sponsorSettings(services.config), services.relayer),
+    );
+
+    app.post(
+      '/relayer/fund',
+      { schema: { summary: 'Send ETH from the operator’s account to the relayer', security: [{ bearerAuth: [] }], body: fundRelayerRequest, response: { 200: fundResponse, 400: errorResponse, 401: errorResponse } } },
+      async (request) => {
+        const relayer = services.relayer;
+        if (!relayer) throw new AppError(400, 'invalid_request', 'Sponsored claims are off (SPONSOR_CLAIMS), so there is no relayer to fund.');
+        const tx = await services.chain.operator.sendTransaction({ to: relayer.address, value: parseEther(request.body.eth) });
+        await tx.wait(services.config.chainConfirmations || 1);
+        relayer.balanceWei = await services.chain.provider.getBalance(relayer.address);
+        request.log.info({ relayer: relayer.address, eth: request.body.eth, txHash: tx.hash }, 'relayer funded');
+        return { txHash: tx.hash, balance: relayer.balanceWei.toString() };
       },
     );
   };
