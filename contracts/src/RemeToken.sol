@@ -62,6 +62,39 @@ contract RemeToken is ERC20 {
         return due;
     }
 
+    /// @notice The batch form of `payClaim` (docs/decisions/0014): for each i, moves
+    /// `cumulativeAmounts[i] - claimedOf(accounts[i])` from the distributor to `accounts[i]` and
+    /// records the cumulative amount, debiting the distributor once for the whole batch. An entry
+    /// with nothing left to pay (cumulative amount 0 or not above what is claimed, or the
+    /// distributor itself) is left alone and pays 0 instead of reverting. Returns what each paid.
+    function payClaims(address[] calldata accounts, uint256[] calldata cumulativeAmounts)
+        external
+        returns (uint256[] memory paid)
+    {
+        if (msg.sender != distributor) revert NotDistributor(msg.sender);
+        uint256 count = accounts.length;
+        paid = new uint256[](count);
+        uint256 total;
+        for (uint256 i; i < count; ++i) {
+            uint128 cumulative = SafeCast.toUint128(cumulativeAmounts[i]);
+            if (cumulative == 0) continue;
+            address account = accounts[i];
+            Account memory to = _accounts[account];
+            if (account == msg.sender || cumulative <= to.claimed) continue;
+            uint128 due;
+            unchecked {
+                due = cumulative - to.claimed;
+                // As in payClaim, every balance is at most the total supply, which fits in uint128;
+                // the sum of uint128 dues cannot overflow uint256, and _debit checks it below.
+                _accounts[account] = Account(to.balance + due, cumulative);
+                total += due;
+            }
+            paid[i] = due;
+            emit Transfer(msg.sender, account, due);
+        }
+        _debit(msg.sender, total);
+    }
+
     function _update(address from, address to, uint256 value) internal override {
         if (from == address(0)) {
             _supply += value;

@@ -23,6 +23,22 @@ contract RewardsDistributor is Ownable {
 
     event RootPublished(uint256 indexed index, bytes32 root, uint256 totalDistributed, uint256 funded);
     event Claimed(address indexed account, uint256 amount);
+    /// @notice A claim of a `claimMany` batch that paid nothing; the rest of the batch went on.
+    event ClaimSkipped(address indexed account, SkipReason reason);
+
+    /// Why a batched claim was skipped (the event's uint8): 0, its proof is not one of the current
+    /// round's leaves; 1, the account has already claimed up to that cumulative amount.
+    enum SkipReason {
+        InvalidProof,
+        NothingToClaim
+    }
+
+    /// One member's claim in a `claimMany` batch: the same three things `claim` takes.
+    struct Claim {
+        address account;
+        uint256 cumulativeAmount;
+        bytes32[] proof;
+    }
 
     error WrongRound(uint256 given, uint256 current);
     error InvalidProof();
@@ -56,6 +72,42 @@ contract RewardsDistributor is Ownable {
         if (root == bytes32(0)) revert WrongRound(index, currentIndex);
         if (!MerkleProof.verifyCalldata(proof, root, _leaf(account, cumulativeAmount))) revert InvalidProof();
         emit Claimed(account, token.payClaim(account, cumulativeAmount));
+    }
+
+    /// @notice Pays many members of round `index` in one transaction, as `claim` would pay each of
+    /// them, so a relayer can send their claims for them. A claim whose proof fails, or whose account
+    /// has nothing left to claim (it claimed meanwhile, or appears twice in the batch), is skipped
+    /// with `ClaimSkipped` and the others are paid (`Claimed`, and the token's `Transfer`). A wrong
+    /// round reverts the batch (as would a distributor funded below the round's total, which
+    /// `publishRoot` prevents). Anyone may send a batch; the tokens always go to each `account`.
+    /// Returns what each claim paid, 0 for a skipped one.
+    function claimMany(uint256 index, Claim[] calldata claims) external returns (uint256[] memory paid) {
+        bytes32 root = _roots[index];
+        if (root == bytes32(0)) revert WrongRound(index, currentIndex);
+        uint256 count = claims.length;
+        address[] memory accounts = new address[](count);
+        // A claim whose proof fails (or that claims 0) keeps a cumulative amount of 0 here, which
+        // the token pays nothing.
+        uint256[] memory amounts = new uint256[](count);
+        for (uint256 i; i < count; ++i) {
+            Claim calldata one = claims[i];
+            address account = one.account;
+            uint256 cumulativeAmount = one.cumulativeAmount;
+            accounts[i] = account;
+            if (!MerkleProof.verifyCalldata(one.proof, root, _leaf(account, cumulativeAmount))) {
+                emit ClaimSkipped(account, SkipReason.InvalidProof);
+            } else if (cumulativeAmount == 0) {
+                emit ClaimSkipped(account, SkipReason.NothingToClaim);
+            } else {
+                amounts[i] = cumulativeAmount;
+            }
+        }
+        paid = token.payClaims(accounts, amounts);
+        for (uint256 i; i < count; ++i) {
+            uint256 amount = paid[i];
+            if (amount != 0) emit Claimed(accounts[i], amount);
+            else if (amounts[i] != 0) emit ClaimSkipped(accounts[i], SkipReason.NothingToClaim);
+        }
     }
 
     /// @notice Root of the current round; claims must prove against it.

@@ -1,9 +1,11 @@
-import type { Contract} from 'ethers';
+import type { Contract, ContractTransactionReceipt } from 'ethers';
 import { BrowserProvider, Wallet, parseEther } from 'ethers';
+import { expect } from 'vitest';
 import { buildTree, proofAt, type Entitlement } from '@crw/core';
 import { createDevChain, deployContracts, WELL_KNOWN_TEST_KEYS } from '../src/index';
 
 export const SUPPLY = parseEther('1000000000');
+export const reme = (n: number) => parseEther(String(n));
 
 /** A fresh chain with both contracts, the operator, a stranger and some member wallets. */
 export async function deployed() {
@@ -26,4 +28,23 @@ export async function publishRound(distributor: Contract, index: number, entitle
     proofs: entitlements.map((_, i) => proofAt(tree.nodes, tree.treeIndex[i]!)),
     nodes: tree.nodes,
   };
+}
+
+/** Awaits `promise` and expects it to fail with `contract`'s custom error `errorName`. */
+export async function expectRevert(promise: Promise<unknown>, contract: Contract, errorName: string) {
+  const error = await promise.then(
+    () => undefined,
+    (e: { data?: string; info?: { error?: { data?: string } } }) => e,
+  );
+  expect(error, `expected ${errorName}`).toBeDefined();
+  const data = error?.data ?? error?.info?.error?.data;
+  expect(contract.interface.parseError(data!)?.name).toBe(errorName);
+}
+
+/** The arguments of each `name` event of `contract` in `receipt`, in log order. */
+export function eventsOf(receipt: ContractTransactionReceipt | null, contract: Contract, name: string) {
+  return (receipt?.logs ?? [])
+    .map((log) => contract.interface.parseLog(log))
+    .filter((parsed) => parsed?.name === name)
+    .map((parsed) => parsed!.args.toArray());
 }

@@ -1,28 +1,9 @@
-import type { Contract} from 'ethers';
-import { parseEther, type ContractTransactionReceipt } from 'ethers';
+import type { Contract, ContractTransactionReceipt } from 'ethers';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { bytesToHex } from '@crw/core';
-import { deployed, publishRound, SUPPLY } from './fixture';
+import { deployed, eventsOf, expectRevert, publishRound, reme, SUPPLY } from './fixture';
 
 type Fixture = Awaited<ReturnType<typeof deployed>>;
-const reme = (n: number) => parseEther(String(n));
-
-async function expectRevert(promise: Promise<unknown>, contract: Contract, errorName: string) {
-  const error = await promise.then(
-    () => undefined,
-    (e: { data?: string; info?: { error?: { data?: string } } }) => e,
-  );
-  expect(error, `expected ${errorName}`).toBeDefined();
-  const data = error?.data ?? error?.info?.error?.data;
-  expect(contract.interface.parseError(data!)?.name).toBe(errorName);
-}
-
-function eventsOf(receipt: ContractTransactionReceipt | null, contract: Contract, name: string) {
-  return (receipt?.logs ?? [])
-    .map((log) => contract.interface.parseLog(log))
-    .filter((parsed) => parsed?.name === name)
-    .map((parsed) => parsed!.args.toArray());
-}
 
 let f: Fixture;
 beforeEach(async () => {
