@@ -18,8 +18,10 @@ let cookie: string;
 
 beforeAll(async () => {
   testDb = await openTestDatabase();
-  t = await buildTestApp({ database: testDb });
-  other = await buildTestApp({ sameDatabaseAs: t });
+  // The followers do not poll meanwhile: one test sets the follower's progress by hand.
+  const env = { CHAIN_POLL_INTERVAL_MS: '3600000' };
+  t = await buildTestApp({ database: testDb, env });
+  other = await buildTestApp({ sameDatabaseAs: t, env });
   member = await makeMemberKeys();
   await joinAndConfirm(t.app, t.services.database.db, member);
   cookie = await signedInCookie(t.app, member);
