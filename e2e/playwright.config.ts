@@ -58,5 +58,10 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
-  webServer: [server(mainPort, dataDir, {}), server(noConfirmPort, `${dataDir}-no-confirm`, { REQUIRE_EMAIL_CONFIRMATION: 'false' })],
+  // The main server's members pay their own claim fee (the SPEC's flow); the second's community
+  // pays it (sponsored claims, on by default with the embedded chain).
+  webServer: [
+    server(mainPort, dataDir, { SPONSOR_CLAIMS: 'false' }),
+    server(noConfirmPort, `${dataDir}-no-confirm`, { REQUIRE_EMAIL_CONFIRMATION: 'false', RELAYER_BATCH_WAIT_MS: '500' }),
+  ],
 });

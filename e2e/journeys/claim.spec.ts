@@ -23,6 +23,8 @@ async function claimInBrowser(page: Page, amount: string) {
   await expect(page.getByRole('heading', { name: 'Confirm the transaction by entering your password' })).toBeVisible();
   await expect(page.locator('dt:text-is("Tokens to claim") + dd')).toHaveText(`${amount} REME`);
   await expect(page.locator('dt:text-is("Transaction fee") + dd')).toHaveText(/^0\.\d+ ETH$/);
+  // This server's community does not pay members' fees (SPONSOR_CLAIMS=false): the screen says so.
+  await expect(page.getByText('You pay the network fee for this claim. This community does not pay claim fees for its members.')).toBeVisible();
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Complete' }).click();
 }

@@ -1,13 +1,14 @@
 // Messages between the page and the wallet worker (scrypt runs there, never on the main thread).
 // Tasks that hand a wallet to the server also sign its challenge there (proof of possession).
-import type { WalletChallenge, WalletProof } from '@crw/core';
+import type { ClaimRequest, WalletChallenge, WalletProof } from '@crw/core';
 
 export type WalletTask =
   | { kind: 'create'; password: string; challenge: WalletChallenge }
   | { kind: 'check'; keystore: string; password: string }
   | { kind: 'reencrypt'; keystore: string; oldPassword: string; newPassword: string; challenge: WalletChallenge }
   | { kind: 'restore'; phrase: string; expectedAddress: string; newPassword: string; challenge: WalletChallenge }
-  | { kind: 'sign'; keystore: string; password: string; tx: LegacyTransaction };
+  | { kind: 'sign'; keystore: string; password: string; tx: LegacyTransaction }
+  | { kind: 'signClaimRequest'; keystore: string; password: string; chainId: number; distributor: string; request: ClaimRequest };
 
 /** A legacy (gas price) transaction, numbers as decimal strings; the fee is gasLimit × gasPrice. */
 export interface LegacyTransaction {
@@ -34,7 +35,8 @@ export type WalletResult =
   | { kind: 'check'; opens: boolean; address: string | null }
   | { kind: 'reencrypt'; wallet: EncryptedWallet }
   | { kind: 'restore'; wallet: EncryptedWallet }
-  | { kind: 'sign'; from: string; raw: string };
+  | { kind: 'sign'; from: string; raw: string }
+  | { kind: 'signClaimRequest'; from: string; signature: string };
 
 export type WorkerMessage =
   | { type: 'progress'; fraction: number }

@@ -1,6 +1,6 @@
 // The wallet worker: creates, opens, re-encrypts keystores and signs transactions with ethers (scrypt N=131072, r=8,
 // p=1), so the page never freezes. The keystore holds the private key only, never the phrase.
-import { walletProofMessage, type WalletChallenge, type WalletProof } from '@crw/core';
+import { claimRequestDomain, claimRequestTypes, walletProofMessage, type WalletChallenge, type WalletProof } from '@crw/core';
 import { HDNodeWallet, Mnemonic, Wallet } from 'ethers';
 import type { EncryptedWallet, WalletResult, WalletTask, WorkerMessage } from './wallet-protocol';
 
@@ -72,6 +72,12 @@ async function run(task: WalletTask): Promise<WalletResult> {
       const { to, data, gasLimit, gasPrice, nonce, chainId } = task.tx;
       const raw = await wallet.signTransaction({ type: 0, to, data, gasLimit: BigInt(gasLimit), gasPrice: BigInt(gasPrice), nonce, chainId: BigInt(chainId) });
       return { kind: 'sign', from: wallet.address, raw };
+    }
+    case 'signClaimRequest': {
+      // A sponsored claim: the member's key signs what it asks the operator to claim (EIP-712).
+      const wallet = await open(task.keystore, task.password, progress(0, 1));
+      const signature = await wallet.signTypedData(claimRequestDomain(task.chainId, task.distributor), claimRequestTypes, task.request);
+      return { kind: 'signClaimRequest', from: wallet.address, signature };
     }
   }
 }

@@ -2,11 +2,15 @@
 // (read from the chain on arrival), the password. Complete opens the keystore in the worker, checks
 // the proof against the chain's root, then either sends the claim or goes to the
 // insufficient-balance screen. When the chain cannot be reached it says so and offers no claim.
+// When the community pays the fee (sponsored claims, issue 14) the wallet signs a claim request
+// instead and the operator's relayer sends it; when it does not, the screen says why and the
+// member pays as above.
 import { errorMessages, formatAmount } from '@crw/core';
 import { useQuery } from '@tanstack/react-query';
 import { formatEther } from 'ethers';
 import { useState, type FormEvent } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
+import { ApiError } from '../../../lib/api-client';
 import { rpc, writePendingClaim } from '../../../lib/chain';
 import { meQuery, publicConfigQuery } from '../../../lib/session';
 import { runWalletTask, WalletTaskError } from '../../../lib/wallet/wallet-client';
@@ -16,6 +20,8 @@ import { PageLoading } from '../../../ui/page-loading';
 import { PasswordField } from '../../../ui/text-field';
 import { claimDataQuery } from '../api/claim-data';
 import { feeBalanceQuery } from '../api/fee-balance';
+import { requestSponsoredClaim, sponsorshipQuery } from '../api/sponsorship';
+import { CLAIM_REQUEST_LIFETIME_S } from '@crw/core';
 import { failureReason, priceClaim, proofMatchesChain } from '../api/claim-transaction';
 import { ClaimCard } from '../components/claim-card';
 import styles from '../components/claim.module.css';
@@ -37,6 +43,9 @@ function ClaimScreen() {
   const config = useQuery(publicConfigQuery);
   const claim = useQuery(claimDataQuery);
   const feeBalance = useQuery(feeBalanceQuery);
+  const sponsorship = useQuery(sponsorshipQuery);
+  /** Why the member pays the fee after all (the server declined when asked), else null. */
+  const [declined, setDeclined] = useState<string | null>(null);
   const address = me.data?.wallet.address;
   const distributor = config.data?.chain.distributorAddress;
   const priced = useQuery({
@@ -70,15 +79,55 @@ function ClaimScreen() {
       </ClaimCard>
     );
   }
-  if (!me.data || !claim.data || !config.data || !feeBalance.data) return <PageLoading />;
+  if (!me.data || !claim.data || !config.data || !feeBalance.data || sponsorship.isPending) return <PageLoading />;
   const ethBalance = BigInt(feeBalance.data.ethBalance);
   const amount = me.data.tokens.forClaiming;
   const busy = progress !== null;
+  const sponsored = sponsorship.data?.available === true && declined === null;
+  const paysBecause = declined ?? sponsorship.data?.reason ?? (sponsorship.isError ? 'The community could not be asked to pay it right now.' : null);
+
+  async function completeSponsored() {
+    if (!me.data || !claim.data || !config.data) return;
+    const request = {
+      account: me.data.wallet.address,
+      cumulativeAmount: claim.data.distributedTokens,
+      round: claim.data.distributionIndex,
+      deadline: Math.floor(Date.now() / 1000) + CLAIM_REQUEST_LIFETIME_S,
+    };
+    const signed = await runWalletTask(
+      { kind: 'signClaimRequest', keystore: me.data.wallet.keystore, password, chainId: config.data.chain.chainId, distributor: config.data.chain.distributorAddress, request },
+      setProgress,
+    );
+    try {
+      await requestSponsoredClaim({ ...request, signature: signed.signature });
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.code === 'sponsor_unavailable') {
+        // Nothing was queued: the member can pay the fee themselves, on this screen.
+        setProgress(null);
+        setDeclined(failure.message);
+        return;
+      }
+      throw failure;
+    }
+    navigate('/dashboard', { state: { sponsoredClaim: true } });
+  }
 
   async function complete(event: FormEvent) {
     event.preventDefault();
-    if (!priced.data || !me.data || !claim.data || !config.data) return;
+    if (!me.data || !claim.data || !config.data) return;
     setError(null);
+    if (sponsored) {
+      setProgress(0);
+      try {
+        await completeSponsored();
+      } catch (failure) {
+        setProgress(null);
+        if (failure instanceof WalletTaskError && failure.reason === 'invalid_password') setError('Invalid Wallet');
+        else setError(`${CLAIM_FAILED} ${failure instanceof Error ? failure.message : String(failure)}`);
+      }
+      return;
+    }
+    if (!priced.data) return;
     setProgress(0);
     try {
       // The proof must lead to the root the chain holds now, before anything is signed.
@@ -123,19 +172,32 @@ function ClaimScreen() {
           <dt>Tokens to claim</dt>
           <dd>{formatAmount(amount)} REME</dd>
           <dt>Transaction fee</dt>
-          <dd aria-live="polite">
-            {priced.data ? `${formatEther(priced.data.fee)} ETH` : priced.isError ? '—' : 'Estimating…'}
-          </dd>
-          <dt>Your ETH balance</dt>
-          <dd>{formatEther(ethBalance)} ETH</dd>
+          {sponsored ? (
+            <dd>Paid by your community</dd>
+          ) : (
+            <dd aria-live="polite">{priced.data ? `${formatEther(priced.data.fee)} ETH` : priced.isError ? '—' : 'Estimating…'}</dd>
+          )}
+          {sponsored ? null : (
+            <>
+              <dt>Your ETH balance</dt>
+              <dd>{formatEther(ethBalance)} ETH</dd>
+            </>
+          )}
         </dl>
-        {priced.isError ? <FormMessage error={`${CLAIM_FAILED} ${failureReason(priced.error)}`} /> : null}
+        {sponsored ? (
+          <p className={styles.note}>You need no ETH: your wallet signs the claim and the community sends it for you. The REME go straight to your wallet.</p>
+        ) : paysBecause ? (
+          <p className={styles.note} role="status">
+            You pay the network fee for this claim. {paysBecause}
+          </p>
+        ) : null}
+        {!sponsored && priced.isError ? <FormMessage error={`${CLAIM_FAILED} ${failureReason(priced.error)}`} /> : null}
         {claim.data.distributedTokens === '0' || amount === '0' ? <FormMessage error="There is nothing to claim yet." /> : null}
         <PasswordField label="Password" value={password} onChange={setPassword} autoComplete="current-password" required disabled={busy} />
-        {busy ? <WorkProgress label="Unlocking your wallet…" fraction={progress} /> : null}
+        {busy ? <WorkProgress label={sponsored ? 'Signing your claim…' : 'Unlocking your wallet…'} fraction={progress} /> : null}
         <FormMessage error={error} />
         <div className={styles.actions}>
-          <Button type="submit" busy={busy} disabled={!priced.data || !password || amount === '0'}>
+          <Button type="submit" busy={busy} disabled={(!sponsored && !priced.data) || !password || amount === '0'}>
             Complete
           </Button>
           <Button variant="secondary" onClick={() => navigate('/dashboard')} disabled={busy}>

@@ -13,6 +13,7 @@ import { DashboardHeader } from '../components/dashboard-header';
 import { ExploreMore } from '../components/explore-more';
 import { FiguresNote } from '../components/figures-note';
 import { ProcessingCard } from '../components/processing-card';
+import { SponsoredClaimCard, useSponsoredClaim } from '../components/sponsored-claim-card';
 import { WalletAddresses } from '../components/wallet-addresses';
 import { useDashboardDetails } from '../hooks/use-dashboard-details';
 
@@ -27,6 +28,7 @@ export function Component() {
   const [pendingClaim, setPendingClaim] = useState(readPendingClaim);
   const [claimSettled, setClaimSettled] = useState(false);
   const onClaimSettled = useCallback(() => setClaimSettled(true), []);
+  const [sponsoredClaim, dismissSponsoredClaim] = useSponsoredClaim();
 
   if (!me.data) return <PageLoading />;
   const details = me.data;
@@ -42,11 +44,15 @@ export function Component() {
         </p>
       ) : null}
       {pendingClaim ? <ProcessingCard claim={pendingClaim} onSettled={onClaimSettled} onDone={() => setPendingClaim(null)} /> : null}
+      {sponsoredClaim ? <SponsoredClaimCard claim={sponsoredClaim} onDismiss={dismissSponsoredClaim} /> : null}
       <WalletAddresses wallet={details.wallet.address} />
       <CapsBreakdown caps={details.caps} />
       <FiguresNote asOf={details.tokens.asOf} />
       <Balances details={details} />
-      <ClaimEntry tokens={details.tokens} claimPending={pendingClaim !== null && !claimSettled} />
+      <ClaimEntry
+        tokens={details.tokens}
+        claimPending={(pendingClaim !== null && !claimSettled) || sponsoredClaim?.status === 'queued' || sponsoredClaim?.status === 'sent'}
+      />
       <ExploreMore />
     </main>
   );
