@@ -19,3 +19,4 @@ export * from './convert';
 export * from './address-display';
 export * from './wallet-proof';
 export * from './api/auth';
+export * from './claim-kit';
