@@ -18,6 +18,7 @@ import { claimDataQuery } from '../api/claim-data';
 import { feeBalanceQuery } from '../api/fee-balance';
 import { failureReason, priceClaim, proofMatchesChain } from '../api/claim-transaction';
 import { ClaimCard } from '../components/claim-card';
+import { ClaimKit } from '../components/claim-kit';
 import styles from '../components/claim.module.css';
 
 const CLAIM_FAILED = errorMessages.claim_failed; // SPEC §8
@@ -143,6 +144,7 @@ function ClaimScreen() {
           </Button>
         </div>
       </form>
+      <ClaimKit />
     </ClaimCard>
   );
 }
