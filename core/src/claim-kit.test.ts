@@ -1,7 +1,7 @@
 import { Interface, getAddress } from 'ethers';
 import { describe, expect, it } from 'vitest';
 import type { ClaimData, PublicChain } from './api/claims';
-import { CLAIM_ABI, buildClaimKit, claimKitFile, claimKitSchema, hasClaimKit, toChecksumAddress } from './claim-kit';
+import { claimAbi, buildClaimKit, claimKitFile, claimKitSchema, hasClaimKit, toChecksumAddress } from './claim-kit';
 import { buildTree, proofAt, verifyProof } from './merkle';
 
 const reme = (n: number) => BigInt(n) * 10n ** 18n;
@@ -48,7 +48,13 @@ describe('buildClaimKit (issue 14: claim without this service)', () => {
     const [account, cumulative, proof, index] = [values[0]!, BigInt(values[1]!), JSON.parse(values[2]!) as string[], Number(values[3])];
     expect(verifyProof(root, account, cumulative, proof)).toBe(true);
     expect(kit.claim.calldata).toBe(distributor.encodeFunctionData('claim', [account, cumulative, proof, index]));
-    expect(new Interface(kit.claim.abi).getFunction('claim')!.format('full')).toBe(new Interface(CLAIM_ABI).getFunction('claim')!.format('full'));
+    expect(new Interface(kit.claim.abi).getFunction('claim')!.format('full')).toBe(new Interface(claimAbi()).getFunction('claim')!.format('full'));
+    // The errors a claim can end in, so a tool given this ABI says why a claim was refused.
+    expect(['WrongRound', 'InvalidProof', 'NothingToClaim'].map((name) => new Interface(kit.claim.abi).getError(name)?.format('sighash'))).toEqual([
+      'WrongRound(uint256,uint256)',
+      'InvalidProof()',
+      'NothingToClaim(address,uint256,uint256)',
+    ]);
     expect(claimKitFile(kit).name).toBe('reme-claim-kit-round-3.json');
   });
 

@@ -12,21 +12,42 @@ import { TOKEN_DECIMALS } from './constants';
 export const CLAIM_KIT_FORMAT = 'reme-claim-kit/1';
 export const CLAIM_FUNCTION = 'claim(address account, uint256 cumulativeAmount, bytes32[] proof, uint256 index)';
 
-/** The distributor's claim() as JSON ABI, for wallet tools that ask for an ABI ("Interact with contract"). */
-export const CLAIM_ABI = [
-  {
-    type: 'function',
-    name: 'claim',
-    stateMutability: 'nonpayable',
-    inputs: [
-      { name: 'account', type: 'address' },
-      { name: 'cumulativeAmount', type: 'uint256' },
-      { name: 'proof', type: 'bytes32[]' },
-      { name: 'index', type: 'uint256' },
-    ],
-    outputs: [],
-  },
-] as const;
+/** The distributor's claim() and the errors a claim can end in, as JSON ABI: for wallet tools that ask
+ * for an ABI ("Interact with contract") and to read why a claim was refused. */
+export function claimAbi(): ClaimKit['claim']['abi'] {
+  return [
+    {
+      type: 'function',
+      name: 'claim',
+      stateMutability: 'nonpayable',
+      inputs: [
+        { name: 'account', type: 'address' },
+        { name: 'cumulativeAmount', type: 'uint256' },
+        { name: 'proof', type: 'bytes32[]' },
+        { name: 'index', type: 'uint256' },
+      ],
+      outputs: [],
+    },
+    {
+      type: 'error',
+      name: 'WrongRound',
+      inputs: [
+        { name: 'given', type: 'uint256' },
+        { name: 'current', type: 'uint256' },
+      ],
+    },
+    { type: 'error', name: 'InvalidProof', inputs: [] },
+    {
+      type: 'error',
+      name: 'NothingToClaim',
+      inputs: [
+        { name: 'account', type: 'address' },
+        { name: 'cumulativeAmount', type: 'uint256' },
+        { name: 'claimed', type: 'uint256' },
+      ],
+    },
+  ];
+}
 
 /** Chains the kit can name, with their public block explorer (none for the development chain). */
 const KNOWN_CHAINS: Record<number, { name: string; inProse: string; explorerUrl: string | null; feeNote: string }> = {
@@ -43,6 +64,7 @@ const KNOWN_CHAINS: Record<number, { name: string; inProse: string; explorerUrl:
 const address = z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/));
 const hash = z.string().check(z.regex(/^0x[0-9a-fA-F]{64}$/));
 const wei = z.string().check(z.regex(/^[1-9]\d*$/, 'a positive integer amount in wei'));
+const abiParam = z.object({ name: z.string(), type: z.string() });
 const argument = <N extends string, T extends string>(name: N, type: T) => z.object({ name: z.literal(name), type: z.literal(type), value: z.string() });
 
 const claimKitShape = z.object({
@@ -62,14 +84,12 @@ const claimKitShape = z.object({
     arguments: z.tuple([argument('account', 'address'), argument('cumulativeAmount', 'uint256'), argument('proof', 'bytes32[]'), argument('index', 'uint256')]),
     /** The same call ABI-encoded: the data of a transaction to the distributor. */
     calldata: z.string().check(z.regex(/^0x[0-9a-f]+$/)),
+    /** claim() and its errors as JSON ABI. */
     abi: z.array(
-      z.object({
-        type: z.literal('function'),
-        name: z.literal('claim'),
-        stateMutability: z.literal('nonpayable'),
-        inputs: z.array(z.object({ name: z.string(), type: z.string() })),
-        outputs: z.array(z.object({ name: z.string(), type: z.string() })),
-      }),
+      z.union([
+        z.object({ type: z.literal('function'), name: z.string(), stateMutability: z.string(), inputs: z.array(abiParam), outputs: z.array(abiParam) }),
+        z.object({ type: z.literal('error'), name: z.string(), inputs: z.array(abiParam) }),
+      ]),
     ),
   }),
   /** The round's public record (every leaf; anyone can rebuild every proof from it). */
@@ -174,7 +194,7 @@ export function buildClaimKit({ account, claim, chain, origin }: ClaimKitInput):
         { name: 'index', type: 'uint256', value: String(round) },
       ],
       calldata: claimCalldata(member, BigInt(amountWei), proof, round),
-      abi: CLAIM_ABI.map((f) => ({ ...f, inputs: f.inputs.map((i) => ({ ...i })), outputs: [] })),
+      abi: claimAbi(),
     },
     treeUrl,
     instructions,
