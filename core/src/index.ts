@@ -20,3 +20,4 @@ export * from './address-display';
 export * from './wallet-proof';
 export * from './sponsored-claim';
 export * from './api/auth';
+export * from './claim-kit';

@@ -24,6 +24,7 @@ import { requestSponsoredClaim, sponsorshipQuery } from '../api/sponsorship';
 import { CLAIM_REQUEST_LIFETIME_S } from '@crw/core';
 import { failureReason, priceClaim, proofMatchesChain } from '../api/claim-transaction';
 import { ClaimCard } from '../components/claim-card';
+import { ClaimKit } from '../components/claim-kit';
 import styles from '../components/claim.module.css';
 
 const CLAIM_FAILED = errorMessages.claim_failed; // SPEC §8
@@ -205,6 +206,7 @@ function ClaimScreen() {
           </Button>
         </div>
       </form>
+      <ClaimKit />
     </ClaimCard>
   );
 }
