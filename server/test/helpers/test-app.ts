@@ -74,10 +74,12 @@ export async function buildTestApp(
     testDatabase: testDb,
     logs,
     close: async () => {
+      await services.relayer?.stop();
       await services.follower.stop();
       await app.close();
       await services.worker.stop();
       await services.events.stop();
+      await services.sessions.cache.stop();
       services.transport.close();
       if (!opts.database) await testDb.drop();
     },
