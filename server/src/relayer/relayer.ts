@@ -344,7 +344,10 @@ export class Relayer {
       if (event?.name === 'ClaimSkipped') skipped.set(String(event.args[0]).toLowerCase(), Number(event.args[1]));
     }
     const claims = await this.#db.selectFrom('sponsored_claims').select(['id', 'user_id', 'account']).where('relayer', '=', relayer).where('tx_nonce', '=', tx.nonce).execute();
-    const share = claims.length > 0 ? cost / BigInt(claims.length) : 0n;
+    // Each claim's share of the fee; the first ones take a wei more each, so the shares (what the
+    // day's budget counts) add up to the fee paid.
+    const count = BigInt(claims.length);
+    const share = (i: number) => (count === 0n ? 0n : cost / count + (BigInt(i) < cost % count ? 1n : 0n));
     await this.#db.transaction().execute(async (trx) => {
       await trx
         .updateTable('relayer_transactions')
@@ -360,14 +363,14 @@ export class Relayer {
         .where('relayer', '=', relayer)
         .where('nonce', '=', tx.nonce)
         .execute();
-      for (const claim of claims) {
+      for (const [i, claim] of claims.entries()) {
         const confirmed = receipt.status === 1 && (paid.has(claim.account) || skipped.get(claim.account) === NOTHING_TO_CLAIM);
         await trx
           .updateTable('sponsored_claims')
           .set({
             status: confirmed ? 'confirmed' : 'failed',
             reason: confirmed ? (paid.has(claim.account) ? null : 'Already claimed.') : receipt.status === 1 ? 'The claim was not accepted by the contract (its proof did not match the round).' : 'The claim transaction failed. Please try again.',
-            spent_wei: share.toString(),
+            spent_wei: share(i).toString(),
             updated_at: new Date(),
           })
           .where('id', '=', claim.id)
