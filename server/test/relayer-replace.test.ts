@@ -204,6 +204,7 @@ describe(`a stuck sponsored-claims batch on a Hardhat node process (${testDbKind
     const chainNode = t.services.chain.node;
     const request = chainNode.request;
     let minedAt: number | undefined;
+    let minedTime = Infinity;
 
     await node.request('evm_setAutomine', [false]);
     try {
@@ -215,7 +216,10 @@ describe(`a stuck sponsored-claims batch on a Hardhat node process (${testDbKind
         const answer = await request(args);
         if (minedAt === undefined && args.method === 'eth_getTransactionReceipt' && args.params?.[0] === oldest && answer === null) {
           minedAt = Number(await node.request('eth_blockNumber')) + 1;
+          // Late enough that the version in the pool is due for replacement when the relayer looks at it next.
+          await new Promise((r) => setTimeout(r, 1_100));
           await node.request('evm_mine');
+          minedTime = Date.now();
         }
         return answer;
       };
@@ -230,6 +234,8 @@ describe(`a stuck sponsored-claims batch on a Hardhat node process (${testDbKind
     const [mined] = await relayerTxsIn(minedAt!);
     expect(mined?.nonce).toBe(nonce);
     expect(attemptsOf(row).map((a) => a.hash)).toContain(mined!.hash);
+    // No version signed for a nonce already mined.
+    expect(attemptsOf(row).filter((a) => Date.parse(a.signedAt) >= minedTime)).toEqual([]);
     const receipt = (await nodeReceipt(mined!.hash))!;
     expect(row).toMatchObject({ status: 'mined', mined_hash: mined!.hash, error: null });
     expect(BigInt(row.cost_wei!)).toBe(receipt.gasUsed * receipt.effectiveGasPrice);
