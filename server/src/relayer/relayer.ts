@@ -272,6 +272,10 @@ export class Relayer {
 
   /** Finds out what became of a recorded transaction and records it: mined, stuck, unknown, superseded. */
   async #reconcile(tx: PendingTx): Promise<void> {
+    // The nonce is read before the receipts are looked for: a version of ours mined after this read
+    // has its receipt found below, so a nonce used with no receipt of ours means another
+    // transaction took it. (Read after them, a block mined in between looked like just that.)
+    const onChain = Number(await this.#request<string>('eth_getTransactionCount', [this.address, 'latest']));
     for (const attempt of [...tx.attempts].reverse()) {
       const receipt = await this.chain.provider.getTransactionReceipt(attempt.hash);
       if (receipt) {
@@ -281,7 +285,6 @@ export class Relayer {
         return;
       }
     }
-    const onChain = Number(await this.#request<string>('eth_getTransactionCount', [this.address, 'latest']));
     if (onChain > tx.nonce) {
       // The nonce was used by a transaction that is none of ours (the key used elsewhere): put the
       // claims back in the queue; the contract would not pay any of them twice.
@@ -293,11 +296,12 @@ export class Relayer {
       return;
     }
     const latest = tx.attempts.at(-1)!;
-    const known = await this.#request<unknown>('eth_getTransactionByHash', [latest.hash]);
+    const known = await this.#request<{ blockNumber: string | null } | null>('eth_getTransactionByHash', [latest.hash]);
     if (!known) {
       await this.#broadcast(latest.raw);
       return;
     }
+    if (known.blockNumber) return; // mined since its receipt was looked for: the next pass records it
     if (Date.now() - new Date(latest.signedAt).getTime() >= this.settings.replaceAfterMs) await this.#replace(tx, latest);
   }
 
