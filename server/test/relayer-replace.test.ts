@@ -197,6 +197,38 @@ describe(`a stuck sponsored-claims batch on a Hardhat node process (${testDbKind
     );
   });
 
+  it('is replaced in time while members keep queueing claims (each request wakes the relayer)', async () => {
+    const [first, ...others] = await membersInNewRound(15);
+    const accounts = [first!, ...others].map((m) => m.keys.address);
+    const nonce = await provider.getTransactionCount(relayer, 'latest');
+
+    await node.request('evm_setAutomine', [false]);
+    let streamMs: number;
+    let during: RelayerAttempt[];
+    try {
+      await requestClaim(first!);
+      const sent = await until('the batch sent', () => txRow(nonce), (row) => attemptsOf(row).length >= 1);
+      const signedAt = Date.parse(attemptsOf(sent)[0]!.signedAt);
+      // A claim every ~250 ms, more often than RELAYER_BATCH_WAIT_MS (500), for longer than
+      // RELAYER_REPLACE_AFTER_SECONDS and a pass: the stuck batch must be replaced meanwhile.
+      for (const m of others) {
+        await requestClaim(m);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      during = attemptsOf(await txRow(nonce));
+      streamMs = Date.now() - signedAt;
+      await node.request('evm_mine');
+    } finally {
+      await node.request('evm_setAutomine', [true]);
+    }
+    expect(streamMs).toBeGreaterThan(2_500);
+    expect(during.length, `versions after ${streamMs} ms of claims arriving`).toBeGreaterThanOrEqual(2);
+    // The batch mined, then the claims that waited behind it sent and mined.
+    await until('every claim confirmed', () => claimsOf(accounts), (claims) => claims.every((c) => c.status === 'confirmed'), 30_000);
+    expect((await txRow(nonce))!.status).toBe('mined');
+    for (const account of accounts) expect(await token.getFunction('balanceOf')(account)).toBe(parseEther('200'));
+  });
+
   it('a block mined between its finding no receipt and its reading the nonce: the batch is recorded as mined, not given up', async () => {
     const members = await membersInNewRound(2);
     const accounts = members.map((m) => m.keys.address);
