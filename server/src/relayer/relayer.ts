@@ -61,6 +61,8 @@ export class Relayer {
   readonly #lock: LeaderLock;
   readonly #wallet: Wallet;
   #timer: NodeJS.Timeout | undefined;
+  /** When the timer's pass is due (in the past while it runs). */
+  #dueAt = 0;
   #tail: Promise<void> = Promise.resolve();
   #queued = false;
   #stopped = false;
@@ -91,9 +93,12 @@ export class Relayer {
     this.#schedule(0);
   }
 
-  /** A claim was queued: send soon (after RELAYER_BATCH_WAIT_MS lets others join the batch). */
+  /** A claim was queued: send soon (after RELAYER_BATCH_WAIT_MS lets others join the batch). A
+   * wake only brings the next pass forward, never puts it off: claims arriving more often than
+   * RELAYER_BATCH_WAIT_MS would otherwise keep every pass (sending, replacing) from running. */
   wake(): void {
     if (this.#stopped) return;
+    if (this.#timer !== undefined && this.#dueAt <= Date.now() + this.settings.batchWaitMs) return;
     clearTimeout(this.#timer);
     this.#schedule(this.settings.batchWaitMs);
   }
@@ -114,6 +119,7 @@ export class Relayer {
 
   #schedule(ms: number): void {
     if (this.#stopped) return;
+    this.#dueAt = Date.now() + ms;
     this.#timer = setTimeout(() => {
       void this.#enqueuePass().finally(() => {
         clearTimeout(this.#timer);
