@@ -74,8 +74,8 @@ async function membersInNewRound(count: number) {
   return members;
 }
 
-/** The member's signed claim request for everything the round gives them, sent: queued. */
-async function requestClaim({ keys, cookie }: { keys: MemberKeys; cookie: string }): Promise<void> {
+/** The member's signed claim request for everything the round gives them. */
+async function signedClaim({ keys, cookie }: { keys: MemberKeys; cookie: string }) {
   const claim = (await t.app.inject({ method: 'GET', url: '/api/claim', headers: { cookie } })).json() as { distributedTokens: string; distributionIndex: number };
   const request: ClaimRequest = {
     account: keys.address,
@@ -84,9 +84,23 @@ async function requestClaim({ keys, cookie }: { keys: MemberKeys; cookie: string
     deadline: Math.floor(Date.now() / 1000) + CLAIM_REQUEST_LIFETIME_S,
   };
   const domain = claimRequestDomain(t.services.chain.chainId, String(t.services.chain.distributor.target));
-  const signature = await new Wallet(keys.privateKey).signTypedData(domain, claimRequestTypes, request);
-  const res = await t.app.inject({ method: 'POST', url: '/api/claim/sponsored', headers: { cookie, origin: ORIGIN }, payload: { ...request, signature } });
+  return { ...request, signature: await new Wallet(keys.privateKey).signTypedData(domain, claimRequestTypes, request) };
+}
+
+async function postClaim(cookie: string, body: object): Promise<void> {
+  const res = await t.app.inject({ method: 'POST', url: '/api/claim/sponsored', headers: { cookie, origin: ORIGIN }, payload: body });
   expect(res.statusCode, res.body).toBe(202);
+}
+
+/** The member's signed claim request, sent: queued. */
+async function requestClaim(member: { keys: MemberKeys; cookie: string }): Promise<void> {
+  await postClaim(member.cookie, await signedClaim(member));
+}
+
+/** The members' signed requests, signed first and then sent together: one batch (RELAYER_BATCH_WAIT_MS). */
+async function requestClaimsTogether(members: Array<{ keys: MemberKeys; cookie: string }>): Promise<void> {
+  const bodies = await Promise.all(members.map(signedClaim));
+  await Promise.all(members.map((m, i) => postClaim(m.cookie, bodies[i]!)));
 }
 
 async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
@@ -126,7 +140,7 @@ describe(`a stuck sponsored-claims batch on a Hardhat node process (${testDbKind
     await node.request('evm_setAutomine', [false]);
     let minedAt: number;
     try {
-      await Promise.all(members.map(requestClaim));
+      await requestClaimsTogether(members);
       const sent = await until('the batch sent', () => txRow(nonce), (row) => attemptsOf(row).length >= 1);
       expect(sent?.status).toBe('pending');
       expect((await claimsOf(accounts)).map((c) => [c.status, Number(c.tx_nonce)])).toEqual(accounts.map(() => ['sent', nonce]));
@@ -240,7 +254,7 @@ describe(`a stuck sponsored-claims batch on a Hardhat node process (${testDbKind
 
     await node.request('evm_setAutomine', [false]);
     try {
-      await Promise.all(members.map(requestClaim));
+      await requestClaimsTogether(members);
       const sent = await until('the batch sent', () => txRow(nonce), (row) => attemptsOf(row).length >= 1);
       // The relayer looks for the oldest version's receipt last: the block comes just after it finds none.
       const oldest = attemptsOf(sent)[0]!.hash;
