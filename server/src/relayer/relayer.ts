@@ -61,6 +61,8 @@ export class Relayer {
   readonly #lock: LeaderLock;
   readonly #wallet: Wallet;
   #timer: NodeJS.Timeout | undefined;
+  /** When the timer's pass is due (in the past while it runs). */
+  #dueAt = 0;
   #tail: Promise<void> = Promise.resolve();
   #queued = false;
   #stopped = false;
@@ -91,9 +93,12 @@ export class Relayer {
     this.#schedule(0);
   }
 
-  /** A claim was queued: send soon (after RELAYER_BATCH_WAIT_MS lets others join the batch). */
+  /** A claim was queued: send soon (after RELAYER_BATCH_WAIT_MS lets others join the batch). A
+   * wake only brings the next pass forward, never puts it off: claims arriving more often than
+   * RELAYER_BATCH_WAIT_MS would otherwise keep every pass (sending, replacing) from running. */
   wake(): void {
     if (this.#stopped) return;
+    if (this.#timer !== undefined && this.#dueAt <= Date.now() + this.settings.batchWaitMs) return;
     clearTimeout(this.#timer);
     this.#schedule(this.settings.batchWaitMs);
   }
@@ -114,6 +119,7 @@ export class Relayer {
 
   #schedule(ms: number): void {
     if (this.#stopped) return;
+    this.#dueAt = Date.now() + ms;
     this.#timer = setTimeout(() => {
       void this.#enqueuePass().finally(() => {
         clearTimeout(this.#timer);
@@ -272,6 +278,10 @@ export class Relayer {
 
   /** Finds out what became of a recorded transaction and records it: mined, stuck, unknown, superseded. */
   async #reconcile(tx: PendingTx): Promise<void> {
+    // The nonce is read before the receipts are looked for: a version of ours mined after this read
+    // has its receipt found below, so a nonce used with no receipt of ours means another
+    // transaction took it. (Read after them, a block mined in between looked like just that.)
+    const onChain = Number(await this.#request<string>('eth_getTransactionCount', [this.address, 'latest']));
     for (const attempt of [...tx.attempts].reverse()) {
       const receipt = await this.chain.provider.getTransactionReceipt(attempt.hash);
       if (receipt) {
@@ -281,7 +291,6 @@ export class Relayer {
         return;
       }
     }
-    const onChain = Number(await this.#request<string>('eth_getTransactionCount', [this.address, 'latest']));
     if (onChain > tx.nonce) {
       // The nonce was used by a transaction that is none of ours (the key used elsewhere): put the
       // claims back in the queue; the contract would not pay any of them twice.
@@ -293,11 +302,12 @@ export class Relayer {
       return;
     }
     const latest = tx.attempts.at(-1)!;
-    const known = await this.#request<unknown>('eth_getTransactionByHash', [latest.hash]);
+    const known = await this.#request<{ blockNumber: string | null } | null>('eth_getTransactionByHash', [latest.hash]);
     if (!known) {
       await this.#broadcast(latest.raw);
       return;
     }
+    if (known.blockNumber) return; // mined since its receipt was looked for: the next pass records it
     if (Date.now() - new Date(latest.signedAt).getTime() >= this.settings.replaceAfterMs) await this.#replace(tx, latest);
   }
 
@@ -344,7 +354,10 @@ export class Relayer {
       if (event?.name === 'ClaimSkipped') skipped.set(String(event.args[0]).toLowerCase(), Number(event.args[1]));
     }
     const claims = await this.#db.selectFrom('sponsored_claims').select(['id', 'user_id', 'account']).where('relayer', '=', relayer).where('tx_nonce', '=', tx.nonce).execute();
-    const share = claims.length > 0 ? cost / BigInt(claims.length) : 0n;
+    // Each claim's share of the fee; the first ones take a wei more each, so the shares (what the
+    // day's budget counts) add up to the fee paid.
+    const count = BigInt(claims.length);
+    const share = (i: number) => (count === 0n ? 0n : cost / count + (BigInt(i) < cost % count ? 1n : 0n));
     await this.#db.transaction().execute(async (trx) => {
       await trx
         .updateTable('relayer_transactions')
@@ -360,14 +373,14 @@ export class Relayer {
         .where('relayer', '=', relayer)
         .where('nonce', '=', tx.nonce)
         .execute();
-      for (const claim of claims) {
+      for (const [i, claim] of claims.entries()) {
         const confirmed = receipt.status === 1 && (paid.has(claim.account) || skipped.get(claim.account) === NOTHING_TO_CLAIM);
         await trx
           .updateTable('sponsored_claims')
           .set({
             status: confirmed ? 'confirmed' : 'failed',
             reason: confirmed ? (paid.has(claim.account) ? null : 'Already claimed.') : receipt.status === 1 ? 'The claim was not accepted by the contract (its proof did not match the round).' : 'The claim transaction failed. Please try again.',
-            spent_wei: share.toString(),
+            spent_wei: share(i).toString(),
             updated_at: new Date(),
           })
           .where('id', '=', claim.id)
