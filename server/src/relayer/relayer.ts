@@ -67,6 +67,8 @@ export class Relayer {
   #queued = false;
   #stopped = false;
   #lowBalanceLoggedAt = 0;
+  /** The nonce of the batch last reported as waiting at the fee ceiling. */
+  #waitingAtCeiling: number | undefined;
   #balanceReadAt = 0;
   /** The relayer's balance as last read (metrics). */
   balanceWei: bigint | null = null;
@@ -320,7 +322,11 @@ export class Relayer {
     if (quote.maxFeePerGas > maxFeePerGas) maxFeePerGas = quote.maxFeePerGas;
     const maxPriorityFeePerGas = bump(BigInt(latest.maxPriorityFeePerGas));
     if (maxFeePerGas > ceiling || maxPriorityFeePerGas > maxFeePerGas) {
-      this.log.warn({ nonce: tx.nonce, maxFeePerGas: maxFeePerGas.toString(), ceiling: ceiling.toString() }, 'relayer: a batch is waiting, and a higher fee would pass SPONSOR_MAX_FEE_GWEI; it waits for fees to fall');
+      // Once per waiting batch, not at every pass.
+      if (this.#waitingAtCeiling !== tx.nonce) {
+        this.#waitingAtCeiling = tx.nonce;
+        this.log.warn({ nonce: tx.nonce, maxFeePerGas: maxFeePerGas.toString(), ceiling: ceiling.toString() }, 'relayer: a batch is waiting, and a higher fee would pass SPONSOR_MAX_FEE_GWEI; it waits for fees to fall');
+      }
       return;
     }
     const attempt = await this.#sign({ to: parsed.to!, data: parsed.data, gasLimit: parsed.gasLimit, nonce: tx.nonce, maxFeePerGas, maxPriorityFeePerGas });
