@@ -16,5 +16,8 @@ export default defineConfig({
     environment: 'happy-dom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test-setup.ts'],
+    // A screen is lazily loaded and a test waits for it up to 5 s (test-setup.ts): the test itself
+    // gets room for a few such waits on a loaded machine (CI timed out at 5 s while busy).
+    testTimeout: 20_000,
   },
 });

@@ -94,6 +94,38 @@ describe('the swap modal (SPEC §2, §8, §9)', () => {
   });
 });
 
+describe('a sponsored claim on the dashboard (issue 14)', () => {
+  const sponsored = (latest: unknown) => ({ '/api/claim/sponsored': () => ({ available: true, reason: null, latest }) });
+  const claim = { id: 7, round: 1, amount: '200000000000000000000', txHash: null, reason: null, updatedAt: '2026-11-23T20:00:00.000Z' };
+
+  it('follows it from queued to sent to confirmed from the server’s record, and keeps Claim disabled meanwhile', async () => {
+    let latest: Record<string, unknown> = { ...claim, status: 'queued' };
+    serveMember(undefined, sponsored(latest));
+    renderAt('/dashboard');
+    const card = await screen.findByTestId('sponsored-claim');
+    expect(within(card).getByRole('heading', { name: 'Processing' })).toBeTruthy();
+    expect(within(card).getByText('Queued').getAttribute('aria-current')).toBe('step');
+    expect(screen.getByRole('button', { name: /^Claim .* REME$/ }).hasAttribute('disabled')).toBe(true);
+    latest = { ...claim, status: 'confirmed', txHash: `0x${'ab'.repeat(32)}` };
+    serveMember(undefined, sponsored(latest));
+    act(() => void eventSources.at(-1)?.dispatchEvent(new Event('changed')));
+    await waitFor(() => expect(within(screen.getByTestId('sponsored-claim')).getByRole('heading', { name: 'Claim confirmed' })).toBeTruthy());
+    expect(screen.getByText('200.0000 REME are now in your wallet. The network fee was paid by your community.')).toBeTruthy();
+    fireEvent.click(within(screen.getByTestId('sponsored-claim')).getByRole('button', { name: 'Dismiss' }));
+    await waitFor(() => expect(screen.queryByTestId('sponsored-claim')).toBeNull());
+  });
+
+  it('a failed one says why and offers to try again', async () => {
+    serveMember(undefined, sponsored({ ...claim, id: 8, status: 'failed', reason: 'A new distribution round was published before this claim was sent. Please claim again.' }));
+    renderAt('/dashboard');
+    const card = await screen.findByTestId('sponsored-claim');
+    expect(within(card).getByRole('alert').textContent).toBe(
+      'A new distribution round was published before this claim was sent. Please claim again. Nothing was taken from your tokens to claim.',
+    );
+    expect(within(card).getByRole('button', { name: 'Try again' })).toBeTruthy();
+  });
+});
+
 describe('the dashboard as SPEC §2 lists it', () => {
   it('shows addresses shortened with copy, the breakdown, balances, Explore More and the struck-through Rewards Hub', async () => {
     serveMember();
