@@ -159,6 +159,29 @@ describe(`the sponsor's limits (${testDbKind})`, () => {
     }
   });
 
+  it('the operator funds and watches the relayer: CLI API, /metrics, and a warning in the log when it runs low', async () => {
+    const low = await buildTestApp({ env: { RELAYER_LOW_BALANCE_ETH: '1000' } });
+    try {
+      const key = { authorization: `Bearer ${low.services.operatorKey}` };
+      expect((await low.app.inject({ method: 'GET', url: '/api/operator/relayer' })).statusCode).toBe(401);
+      expect((await low.app.inject({ method: 'POST', url: '/api/operator/relayer/fund', headers: { authorization: 'Bearer wrong' }, payload: { eth: '1' } })).statusCode).toBe(401);
+      expect((await low.app.inject({ method: 'POST', url: '/api/operator/relayer/fund', headers: key, payload: { eth: '-1' } })).statusCode).toBe(400);
+      await low.services.relayer!.passNow();
+      expect(low.logs).toContainEqual(expect.objectContaining({ level: 40, msg: 'relayer: its ETH is running low; top it up with `npm run ops -- fund-relayer --eth <amount>`' }));
+      const before = (await low.app.inject({ method: 'GET', url: '/api/operator/relayer', headers: key })).json();
+      expect(before).toMatchObject({ enabled: true, address: low.services.relayer!.address, queue: { queued: 0 } });
+      const funded = await low.app.inject({ method: 'POST', url: '/api/operator/relayer/fund', headers: key, payload: { eth: '1.5' } });
+      expect(funded.statusCode, funded.body).toBe(200);
+      expect(BigInt(funded.json().balance) - BigInt(before.balance)).toBe(1_500_000_000_000_000_000n);
+      const metrics = await low.app.inject({ method: 'GET', url: '/metrics', headers: key });
+      expect(metrics.body).toMatch(/^crw_relayer_balance_wei \d/m);
+      expect(metrics.body).toMatch(/^crw_relayer_spent_today_wei 0$/m);
+      expect(metrics.body).toMatch(/^crw_sponsored_claims\{status="queued"\} 0$/m);
+    } finally {
+      await low.close();
+    }
+  });
+
   it('switched off, the claim screen is told why and a request is refused', async () => {
     const off = await buildTestApp({ env: { SPONSOR_CLAIMS: 'false' } });
     try {
