@@ -59,6 +59,8 @@ function lateDialect(dialect: Dialect, late: LateAnswer): Dialect {
         destroy: () => driver.destroy(),
         acquireConnection: async () => {
           const connection = await driver.acquireConnection();
+          // A pool hands the same connection out again: it may be released again then.
+          released.delete(connection);
           const wrapped: DatabaseConnection = {
             executeQuery: async (query: CompiledQuery) => {
               const result = await connection.executeQuery(query);

@@ -29,6 +29,8 @@ interface Vouched {
 export class SessionCache {
   readonly #entries = new Map<string, Vouched>();
   #unlisten: (() => Promise<void>) | undefined;
+  /** Counts the sessions forgotten: an answer better-auth gave before one ended is not kept. */
+  #epoch = 0;
 
   constructor(
     readonly lifetimeMs: number,
@@ -48,8 +50,14 @@ export class SessionCache {
     return entry;
   }
 
-  remember(key: string, userId: string, expiresAt: number, now = Date.now()): void {
-    if (this.lifetimeMs <= 0) return;
+  /** Call before asking better-auth; pass it to `remember` with the answer. */
+  epoch(): number {
+    return this.#epoch;
+  }
+
+  remember(key: string, userId: string, expiresAt: number, epochBeforeAsking: number, now = Date.now()): void {
+    // A session that ended while better-auth was being asked may be the one it vouched for.
+    if (this.lifetimeMs <= 0 || epochBeforeAsking !== this.#epoch) return;
     this.#entries.delete(key);
     // Map order is insertion order: past the bound, the longest-held go first.
     while (this.#entries.size >= this.maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
@@ -57,12 +65,13 @@ export class SessionCache {
   }
 
   forget(key: string): void {
+    this.#epoch++;
     if (key === EVERY_SESSION) this.#entries.clear();
     else this.#entries.delete(key);
   }
 
   forgetToken(token: string): void {
-    this.#entries.delete(SessionCache.key(token));
+    this.forget(SessionCache.key(token));
   }
 
   get size(): number {
@@ -103,10 +112,11 @@ export class SessionCheck {
     const key = SessionCache.key(token);
     const known = this.cache.get(key);
     if (known) return known.userId;
+    const epoch = this.cache.epoch();
     const session = await this.auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
     if (!session) return null;
     // What better-auth checked is the cookie's token; remember it under that token only.
-    if (session.session.token === token) this.cache.remember(key, session.user.id, new Date(session.session.expiresAt).getTime());
+    if (session.session.token === token) this.cache.remember(key, session.user.id, new Date(session.session.expiresAt).getTime(), epoch);
     return session.user.id;
   }
 

@@ -23,6 +23,22 @@ export interface Chain {
   distributor: Contract;
   /** The development faucet's wallet (embedded chain only). */
   faucet: Wallet | undefined;
+  /**
+   * Runs `send` when no other transaction of the operator's account is being signed and sent in
+   * this process: each takes the next nonce, so two at once would take the same one (a round
+   * being published and the relayer being funded). Another process publishing at the same time
+   * is handled where it happens (publishRound signs again when its nonce was taken).
+   */
+  operatorTurn<T>(send: () => Promise<T>): Promise<T>;
+}
+
+function turns(): <T>(work: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return <T>(work: () => Promise<T>) => {
+    const next = tail.then(work, work);
+    tail = next.catch(() => undefined);
+    return next;
+  };
 }
 
 export async function openChain(config: Config, database: Database, log: FastifyBaseLogger): Promise<Chain> {
@@ -58,5 +74,6 @@ export async function openChain(config: Config, database: Database, log: Fastify
     token: new Contract(tokenAddress!, artifact('RemeToken').abi, operator),
     distributor: new Contract(distributorAddress!, artifact('RewardsDistributor').abi, operator),
     faucet: keys ? new Wallet(keys.faucet, provider) : undefined,
+    operatorTurn: turns(),
   };
 }

@@ -122,13 +122,17 @@ export async function publishRound(db: Kysely<DB>, chain: Chain, hook: StepHook 
     }
   }
   if (!txHash) {
-    const request = await chain.distributor.getFunction('publishRoot').populateTransaction(round.round_index, round.root, round.total);
-    const raw = await chain.operator.signTransaction(await chain.operator.populateTransaction(request));
-    txHash = Transaction.from(raw).hash!;
-    await db.updateTable('distribution_rounds').set({ status: 'sent', tx_hash: txHash, raw_tx: raw }).where('round_index', '=', round.round_index).execute();
-    await hook('sent');
-    await chain.provider.broadcastTransaction(raw);
-    await hook('broadcast');
+    const roundIndex = round.round_index;
+    const request = await chain.distributor.getFunction('publishRoot').populateTransaction(roundIndex, round.root, round.total);
+    txHash = await chain.operatorTurn(async () => {
+      const raw = await chain.operator.signTransaction(await chain.operator.populateTransaction(request));
+      const hash = Transaction.from(raw).hash!;
+      await db.updateTable('distribution_rounds').set({ status: 'sent', tx_hash: hash, raw_tx: raw }).where('round_index', '=', roundIndex).execute();
+      await hook('sent');
+      await chain.provider.broadcastTransaction(raw);
+      await hook('broadcast');
+      return hash;
+    });
   }
   const receipt = await chain.provider.waitForTransaction(txHash, 1, 300_000);
   if (!receipt || receipt.status !== 1) throw new Error(`the publishing transaction ${txHash} failed on chain`);

@@ -1,7 +1,7 @@
 // The operator API (Bearer OPERATOR_API_KEY): credit care actions (once per idempotency key),
 // preview and publish distribution rounds, and the development chain's faucet.
 import { careActionConflictResponse, careActionRequest, careActionResponse, errorMessages, errorResponse, fundRelayerRequest, fundRequest, fundResponse, publishRoundResponse, relayerStatusResponse, roundPreviewResponse } from '@crw/core';
-import { parseEther } from 'ethers';
+import { parseEther, type AbstractProvider } from 'ethers';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { AppError } from '../../app-error';
@@ -10,6 +10,13 @@ import { requireOperator } from '../../auth/operator-key';
 import { previewRound, publishRound, RoundConflict } from '../../distribution/rounds';
 import type { AppServices } from '../../services';
 import { relayerStatus, sponsorSettings } from '../../relayer/sponsor';
+
+/** A plain transfer costs 21,000 gas: refuse (400) what `from` cannot pay with its fee, before signing. */
+async function expectFunds(provider: AbstractProvider, from: string, value: bigint, message: string): Promise<void> {
+  const [balance, fees] = await Promise.all([provider.getBalance(from), provider.getFeeData()]);
+  const fee = 21_000n * (fees.maxFeePerGas ?? fees.gasPrice ?? 0n);
+  if (balance < value + fee) throw new AppError(400, 'invalid_request', message);
+}
 
 export const operatorRoutes =
   (services: AppServices): FastifyPluginAsyncZod =>
@@ -90,7 +97,9 @@ export const operatorRoutes =
       async (request) => {
         const { faucet, provider } = services.chain;
         if (!faucet) throw new AppError(400, 'invalid_request', 'The faucet exists only on the embedded development chain.');
-        const tx = await faucet.sendTransaction({ to: request.body.address, value: parseEther(request.body.eth) });
+        const value = parseEther(request.body.eth);
+        await expectFunds(provider, faucet.address, value, 'The faucet holds less ETH than that.');
+        const tx = await faucet.sendTransaction({ to: request.body.address, value });
         await tx.wait();
         request.log.info({ address: request.body.address, eth: request.body.eth, txHash: tx.hash }, 'faucet');
         return { txHash: tx.hash, balance: (await provider.getBalance(request.body.address)).toString() };
@@ -109,7 +118,13 @@ export const operatorRoutes =
       async (request) => {
         const relayer = services.relayer;
         if (!relayer) throw new AppError(400, 'invalid_request', 'Sponsored claims are off (SPONSOR_CLAIMS), so there is no relayer to fund.');
-        const tx = await services.chain.operator.sendTransaction({ to: relayer.address, value: parseEther(request.body.eth) });
+        const value = parseEther(request.body.eth);
+        if (value === 0n) throw new AppError(400, 'invalid_request', 'Send more than 0 ETH.');
+        const { operator, provider } = services.chain;
+        const tx = await services.chain.operatorTurn(async () => {
+          await expectFunds(provider, operator.address, value, "The operator's account holds less ETH than that (and the transaction's fee).");
+          return operator.sendTransaction({ to: relayer.address, value });
+        });
         await tx.wait(services.config.chainConfirmations || 1);
         relayer.balanceWei = await services.chain.provider.getBalance(relayer.address);
         request.log.info({ relayer: relayer.address, eth: request.body.eth, txHash: tx.hash }, 'relayer funded');
