@@ -25,7 +25,7 @@ import { FeeOracle, sponsorSettings, type SponsorSettings } from './sponsor';
 const STOP_WAIT_MS = 3_000;
 const LOW_BALANCE_LOG_EVERY_MS = 60 * 60 * 1000;
 const BALANCE_READ_EVERY_MS = 60 * 1000;
-/** A replacement must raise both fees by at least 10 % for nodes to accept it; 12.5 % is the usual step. */
+/** A replacement must raise both fees by at least 10 % for nodes to accept it; a 25 % step keeps clear of that. */
 const REPLACEMENT_BUMP_PERCENT = 125n;
 
 export interface RelayerSettings {
@@ -105,7 +105,7 @@ export class Relayer {
     this.#schedule(this.settings.batchWaitMs);
   }
 
-  /** One pass now (tests, and the CLI's status); resolves when it has run. */
+  /** One pass now (tests); resolves when it has run. */
   passNow(): Promise<void> {
     return this.#enqueuePass();
   }
