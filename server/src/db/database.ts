@@ -120,14 +120,23 @@ async function listenPostgres(url: string, channel: string, handler: (payload: s
     next.on('notification', (message) => {
       if (message.channel === channel) handler(message.payload ?? '');
     });
-    next.on('error', () => {
+    // A connection that ends without an error (the server closed it) is lost just the same. One
+    // that never got to listen is retried by whoever called connect().
+    let lost = false;
+    let listening = false;
+    const onLost = () => {
+      if (lost || !listening) return;
+      lost = true;
       client = undefined;
       onGap?.();
       if (!stopped) reconnectSoon();
-    });
+    };
+    next.on('error', onLost);
+    next.on('end', onLost);
     await next.connect();
     await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
     client = next;
+    listening = true;
   };
   // Until the database answers again: a restart can take longer than one retry.
   const reconnectSoon = () =>
