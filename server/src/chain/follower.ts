@@ -5,14 +5,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import type { Database } from '../db/database';
-import type { LeaderLock } from '../db/leader-lock';
+import { releaseAfter, type LeaderLock } from '../db/leader-lock';
 import { LOCK_KEYS } from '../db/lock-keys';
 import type { Chain } from './chain';
 import { recordFailure } from './follower-store';
 import { FollowerOvertaken, syncOnce, type SyncSettings } from './follower-sync';
 import { countedNode, type NodeCalls } from './node-calls';
 
-const STOP_WAIT_MS = 3_000;
 
 export class ChainFollower {
   /** The follower's own calls to the node (also counted in chain.node.calls). */
@@ -79,10 +78,7 @@ export class ChainFollower {
   async stop(): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#timer);
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.#tail, new Promise((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS)))]);
-    clearTimeout(timer);
-    await this.#lock.release();
+    await releaseAfter(this.#tail, this.#lock);
   }
 
   #schedule(): void {

@@ -15,14 +15,13 @@ import { sql, type Kysely } from 'kysely';
 import type { Chain } from '../chain/chain';
 import type { Config } from '../config';
 import type { Database } from '../db/database';
-import type { LeaderLock } from '../db/leader-lock';
+import { releaseAfter, type LeaderLock } from '../db/leader-lock';
 import { LOCK_KEYS } from '../db/lock-keys';
 import type { DB, RelayerAttempt } from '../db/schema';
 import { claimData } from '../distribution/claims';
 import { MEMBER_EVENTS_CHANNEL } from '../realtime/member-events';
 import { FeeOracle, sponsorSettings, type SponsorSettings } from './sponsor';
 
-const STOP_WAIT_MS = 3_000;
 const LOW_BALANCE_LOG_EVERY_MS = 60 * 60 * 1000;
 const BALANCE_READ_EVERY_MS = 60 * 1000;
 /** A replacement must raise both fees by at least 10 % for nodes to accept it; a 25 % step keeps clear of that. */
@@ -113,10 +112,7 @@ export class Relayer {
   async stop(): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#timer);
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.#tail, new Promise((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS)))]);
-    clearTimeout(timer);
-    await this.#lock.release();
+    await releaseAfter(this.#tail, this.#lock);
   }
 
   #schedule(ms: number): void {
