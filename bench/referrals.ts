@@ -46,8 +46,7 @@ async function seed(pool: pg.Pool, n: number): Promise<void> {
               (ARRAY[100, 50, 25])[level] * 1000000000000000000::numeric, level, referred_id, 'Level ' || level || ' referral', created_at FROM referrals`],
     ['balances', `UPDATE user_token_distributions d
         SET signup_caps = 200, signup_tokens = 200 * 1000000000000000000::numeric,
-            rrp_balance = coalesce(x.caps, 0), earned_referral_tokens = coalesce(x.reme, 0),
-            incoming_tokens = 200 * 1000000000000000000::numeric + coalesce(x.reme, 0)
+            rrp_balance = coalesce(x.caps, 0), earned_referral_tokens = coalesce(x.reme, 0)
        FROM profiles p LEFT JOIN (SELECT user_id, sum(caps) AS caps, sum(reme) AS reme FROM reward_ledger WHERE kind = 'referral' GROUP BY user_id) x ON x.user_id = p.id
       WHERE d.user_id = p.id`],
     ['network counts', `UPDATE profiles p SET network_level1 = c.l1, network_level2 = c.l2, network_level3 = c.l3
