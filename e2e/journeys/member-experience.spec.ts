@@ -1,0 +1,56 @@
+// Issue 16's defects as a member meets them, each shown fixed in Chromium against the real stack.
+import { confirmByMail, joinThroughLink, newEmail, referralLinkOf, registerOnRegisterScreen, saveAndConfirmPhrase } from '../fixtures/member';
+import { expect, test } from '../fixtures/test';
+
+const PASSWORD = 'Kind-Hearts-77';
+
+test('greetings use the name the member gave: never "User User" after a referral link, never "User" after typing a username', async ({ page, request }) => {
+  test.setTimeout(180_000);
+  const referrer = newEmail('greeter');
+  await registerOnRegisterScreen(page, referrer, PASSWORD);
+  await confirmByMail(page, request, referrer);
+  await expect(page.getByRole('heading', { name: 'Hello, Ada Lovelace' })).toBeVisible();
+  const link = await referralLinkOf(page);
+  await page.getByRole('button', { name: 'Logout' }).click();
+
+  // Through the referral link, no name typed: the e-mail's local part.
+  const friend = newEmail('friend');
+  await joinThroughLink(page, request, link, friend, PASSWORD);
+  const local = friend.split('@')[0]!;
+  await expect(page.getByRole('heading', { name: `Hello, ${local}` })).toBeVisible();
+  await page.goto('/rcb');
+  await expect(page.getByRole('heading', { name: `Hi ${local}, grow your community` })).toBeVisible();
+  await page.goto('/dashboard');
+  await page.getByRole('button', { name: 'Logout' }).click();
+
+  // From the start page with a username.
+  const neighbour = newEmail('neighbour');
+  await page.goto('/signup');
+  await page.getByLabel('Email').fill(neighbour);
+  await page.getByLabel('Username (optional)').fill('kind-neighbour');
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByLabel('Confirm password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'CREATE ACCOUNT' }).click();
+  await saveAndConfirmPhrase(page);
+  await confirmByMail(page, request, neighbour);
+  await expect(page.getByRole('heading', { name: 'Hello, kind-neighbour' })).toBeVisible();
+});
+
+test('the dashboard header keeps its buttons small and on one row on a cold load, whatever stylesheet came first', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const email = newEmail('header');
+  await registerOnRegisterScreen(page, email, PASSWORD);
+  await confirmByMail(page, request, email); // the normal path: the confirmation link opens the dashboard
+  await expect(page.getByRole('heading', { name: /^Hello/ })).toBeVisible();
+  for (const load of ['after the confirmation link', 'after a reload'] as const) {
+    if (load === 'after a reload') await page.reload();
+    await expect(page.getByRole('heading', { name: /^Hello/ })).toBeVisible();
+    const logout = (await page.getByRole('button', { name: 'Logout' }).boundingBox())!;
+    const account = (await page.getByRole('link', { name: 'Account' }).boundingBox())!;
+    expect(logout.width, `Logout's width ${load}`).toBeLessThan(200);
+    expect(account.width, `Account's width ${load}`).toBeLessThan(200);
+    expect(Math.abs(logout.y - account.y), `one row ${load}`).toBeLessThan(4);
+    expect(logout.height).toBeLessThan(46);
+  }
+});
