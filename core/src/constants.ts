@@ -15,6 +15,12 @@ export const REFERRAL_CAPS_BY_LEVEL = [100, 50, 25] as const;
 export const REFERRAL_REME_BY_LEVEL = [100n * BASE_UNIT, 50n * BASE_UNIT, 25n * BASE_UNIT] as const;
 export const MAX_REFERRAL_LEVEL = 3;
 export const REFERRAL_GOAL_FRIENDS = 5;
+/** The goal bonuses (coming soon: shown, not credited). */
+export const REFERRAL_GOAL_BONUSES = [
+  { friends: 5, caps: 50 },
+  { friends: 10, caps: 100 },
+] as const;
+export const goalBonusText = () => `Bonus of ${REFERRAL_GOAL_BONUSES.map((b) => `${b.caps} CAPs at ${b.friends} referrals`).join(' and ')}: coming soon.`;
 export const GAUGE_MAX_CAPS = 200;
 
 /** Convert page: CAPs per REME (shown as £6.03); swap modal: REME per CAP. */

@@ -21,3 +21,6 @@ export * from './wallet-proof';
 export * from './sponsored-claim';
 export * from './api/auth';
 export * from './claim-kit';
+export * from './api/settings';
+export * from './device-name';
+export * from './api/account-lifecycle';

@@ -55,3 +55,14 @@ describe('resend and mnemonic (SPEC §5)', () => {
     expect(v.validateMnemonicConfirmation('A b c', 'a b c')).toBe('Entered mnemonic mismatch the original one');
   });
 });
+
+describe('changing the password on the account page', () => {
+  const ok = { currentPassword: 'old secret', newPassword: 'new secret', confirmPassword: 'new secret' };
+  it("asks for the current password, then applies /register's rules, then refuses the same password", () => {
+    expect(v.validatePasswordChange({ ...ok, currentPassword: '' })).toBe('Please enter your current password');
+    expect(v.validatePasswordChange({ ...ok, newPassword: 'short', confirmPassword: 'short' })).toBe('Password minimum: At least 8 characters');
+    expect(v.validatePasswordChange({ ...ok, confirmPassword: 'new secreT' })).toBe("Passwords don't match");
+    expect(v.validatePasswordChange({ ...ok, newPassword: 'old secret', confirmPassword: 'old secret' })).toBe('The new password must differ from your current one');
+    expect(v.validatePasswordChange(ok)).toBeNull();
+  });
+});

@@ -12,6 +12,8 @@ export const messages = {
   fillAllFields: 'Please fill in all required fields',
   resendEmailRequired: 'Email address is required to resend confirmation',
   mnemonicMismatch: 'Entered mnemonic mismatch the original one',
+  currentPasswordRequired: 'Please enter your current password',
+  newPasswordSameAsCurrent: 'The new password must differ from your current one',
 } as const;
 
 export function validateSignIn(v: { email: string; password: string }): string | null {
@@ -36,6 +38,15 @@ export function validateRegistration(v: { firstName: string; lastName: string; e
   return null;
 }
 
+/** Changing the password on the account page: the new one follows /register's rules. */
+export function validatePasswordChange(v: { currentPassword: string; newPassword: string; confirmPassword: string }): string | null {
+  if (!v.currentPassword) return messages.currentPasswordRequired;
+  if (v.newPassword.length < PASSWORD_MIN_LENGTH_REGISTER) return messages.registerPasswordTooShort;
+  if (v.newPassword !== v.confirmPassword) return messages.registerPasswordsDiffer;
+  if (v.newPassword === v.currentPassword) return messages.newPasswordSameAsCurrent;
+  return null;
+}
+
 export function validateResend(email: string): string | null {
   return email.trim() ? null : messages.resendEmailRequired;
 }
@@ -46,6 +57,12 @@ export function validateMnemonicConfirmation(typed: string, phrase: string): str
 }
 
 /** Username is optional and defaults to the part of the e-mail before the @. */
+/** The name a greeting uses: the member's full name, else their username, else their e-mail's
+ * local part — never a placeholder. */
+export function greetingName(member: { fullName: string; username: string; email: string }): string {
+  return member.fullName.trim() || member.username.trim() || member.email.split('@')[0] || member.email;
+}
+
 export function defaultUsername(username: string, email: string): string {
   return username.trim() || email.trim().split('@')[0] || email.trim();
 }

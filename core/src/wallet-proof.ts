@@ -4,13 +4,14 @@
 // so it never parses text the client wrote.
 import * as z from 'zod/mini';
 
-export const WALLET_PROOF_PURPOSES = ['register', 'save-wallet'] as const;
+export const WALLET_PROOF_PURPOSES = ['register', 'save-wallet', 'change-password'] as const;
 export type WalletProofPurpose = (typeof WALLET_PROOF_PURPOSES)[number];
 
 /** What the member's wallet agrees to, in plain words, per purpose. */
 export const WALLET_PROOF_STATEMENTS: Record<WalletProofPurpose, string> = {
   register: 'Link this wallet to my Community Rewards account.',
   'save-wallet': 'Save the new lock of this wallet for my Community Rewards account.',
+  'change-password': 'Lock this wallet with my new Community Rewards password.',
 };
 
 /** How long a challenge can be signed and used. */

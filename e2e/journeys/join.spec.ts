@@ -86,7 +86,8 @@ test.describe('join: sign up, keep the phrase, confirm, sign in', () => {
     const second = await waitForMail(request, email, 'Confirm your e-mail address', first.id);
     await page.goto(second.links.find((l) => l.includes('/auth/verify-email'))!);
     await expect(page).toHaveURL(/\/dashboard$/);
-    await expect(page.getByText('Hello, User')).toBeVisible();
+    // No name or username given: greeted by the e-mail's local part (issue 16: not "User").
+    await expect(page.getByRole('heading', { name: `Hello, ${email.split('@')[0]}` })).toBeVisible();
     expectNoSecrets(sent, PASSWORD, phrase);
   });
 

@@ -49,14 +49,14 @@ test('reset, then recovery with the old password: same address, keystore opens w
 
   await page.getByLabel('Your old password', { exact: true }).fill(OLD);
   await page.getByRole('button', { name: 'Recover' }).click();
-  await expect(page.getByRole('progressbar', { name: 'Re-encrypting your wallet…' })).toBeVisible();
+  await expect(page.getByRole('progressbar', { name: 'Securing your wallet with your new password…' })).toBeVisible();
   await expectRecovered(page, before);
   expectNoSecrets(sent, [OLD, NEW, 'not-my-old-password'], phrase);
 });
 
 test('reset, then recovery with the mnemonic: a foreign phrase changes nothing, the right one recovers', async ({ page, request }) => {
   const { phrase, before, sent } = await memberAfterReset(page, request);
-  await page.getByLabel('Mnemonic').check();
+  await page.getByLabel('12-word recovery code').check();
   await page.getByLabel('Your 12-word code').fill(Wallet.createRandom().mnemonic!.phrase);
   await page.getByRole('button', { name: 'Recover' }).click();
   await expect(page.getByRole('alert')).toHaveText('Invalid mnemonic provided');
@@ -69,4 +69,12 @@ test('reset, then recovery with the mnemonic: a foreign phrase changes nothing, 
   await page.getByRole('button', { name: 'Recover' }).click();
   await expectRecovered(page, before);
   expectNoSecrets(sent, [OLD, NEW], phrase);
+});
+
+test('the recovery screen has a way out: Sign out ends the session and returns to the start page', async ({ page, request }) => {
+  await memberAfterReset(page, request);
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
+  expect(await page.evaluate(async () => (await fetch('/api/me')).status)).toBe(401);
 });

@@ -1,41 +1,12 @@
 // Every SPEC §2 screen as a member meets it, at 375 px and 1280 px in both themes: screenshots
 // saved as artifacts, axe with no serious or critical violation, no sideways scrolling on a phone.
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { confirmByMail, newEmail, resetPasswordByMail, saveAndConfirmPhrase, signInOnAuthScreen } from '../fixtures/member';
 import { ops } from '../fixtures/ops';
+import { capture } from '../fixtures/screens';
 import { expect, test } from '../fixtures/test';
 
 const PASSWORD = 'Caring-Friends-9';
 const NEW_PASSWORD = 'Caring-Friends-10';
-const WIDTHS = [375, 1280] as const;
-const THEMES = ['aurora', 'crimson'] as const;
-
-/** Screenshots of the page as it is now, in each theme and width, each checked by axe. */
-async function capture(page: Page, name: string, opts: { include?: string } = {}) {
-  for (const theme of THEMES) {
-    await page.evaluate((t) => {
-      localStorage.setItem('rcb-background', t);
-      document.documentElement.dataset.theme = t;
-    }, theme);
-    for (const width of WIDTHS) {
-      await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-      await page.waitForTimeout(50); // one layout pass after the resize
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, `${name} at ${width} px scrolls sideways`).toBeLessThanOrEqual(0);
-      await page.screenshot({ path: test.info().outputPath(`${name}-${width}-${theme}.png`), fullPage: !opts.include });
-    }
-    let axe = new AxeBuilder({ page });
-    if (opts.include) axe = axe.include(opts.include);
-    const { violations } = await axe.analyze();
-    const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(
-      serious.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      `${name} in ${theme}`,
-    ).toEqual([]);
-  }
-  await page.evaluate(() => localStorage.setItem('rcb-background', 'aurora'));
-}
 
 test('every screen at 375 and 1280 px in both themes passes axe', async ({ page, request }) => {
   test.setTimeout(300_000);

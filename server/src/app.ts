@@ -3,10 +3,11 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
-import { attemptLimits } from './auth/attempt-limits';
+import { attemptLimits, reauthenticationLimits } from './auth/attempt-limits';
 import { registerAuthRoutes } from './auth/auth-routes';
 import { trustedOrigins } from './auth/auth';
 import { accountRoutes } from './features/account/routes';
+import { settingsRoutes } from './features/account/settings-routes';
 import { devRoutes } from './features/dev/routes';
 import { operatorRoutes } from './features/operator/routes';
 import { referralRoutes } from './features/referrals/routes';
@@ -77,12 +78,13 @@ export async function buildApp(services: AppServices, opts: { logStream?: Destin
   const limits = attemptLimits(config, services.database.db);
   await app.register(healthRoutes(services), { prefix: '/api' });
   await app.register(accountRoutes(services, limits.check), { prefix: '/api' });
+  await app.register(settingsRoutes(services), { prefix: '/api/account' });
   await app.register(referralRoutes(services), { prefix: '/api/referrals' });
   await app.register(operatorRoutes(services), { prefix: '/api/operator' });
   await app.register(claimRoutes(services), { prefix: '/api' });
   await app.register(handoffRoutes(services, limits.check), { prefix: '/api/handoff' });
   await registerRpcRoutes(app, services);
-  await registerAuthRoutes(app, services.auth, config, limits);
+  await registerAuthRoutes(app, services.auth, config, limits, reauthenticationLimits(config, services.database.db));
   await registerEventRoutes(app, services);
   // With SMTP, /dev/mail would send as the product to anyone; the mailbox belongs to the dev transport.
   if (!config.isProduction && services.transport.kind === 'dev-mailbox') await app.register(devRoutes(services), { prefix: '/dev' });

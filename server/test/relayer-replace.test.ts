@@ -140,8 +140,19 @@ describe(`a stuck sponsored-claims batch on a Hardhat node process (${testDbKind
     await node.request('evm_setAutomine', [false]);
     let minedAt: number;
     try {
-      await requestClaimsTogether(members);
-      const sent = await until('the batch sent', () => txRow(nonce), (row) => attemptsOf(row).length >= 1);
+      // One batch of the three, however slow the machine: for this batch the relayer waits 5 s, not
+      // 500 ms (on a loaded machine three requests took longer than that, and split the batch). The
+      // setting takes effect when the pass already scheduled has run and the next is scheduled.
+      const settings = t.services.relayer!.settings as { batchWaitMs: number };
+      settings.batchWaitMs = 5_000;
+      await new Promise((r) => setTimeout(r, 1_500));
+      try {
+        await requestClaimsTogether(members);
+        await until('the batch sent', () => txRow(nonce), (row) => attemptsOf(row).length >= 1);
+      } finally {
+        settings.batchWaitMs = 500;
+      }
+      const sent = await txRow(nonce);
       expect(sent?.status).toBe('pending');
       expect((await claimsOf(accounts)).map((c) => [c.status, Number(c.tx_nonce)])).toEqual(accounts.map(() => ['sent', nonce]));
       const replaced = await until('the batch replaced', () => txRow(nonce), (row) => attemptsOf(row).length >= 2);

@@ -18,6 +18,7 @@ export const member = {
     entitled: '0', incoming: '0', distributed: '0', claimed: '0', forClaiming: '0', claimSplit: { signup: '0', referral: '0' },
     signupTokens: '0', remeHeld: '0', remePrice: '0.10', asOf: { block: 12, ageSeconds: 3, chainReachable: true },
   },
+  firstTimeReferral: false,
 };
 export const network = { success: true, data: { hierarchy: [], level_counts: { level1: 0, level2: 0, level3: 0 }, total_network_size: 0 } };
 export const links = {

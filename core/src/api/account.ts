@@ -46,8 +46,13 @@ export const userDetailsResponse = z.object({
   caps: capsBreakdown,
   wallet: z.object({ address: z.string(), keystore: z.string() }),
   tokens: memberTokens,
+  /** The getUserDetails flag, answered back: true when asked with `?firstTimeReferral=true` (the
+   * browser arrived through `/refferal` and this is its first dashboard), so the welcome notice
+   * follows the answer of the call that carried the flag, not later refreshes. */
+  firstTimeReferral: z.boolean(),
 });
 export type UserDetails = z.infer<typeof userDetailsResponse>;
+export const userDetailsQuery = z.object({ firstTimeReferral: z.optional(z.enum(['true', 'false'])) });
 
 /** PUT /api/wallet (saveNewWallet): the same wallet, re-encrypted with the new password. */
 export const saveWalletRequest = walletPayload;

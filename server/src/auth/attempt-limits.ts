@@ -88,3 +88,42 @@ export function attemptLimits(config: Config, db: Kysely<DB>): AttemptLimits {
     },
   };
 }
+
+/** Re-authentication by a signed-in member (changing the password, deleting the account). */
+export interface ReauthLimits {
+  /** Holds one of the member's allowed attempts (and counts one for the client address), or 429. */
+  hold(request: FastifyRequest, userId: string): Promise<void>;
+  /** As sign-in settles: a refusal stays counted, a success clears the member's count, anything
+   * else gives the attempt back. */
+  settle(userId: string, outcome: SignInOutcome): Promise<void>;
+}
+
+/**
+ * Whoever holds a member's session (a shared computer, a stolen cookie) must not be able to guess
+ * the password through the routes that ask for it again. Those routes share one count per member
+ * (AUTH_RATE_LIMIT_PER_EMAIL failures per window, the sign-in allowance), held while the secret is
+ * checked as sign-in does (decision 0010), so a burst of guesses cannot all pass; the client's
+ * address is counted per request as for every limited route.
+ */
+export function reauthenticationLimits(config: Config, db: Kysely<DB>): ReauthLimits {
+  const store = { storeClient: storeClient(db), storeType: 'client', tableName: 'attempt_limits', tableCreated: true };
+  const duration = config.AUTH_RATE_LIMIT_WINDOW_MINUTES * 60;
+  const perIp = new RateLimiterPostgres({ ...store, keyPrefix: 'reauth-ip', points: config.AUTH_RATE_LIMIT_PER_IP, duration });
+  const perMember = new RateLimiterPostgres({ ...store, keyPrefix: 'reauth-member', points: config.AUTH_RATE_LIMIT_PER_EMAIL, duration });
+  return {
+    hold: async (request, userId) => {
+      try {
+        await perIp.consume(request.ip);
+        await perMember.consume(userId);
+      } catch (rejection) {
+        if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        request.log.warn({ route: routeOf(request), userId }, 'attempt limit reached');
+        throw new AppError(429, 'rate_limited', `Too many attempts. Please try again in ${retryText(rejection.msBeforeNext)}.`);
+      }
+    },
+    settle: async (userId, outcome) => {
+      if (outcome === 'succeeded') await perMember.delete(userId);
+      else if (outcome === 'undecided') await perMember.reward(userId);
+    },
+  };
+}

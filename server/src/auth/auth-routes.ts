@@ -10,13 +10,20 @@ import {
   resetPasswordRequest,
   sendVerificationEmailRequest,
   signInRequest,
+  twoFactorDisableRequest,
+  twoFactorEnableRequest,
+  verifyBackupCodeRequest,
   verifyEmailQuery,
+  verifyTotpRequest,
+  TOTP_CODE_PATTERN,
   type ErrorCode,
 } from '@crw/core';
+import { APIError } from 'better-auth/api';
+import { fromNodeHeaders } from 'better-auth/node';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import { AppError } from '../app-error';
-import type { AttemptLimits } from './attempt-limits';
+import type { AttemptLimits, ReauthLimits, SignInOutcome } from './attempt-limits';
 import { JWKS_PATH, type Auth } from './auth';
 
 const authErrors: Record<string, ErrorCode> = {
@@ -25,6 +32,11 @@ const authErrors: Record<string, ErrorCode> = {
   EMAIL_NOT_VERIFIED: 'email_not_confirmed',
   INVALID_TOKEN: 'invalid_token',
   TOKEN_EXPIRED: 'invalid_token',
+  INVALID_CODE: 'invalid_two_factor_code',
+  INVALID_BACKUP_CODE: 'invalid_two_factor_code',
+  INVALID_TWO_FACTOR_COOKIE: 'two_factor_expired',
+  TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: 'two_factor_expired',
+  ACCOUNT_TEMPORARILY_LOCKED: 'two_factor_locked',
 };
 
 /** Calls where each one is an attempt worth limiting (sign-in is limited by its outcome too),
@@ -33,6 +45,10 @@ const LIMITED_AUTH_ROUTES = [
   { url: '/auth/request-password-reset', schema: { body: requestPasswordResetRequest } },
   { url: '/auth/send-verification-email', schema: { body: sendVerificationEmailRequest } },
   { url: '/auth/reset-password', schema: { body: resetPasswordRequest } },
+  // Two-factor: each code (at sign-in or to finish enrolment) and each password check is an attempt.
+  // better-auth adds its own: 5 codes per sign-in, 10 wrong in a row lock the account (auth.ts).
+  { url: '/auth/two-factor/verify-totp', schema: { body: verifyTotpRequest } },
+  { url: '/auth/two-factor/verify-backup-code', schema: { body: verifyBackupCodeRequest } },
 ];
 
 /** The rest of better-auth that the product uses. */
@@ -51,15 +67,15 @@ interface AuthAnswer {
   authCode?: string;
 }
 
-async function callAuth(auth: Auth, config: Config, request: FastifyRequest): Promise<AuthAnswer> {
+async function callAuth(auth: Auth, config: Config, request: FastifyRequest, body: unknown = request.body): Promise<AuthAnswer> {
   const url = new URL(request.url, config.publicUrl);
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined || name === 'content-length') continue;
     headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
-  const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && request.body !== undefined;
-  const response = await auth.handler(new Request(url, { method: request.method, headers, ...(hasBody ? { body: JSON.stringify(request.body) } : {}) }));
+  const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && body !== undefined;
+  const response = await auth.handler(new Request(url, { method: request.method, headers, ...(hasBody ? { body: JSON.stringify(body) } : {}) }));
   const text = await response.text();
   if (response.status < 400) return { response, text };
   let authCode: string | undefined;
@@ -89,6 +105,46 @@ async function forward(auth: Auth, config: Config, request: FastifyRequest, repl
   return send(request, reply, await callAuth(auth, config, request));
 }
 
+/** The signed-in member asking, or 401 (better-auth would take a pending sign-in's code as its own). */
+async function sessionUserId(auth: Auth, request: FastifyRequest): Promise<string> {
+  const session = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
+  if (!session) throw new AppError(401, 'unauthorized');
+  return session.user.id;
+}
+
+/** Routes that ask a signed-in member for the password again share the per-member count of the
+ * password change and account deletion (attempt-limits.ts): a stolen session cannot guess it. */
+async function reauthenticated(reauth: ReauthLimits, request: FastifyRequest, userId: string, call: () => Promise<AuthAnswer>): Promise<AuthAnswer> {
+  await reauth.hold(request, userId);
+  let outcome: SignInOutcome = 'undecided';
+  try {
+    const answer = await call();
+    outcome = answer.response.ok ? 'succeeded' : answer.error === 'invalid_credentials' ? 'refused' : 'undecided';
+    return answer;
+  } finally {
+    await reauth.settle(userId, outcome);
+  }
+}
+
+/** Turning two-factor sign-in off takes the password and a code (authenticator or backup): a
+ * session left open somewhere cannot turn it off with the password alone, nor with a code alone. */
+async function disableTwoFactor(auth: Auth, config: Config, reauth: ReauthLimits, request: FastifyRequest, reply: FastifyReply) {
+  const { code, password } = request.body as { code: string; password: string };
+  const headers = fromNodeHeaders(request.headers);
+  const userId = await sessionUserId(auth, request);
+  try {
+    const call = { headers, body: { code } };
+    await (TOTP_CODE_PATTERN.test(code) ? auth.api.verifyTOTP(call) : auth.api.verifyBackupCode(call));
+  } catch (error) {
+    if (!(error instanceof APIError)) throw error;
+    const authCode = (error.body as { code?: string } | undefined)?.code;
+    const ours = (authCode && authErrors[authCode]) || (error.statusCode === 401 ? 'unauthorized' : 'invalid_two_factor_code');
+    request.log.info({ status: error.statusCode, authCode }, 'two-factor code refused');
+    throw new AppError(error.statusCode === 429 ? 429 : ours === 'unauthorized' ? 401 : 400, ours);
+  }
+  return send(request, reply, await reauthenticated(reauth, request, userId, () => callAuth(auth, config, request, { password })));
+}
+
 /** Sign-in settles its attempt by the outcome: only wrong credentials stay counted per e-mail. */
 async function signIn(auth: Auth, config: Config, limits: AttemptLimits, request: FastifyRequest, reply: FastifyReply) {
   let answer: AuthAnswer;
@@ -102,13 +158,20 @@ async function signIn(auth: Auth, config: Config, limits: AttemptLimits, request
   return send(request, reply, answer);
 }
 
-export async function registerAuthRoutes(app: FastifyInstance, auth: Auth, config: Config, limits: AttemptLimits): Promise<void> {
+export async function registerAuthRoutes(app: FastifyInstance, auth: Auth, config: Config, limits: AttemptLimits, reauth: ReauthLimits): Promise<void> {
   app.post('/auth/sign-in/email', { preHandler: limits.check, schema: { hide: true, body: signInRequest } }, (request, reply) =>
     signIn(auth, config, limits, request, reply),
   );
   for (const route of LIMITED_AUTH_ROUTES) {
     app.post(route.url, { preHandler: limits.check, schema: { hide: true, ...route.schema } }, (request, reply) => forward(auth, config, request, reply));
   }
+  app.post('/auth/two-factor/enable', { preHandler: limits.check, schema: { hide: true, body: twoFactorEnableRequest } }, async (request, reply) => {
+    const userId = await sessionUserId(auth, request);
+    return send(request, reply, await reauthenticated(reauth, request, userId, () => callAuth(auth, config, request)));
+  });
+  app.post('/auth/two-factor/disable', { preHandler: limits.check, schema: { hide: true, body: twoFactorDisableRequest } }, (request, reply) =>
+    disableTwoFactor(auth, config, reauth, request, reply),
+  );
   for (const route of OPEN_AUTH_ROUTES) {
     app.route({ method: route.method, url: route.url, schema: { hide: true, ...route.schema }, handler: (request, reply) => forward(auth, config, request, reply) });
   }

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { betterAuth } from 'better-auth';
 import { jwt } from 'better-auth/plugins/jwt';
+import { twoFactor } from 'better-auth/plugins/two-factor';
 import { sql } from 'kysely';
 import { getMigrations } from 'better-auth/db/migration';
 import { AUTH_SECRET_PATTERN } from '@crw/core';
@@ -107,9 +108,25 @@ export type Auth = ReturnType<typeof createAuth>;
 /** Where the sister app finds the keys that verify our hand-off JWTs (under /auth). */
 export const JWKS_PATH = '/.well-known/jwks.json';
 
+/** The name an authenticator app shows beside the member's e-mail. */
+export const TOTP_ISSUER = 'REME Wallet';
+
 /** Plugins change better-auth's tables, so the migrator and the instance share this list. The JWT
- * plugin signs only hand-off identities (features/handoff): no JWT header on session calls. */
-export const authPlugins = [jwt({ jwks: { jwksPath: JWKS_PATH }, disableSettingJwtHeader: true })];
+ * plugin signs only hand-off identities (features/handoff): no JWT header on session calls.
+ * Two-factor sign-in (decision 0015): an authenticator app (TOTP) and ten single-use backup codes;
+ * the password it asks for is the derived auth secret. A sign-in that passed the password waits
+ * at most 10 minutes for the code, 5 wrong codes end it, and 10 wrong codes in a row lock the
+ * account's second factor for 15 minutes (better-auth's defaults, named here). No "trust this
+ * device": every sign-in asks. */
+export const authPlugins = [
+  jwt({ jwks: { jwksPath: JWKS_PATH }, disableSettingJwtHeader: true }),
+  twoFactor({
+    issuer: TOTP_ISSUER,
+    twoFactorCookieMaxAge: 600,
+    backupCodeOptions: { amount: 10, length: 10, storeBackupCodes: 'encrypted' },
+    accountLockout: { enabled: true, maxFailedAttempts: 10, durationSeconds: 900 },
+  }),
+];
 
 /** Creates or updates better-auth's own tables (its CLI needs Node 22; this is the same migrator). */
 export async function migrateAuthTables(database: Database): Promise<string[]> {

@@ -29,6 +29,7 @@ interface Vouched {
 export class SessionCache {
   readonly #entries = new Map<string, Vouched>();
   #unlisten: (() => Promise<void>) | undefined;
+  readonly #ended = new Set<(key: string) => void>();
   /** Counts the sessions forgotten: an answer better-auth gave before one ended is not kept. */
   #epoch = 0;
 
@@ -68,6 +69,14 @@ export class SessionCache {
     this.#epoch++;
     if (key === EVERY_SESSION) this.#entries.clear();
     else this.#entries.delete(key);
+    for (const listener of this.#ended) listener(key);
+  }
+
+  /** Told of every session that ends (its key, or EVERY_SESSION when notices may have been
+   * missed): the event streams of that session close with "signed-out". */
+  onEnded(listener: (key: string) => void): () => void {
+    this.#ended.add(listener);
+    return () => this.#ended.delete(listener);
   }
 
   forgetToken(token: string): void {
@@ -90,6 +99,12 @@ export class SessionCache {
   }
 }
 
+export interface CurrentSession {
+  userId: string;
+  token: string;
+  key: string;
+}
+
 /** The member a request's session cookie belongs to. */
 export class SessionCheck {
   #cookie: Promise<{ name: string; secret: string }> | undefined;
@@ -107,17 +122,29 @@ export class SessionCheck {
   }
 
   async userId(request: FastifyRequest): Promise<string | null> {
+    return (await this.current(request))?.userId ?? null;
+  }
+
+  /** The signed-in member, their session's token and its SHA-256 (as session_ended names it). */
+  async current(request: FastifyRequest): Promise<CurrentSession | null> {
     const token = await this.#signedToken(request.headers.cookie);
     if (token === null) return null;
     const key = SessionCache.key(token);
     const known = this.cache.get(key);
-    if (known) return known.userId;
+    if (known) return { userId: known.userId, token, key };
     const epoch = this.cache.epoch();
     const session = await this.auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
-    if (!session) return null;
-    // What better-auth checked is the cookie's token; remember it under that token only.
-    if (session.session.token === token) this.cache.remember(key, session.user.id, new Date(session.session.expiresAt).getTime(), epoch);
-    return session.user.id;
+    // What better-auth checked is the cookie's token; only that token is the session asked about.
+    if (!session || session.session.token !== token) return null;
+    this.cache.remember(key, session.user.id, new Date(session.session.expiresAt).getTime(), epoch);
+    return { userId: session.user.id, token, key };
+  }
+
+  /** As `current`, or 401 'User not authenticated'. */
+  async requireCurrent(request: FastifyRequest): Promise<CurrentSession> {
+    const current = await this.current(request);
+    if (!current) throw new AppError(401, 'unauthorized');
+    return current;
   }
 
   /** The session token from a correctly signed session cookie (better-call's format), else null. */

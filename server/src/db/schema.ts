@@ -1,5 +1,6 @@
 // Kysely table types for the SQL in server/migrations. Amounts in base units are numeric(78,0),
 // which both drivers return as decimal strings; counts and ids come back as numbers.
+import type { WalletProofPurpose } from '@crw/core';
 import type { ColumnType, Generated } from 'kysely';
 
 type Amount = ColumnType<string, string | bigint | undefined, string | bigint>;
@@ -40,14 +41,10 @@ export interface UserWalletsTable {
 export interface UserTokenDistributionsTable {
   user_id: string;
   signup_tokens: Amount;
-  earned_signup_tokens: Amount;
   earned_referral_tokens: Amount;
-  incoming_tokens: Amount;
-  tokens_for_claiming: Amount;
   rrp_balance: ColumnType<number, number | undefined, number>;
   activity_caps: ColumnType<number, number | undefined, number>;
   signup_caps: ColumnType<number, number | undefined, number>;
-  distributed_tokens: Amount;
   updated_at: Timestamp;
 }
 
@@ -140,7 +137,7 @@ export interface HandoffCodesTable {
 
 export interface WalletChallengesTable {
   nonce: string;
-  purpose: 'register' | 'save-wallet';
+  purpose: WalletProofPurpose;
   user_id: string | null;
   issued_at: Date | string;
   expires_at: Date | string;

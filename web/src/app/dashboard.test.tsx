@@ -39,6 +39,15 @@ describe('dashboard refresh (SPEC §4: "refreshes every 10 s, on window focus, a
     await waitFor(() => expect(meCalls()).toBe(before + 1));
   });
 
+  it('reloads when the window itself gets focus back (its tab stayed visible behind another window)', async () => {
+    serveMember();
+    renderAt('/dashboard');
+    await screen.findByRole('heading', { name: 'Hello, Ada Lovelace' });
+    const before = meCalls();
+    act(() => void window.dispatchEvent(new FocusEvent('focus')));
+    await waitFor(() => expect(meCalls()).toBe(before + 1));
+  });
+
   it('reloads when another tab updates the cached user, and caches only what it shows', async () => {
     let fullName = 'Ada Lovelace';
     serveMember(() => ({ ...member, fullName }));

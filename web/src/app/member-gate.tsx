@@ -13,7 +13,7 @@ export function MemberGate() {
   const allowed = readStored('allowed') === 'true';
   const me = useQuery({ ...meQuery, enabled: allowed });
   const logout = useLogout();
-  useMemberEvents(Boolean(me.data));
+  useMemberEvents(Boolean(me.data), logout);
   const failure = me.isError ? me.error.message : null;
   useEffect(() => {
     if (failure === null) return;

@@ -43,6 +43,7 @@ export const routes: RouteObject[] = [
       { path: '/rcb', element: screen(() => import('../features/community/routes/rcb')) },
       { path: '/community-builder', element: screen(() => import('../features/community/routes/community-builder')) },
       { path: '/convert-caps', element: screen(() => import('../features/convert/routes/convert-caps')) },
+      { path: '/account', element: screen(() => import('../features/account/routes/account')) },
     ],
   },
   { path: '*', element: screen(() => import('../features/not-found/routes/not-found')) },

@@ -1,6 +1,13 @@
 // fetch for our API: JSON in, JSON out, { code, message } errors as ApiError, responses parsed
-// with the shared zod schemas so the client never trusts a shape it did not check.
+// with the shared zod schemas so the client never trusts a shape it did not check. An answer of
+// the wrong shape is an ApiError with a plain message, never the schema's report: no screen may
+// show a member a validation dump.
+import { errorResponse } from '@crw/core';
 import type * as z from 'zod/mini';
+
+/** The code of an answer the app could not read (a proxy's page, a changed API, a truncated body). */
+export const INVALID_RESPONSE = 'invalid_response';
+export const INVALID_RESPONSE_MESSAGE = 'The server sent an answer the app could not read. Please try again.';
 
 export class ApiError extends Error {
   constructor(
@@ -37,8 +44,11 @@ export async function apiFetch<S extends z.ZodMiniType>(path: string, schema: S,
     data = null;
   }
   if (!response.ok) {
-    const body = (data ?? {}) as { code?: string; message?: string };
-    throw new ApiError(response.status, body.code ?? 'http_error', body.message ?? `The server answered ${response.status}.`);
+    const body = errorResponse.safeParse(data);
+    if (body.success) throw new ApiError(response.status, body.data.code, body.data.message);
+    throw new ApiError(response.status, 'http_error', `The server could not answer (${response.status}). Please try again.`);
   }
-  return schema.parse(data);
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) throw new ApiError(response.status, INVALID_RESPONSE, INVALID_RESPONSE_MESSAGE);
+  return parsed.data as z.infer<S>;
 }

@@ -1,12 +1,30 @@
 // Keeps a signed-in member's pages fresh: the server's event stream says "changed" when a credit,
 // a care action or a new network member touches their data, and every query refetches (the
-// member's details from the database itself, not a server process's copy of them).
+// member's details from the database itself, not a server process's copy of them). It says
+// "signed-out" when the session the stream was opened with ended: if this browser's session is
+// gone too (signed out elsewhere, revoked, the password changed), the page signs out at once; if
+// it was only replaced (turning on two-factor sign-in renews it), the stream opens again. Another
+// tab's Logout arrives even sooner, over the browser's own channel.
+import { userDetailsResponse } from '@crw/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
-import { memberChanged } from './session';
+import { useEffect, useState } from 'react';
+import { ApiError, apiFetch } from './api-client';
+import { listenForSignOut } from './auth-channel';
+import { memberChanged, sessionRenewalsSettled, type LogoutOptions } from './session';
 
-export function useMemberEvents(enabled: boolean): void {
+const RECONNECT_MS = 1_000;
+
+export const SIGNED_OUT_ELSEWHERE = 'You were signed out of this device from another place. Sign in again to continue.';
+
+export function useMemberEvents(enabled: boolean, logout: (options?: LogoutOptions) => Promise<void>): void {
   const queryClient = useQueryClient();
+  const [generation, setGeneration] = useState(0);
+
+  useEffect(() => {
+    if (!enabled) return;
+    return listenForSignOut(() => void logout({ ended: true, notice: 'You signed out in another tab.' }));
+  }, [enabled, logout]);
+
   useEffect(() => {
     if (!enabled || typeof EventSource === 'undefined') return;
     const source = new EventSource('/api/events');
@@ -14,7 +32,27 @@ export function useMemberEvents(enabled: boolean): void {
       memberChanged();
       void queryClient.invalidateQueries();
     };
+    /** Is this browser still signed in? If not, sign out here; if so, listen again. */
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const recheck = async () => {
+      source.close();
+      try {
+        await sessionRenewalsSettled();
+        await apiFetch('/api/me', userDetailsResponse, { fresh: true });
+        retry = setTimeout(() => setGeneration((g) => g + 1), RECONNECT_MS);
+      } catch (e) {
+        if (e instanceof ApiError && e.status === 401) await logout({ ended: true, notice: SIGNED_OUT_ELSEWHERE });
+      }
+    };
     source.addEventListener('changed', refresh);
-    return () => source.close();
-  }, [enabled, queryClient]);
+    source.addEventListener('signed-out', () => void recheck());
+    // A stream refused when reconnecting (401) is closed for good by the browser.
+    source.addEventListener('error', () => {
+      if (source.readyState === EventSource.CLOSED) void recheck();
+    });
+    return () => {
+      clearTimeout(retry);
+      source.close();
+    };
+  }, [enabled, queryClient, logout, generation]);
 }

@@ -5,7 +5,9 @@ import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import * as z from 'zod/mini';
 import { apiFetch } from './api-client';
-import { removeStored } from './storage';
+import { notify } from '../ui/toaster';
+import { announceSignedOut } from './auth-channel';
+import { readStored, removeStored } from './storage';
 
 let changedSinceRead = false;
 
@@ -19,7 +21,9 @@ export const meQuery = queryOptions({
   queryFn: () => {
     const fresh = changedSinceRead;
     changedSinceRead = false;
-    return apiFetch('/api/me', userDetailsResponse, { fresh });
+    // SPEC's getUserDetails takes the first-time-referral flag; the notice follows its answer.
+    const firstTimeReferral = readStored('referralFlag') === 'true';
+    return apiFetch(firstTimeReferral ? '/api/me?firstTimeReferral=true' : '/api/me', userDetailsResponse, { fresh });
   },
   retry: false,
   staleTime: 5_000,
@@ -31,17 +35,48 @@ export const publicConfigQuery = queryOptions({
   staleTime: Infinity,
 });
 
+const renewals = new Set<Promise<unknown>>();
+
+/** Marks a call that replaces the session (better-auth renews it when two-factor sign-in is turned
+ * on or off): the old session's "signed-out" event may arrive before the new cookie does, so the
+ * event stream waits for these calls before asking whether this browser is still signed in. */
+export function renewingSession<T>(call: Promise<T>): Promise<T> {
+  renewals.add(call);
+  const done = () => renewals.delete(call);
+  call.then(done, done);
+  return call;
+}
+
+export async function sessionRenewalsSettled(): Promise<void> {
+  while (renewals.size > 0) await Promise.allSettled([...renewals]);
+}
+
+export interface LogoutOptions {
+  /** The session already ended (another tab, another device, the account page): sign out here only. */
+  ended?: boolean;
+  /** Said to the member on the start page. */
+  notice?: string;
+}
+
 /** SPEC §4 Logout: clears the local keys, ends the server session (also when that call fails),
- * forgets every cached answer and goes to the start page. */
-export function useLogout(): () => Promise<void> {
+ * tells the member's other tabs (they sign out at once), forgets every cached answer and goes to
+ * the start page. */
+export function useLogout(): (options?: LogoutOptions) => Promise<void> {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  return useCallback(async () => {
-    for (const key of ['user', 'allowed', 'referralFlag'] as const) removeStored(key);
-    await apiFetch('/auth/sign-out', z.unknown(), { method: 'POST', body: {} }).catch(() => undefined);
-    queryClient.clear();
-    navigate('/', { replace: true });
-  }, [queryClient, navigate]);
+  return useCallback(
+    async ({ ended = false, notice }: LogoutOptions = {}) => {
+      for (const key of ['user', 'allowed', 'referralFlag', 'rcbPreloadData'] as const) removeStored(key);
+      if (!ended) {
+        await apiFetch('/auth/sign-out', z.unknown(), { method: 'POST', body: {} }).catch(() => undefined);
+        announceSignedOut();
+      }
+      queryClient.clear();
+      navigate('/', { replace: true });
+      if (notice) notify.info(notice);
+    },
+    [queryClient, navigate],
+  );
 }
 
 export const saveWallet = (wallet: { address: string; keystore: string; proof: WalletProof }) =>

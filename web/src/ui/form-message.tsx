@@ -1,5 +1,6 @@
 import callout from './callout.module.css';
 import styles from './forms.module.css';
+import { ProgressBar } from './progress-bar';
 
 /** An inline message: errors are announced at once (alert), successes politely (status). */
 export function FormMessage({ error, success }: { error?: string | null; success?: string | null }) {
@@ -12,7 +13,7 @@ export function WorkProgress({ label, fraction }: { label: string; fraction: num
   return (
     <div>
       <p className={styles.progressLabel}>{label}</p>
-      <progress className={styles.progress} aria-label={label} max={100} value={Math.round(fraction * 100)} />
+      <ProgressBar label={label} value={Math.round(fraction * 100)} />
     </div>
   );
 }

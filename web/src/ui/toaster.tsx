@@ -8,5 +8,6 @@ export function Toaster() {
 
 export const notify = {
   info: (message: string) => toast(message),
+  success: (message: string) => toast.success(message),
   error: (message: string) => toast.error(message),
 };

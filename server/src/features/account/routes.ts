@@ -1,5 +1,5 @@
 // The member's account: sign-up (register / registerByReferral), the user details the pages show,
-// and saveNewWallet after a recovery.
+// and saveNewWallet after a recovery; the account page's routes (lifecycle-routes.ts) live under it.
 import {
   errorResponse,
   keystoreProblem,
@@ -7,6 +7,7 @@ import {
   registerRequest,
   registerResponse,
   saveWalletRequest,
+  userDetailsQuery,
   userDetailsResponse,
   walletChallengeRequest,
   walletChallengeResponse,
@@ -20,6 +21,7 @@ import type { AppServices } from '../../services';
 import { tokenFigures } from '../../distribution/claims';
 import { readMember } from './member';
 import { registerMember } from './registration';
+import { accountLifecycleRoutes } from './lifecycle-routes';
 import { issueChallenge, verifyWalletProof, type ProofSite } from './wallet-proof';
 
 function assertKeystore(keystore: string, address: string): void {
@@ -37,14 +39,15 @@ export const accountRoutes =
       {
         preHandler: limitAttempts,
         schema: {
-          summary: 'A single-use challenge for the wallet to sign (sign-up: anyone; save-wallet: the signed-in member)',
+          summary: 'A single-use challenge for the wallet to sign (sign-up: anyone; save-wallet, change-password: the signed-in member)',
           body: walletChallengeRequest,
           response: { 200: walletChallengeResponse, 400: errorResponse, 401: errorResponse, 429: errorResponse },
         },
       },
       async (request) => {
         const { purpose } = request.body;
-        const userId = purpose === 'save-wallet' ? await sessions.requireUserId(request) : null;
+        // Only a sign-up's challenge is a stranger's; the others belong to the signed-in member.
+        const userId = purpose === 'register' ? null : await sessions.requireUserId(request);
         return issueChallenge(database.db, site, purpose, userId);
       },
     );
@@ -66,7 +69,7 @@ export const accountRoutes =
       },
     );
 
-    app.get('/me', { schema: { summary: 'The signed-in member', response: { 200: userDetailsResponse, 401: errorResponse } } }, async (request) => {
+    app.get('/me', { schema: { summary: 'The signed-in member', querystring: userDetailsQuery, response: { 200: userDetailsResponse, 401: errorResponse } } }, async (request) => {
       const userId = await sessions.requireUserId(request);
       // `Cache-Control: no-cache` (the dashboard after a "changed" event) reads the database.
       const fresh = /no-cache/i.test(request.headers['cache-control'] ?? '');
@@ -93,6 +96,7 @@ export const accountRoutes =
         },
         wallet: { address: row.address, keystore: row.encrypted_wallet },
         tokens: tokenFigures({ ...row, block_number: null, synced_at: null, last_error: null, ...progress }, config.REME_PRICE),
+        firstTimeReferral: request.query.firstTimeReferral === 'true',
       };
     });
 
@@ -115,4 +119,7 @@ export const accountRoutes =
         return { ok: true as const };
       },
     );
+
+    // The account page's password change, data export and deletion.
+    await app.register(accountLifecycleRoutes(services));
   };

@@ -1,5 +1,5 @@
 // SPEC §8's texts for the auth screens, chosen from the API's stable error codes.
-import { ApiError } from '../../lib/api-client';
+import { ApiError, INVALID_RESPONSE } from '../../lib/api-client';
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -8,13 +8,18 @@ export function signInError(error: unknown): string {
     if (error.code === 'invalid_credentials') return 'Invalid email or password. Please check your credentials.';
     if (error.code === 'email_not_confirmed') return 'Please check your email and click the confirmation link before signing in.';
     if (error.code === 'rate_limited') return error.message;
+    // The sign-in answered, but without the member in it.
+    if (error.code === INVALID_RESPONSE) return 'Login failed - please check your credentials';
   }
   return `Login failed: ${message(error)}`;
 }
 
-/** screen: the auth screen's CREATE ACCOUNT, or the registration screen (service-level texts). */
-export function signUpError(error: unknown, screen: 'auth' | 'register'): string {
+/** screen: the auth screen's CREATE ACCOUNT, or the registration screen (service-level texts);
+ * referral: the sign-up came through a referral link. */
+export function signUpError(error: unknown, screen: 'auth' | 'register', referral = false): string {
   if (error instanceof ApiError) {
+    // The registration answered, but without the account's data in it.
+    if (error.code === INVALID_RESPONSE) return 'Account creation failed - no authentication data received';
     if (error.code === 'email_taken') {
       return screen === 'auth' ? 'An account with this email already exists. Please try signing in instead.' : error.message;
     }
@@ -24,7 +29,7 @@ export function signUpError(error: unknown, screen: 'auth' | 'register'): string
     if (error.message.includes('401')) return 'Authentication not configured. Please check the backend project settings.';
   }
   if (screen === 'register') return message(error) || 'Registration failed. Please try again.';
-  return `Signup failed: ${message(error)}`;
+  return referral ? `Referral signup failed: ${message(error) || 'please try again.'}` : `Signup failed: ${message(error)}`;
 }
 
 export function otherError(error: unknown): string {

@@ -1,13 +1,25 @@
-import { deriveAuthSecret } from '@crw/core';
+import { BACKUP_CODE_PATTERN, deriveAuthSecret, signInResponse } from '@crw/core';
 import * as z from 'zod/mini';
 import { apiFetch } from '../../../lib/api-client';
 
-/** better-auth's email sign-in, with the derived auth secret in place of the password. */
-export async function signIn(email: string, password: string): Promise<void> {
+/** better-auth's email sign-in, with the derived auth secret in place of the password. When the
+ * member turned on two-factor sign-in, the session comes only with their code (verifySignInCode). */
+export async function signIn(email: string, password: string): Promise<{ needsCode: boolean }> {
   const normalized = email.trim().toLowerCase();
   const authSecret = await deriveAuthSecret(password, normalized);
-  await apiFetch('/auth/sign-in/email', z.object({ user: z.object({ id: z.string() }) }), {
+  const answer = await apiFetch('/auth/sign-in/email', signInResponse, {
     method: 'POST',
     body: { email: normalized, password: authSecret, rememberMe: true },
+  });
+  return { needsCode: 'twoFactorRedirect' in answer };
+}
+
+/** The second step: a code from the authenticator app, or one of the backup codes. */
+export async function verifySignInCode(code: string): Promise<void> {
+  const trimmed = code.replace(/\s+/g, '');
+  const backup = BACKUP_CODE_PATTERN.test(trimmed);
+  await apiFetch(backup ? '/auth/two-factor/verify-backup-code' : '/auth/two-factor/verify-totp', z.object({ user: z.object({ id: z.string() }) }), {
+    method: 'POST',
+    body: { code: trimmed },
   });
 }

@@ -15,6 +15,7 @@ import { requestPasswordReset, resendConfirmation } from '../api/email-links';
 import { processPendingReferral } from '../api/pending-referral';
 import { signIn } from '../api/sign-in';
 import { AuthCard } from '../components/auth-card';
+import { TwoFactorStep } from '../components/two-factor-step';
 import callout from '../../../ui/callout.module.css';
 import styles from '../components/auth.module.css';
 import { useCreateAccount } from '../hooks/use-create-account';
@@ -46,7 +47,8 @@ export function Component() {
   const [canResend, setCanResend] = useState(Boolean(registeredEmail));
   const [busy, setBusy] = useState(false);
   const [checking, setChecking] = useState<number | null>(null);
-  const account = useCreateAccount((e) => setError(signUpError(e, 'auth')));
+  const [codeStep, setCodeStep] = useState(false);
+  const account = useCreateAccount((e) => setError(signUpError(e, 'auth', Boolean(referralCode))));
 
   function switchMode(next: Mode) {
     setMode(next);
@@ -61,12 +63,23 @@ export function Component() {
     if (problem) return setError(problem);
     setBusy(true);
     try {
-      await signIn(email, password);
+      const { needsCode } = await signIn(email, password);
+      if (needsCode) {
+        setBusy(false);
+        return setCodeStep(true);
+      }
     } catch (e) {
       setBusy(false);
       setCanResend(e instanceof ApiError && e.code === 'email_not_confirmed');
       return setError(signInError(e));
     }
+    await openWallet();
+  }
+
+  /** Signed in: fetch the member and open their keystore with the password just typed. */
+  async function openWallet() {
+    setCodeStep(false);
+    setBusy(true);
     try {
       // Fetched fresh, and left in the cache for the dashboard that opens next.
       const me = await queryClient.fetchQuery({ ...meQuery, staleTime: 0 });
@@ -95,7 +108,8 @@ export function Component() {
       email,
       password,
       username: defaultUsername(username, email),
-      ...(referralCode ? { referralCode, firstName: 'User', lastName: 'User' } : {}),
+      // No placeholder name (the original sent 'User' / 'User', greeting members as "User User").
+      ...(referralCode ? { referralCode } : {}),
     });
   }
 
@@ -136,6 +150,19 @@ export function Component() {
 
   const working = busy || account.busy;
   const { title, subtitle } = screens[mode];
+  if (codeStep) {
+    return (
+      <AuthCard title="Two-factor sign-in" subtitle="One more step keeps your wallet yours.">
+        <TwoFactorStep
+          onVerified={() => void openWallet()}
+          onRestart={() => {
+            setCodeStep(false);
+            setPassword('');
+          }}
+        />
+      </AuthCard>
+    );
+  }
   return (
     <AuthCard title={title} subtitle={subtitle}>
       {referralCode && mode === 'signup' ? (

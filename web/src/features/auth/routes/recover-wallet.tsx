@@ -4,10 +4,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { handoff } from '../../../lib/handoff';
-import { meQuery, saveWallet, walletChallenge } from '../../../lib/session';
+import { meQuery, saveWallet, useLogout, walletChallenge } from '../../../lib/session';
 import { writeStored } from '../../../lib/storage';
 import { runWalletTask, WalletTaskError } from '../../../lib/wallet/wallet-client';
-import { Button } from '../../../ui/button';
+import { Button, LinkButton } from '../../../ui/button';
 import { FormMessage, WorkProgress } from '../../../ui/form-message';
 import { PageLoading } from '../../../ui/page-loading';
 import { PasswordField } from '../../../ui/text-field';
@@ -20,6 +20,7 @@ export function Component() {
   const [newPassword] = useState(() => handoff.peek('recoveryPassword'));
   const me = useQuery(meQuery);
   const navigate = useNavigate();
+  const logout = useLogout();
   const [method, setMethod] = useState<Method>('password');
   const [secret, setSecret] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -58,7 +59,7 @@ export function Component() {
           {(
             [
               ['password', 'Old password'],
-              ['mnemonic', 'Mnemonic'],
+              ['mnemonic', '12-word recovery code'],
             ] as const
           ).map(([value, label]) => (
             <label key={value}>
@@ -86,11 +87,15 @@ export function Component() {
           </>
         )}
         <FormMessage error={error} />
-        {progress !== null ? <WorkProgress label="Re-encrypting your wallet…" fraction={progress} /> : null}
+        {progress !== null ? <WorkProgress label="Securing your wallet with your new password…" fraction={progress} /> : null}
         <Button type="submit" busy={progress !== null} disabled={!secret.trim()}>
           Recover
         </Button>
       </form>
+      <p className={styles.center}>
+        {/* A way out: the wallet stays locked with the old password until the member comes back. */}
+        Not now? <LinkButton onClick={() => void logout()}>Sign out</LinkButton>
+      </p>
     </AuthCard>
   );
 }

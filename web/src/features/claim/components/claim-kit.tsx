@@ -8,6 +8,7 @@ import { meQuery, publicConfigQuery } from '../../../lib/session';
 import { Button } from '../../../ui/button';
 import { claimDataQuery } from '../api/claim-data';
 import styles from './claim-kit.module.css';
+import { saveFile } from '../../../lib/save-file';
 
 export const CLAIM_KIT_NOTE = 'Keep this file: with it you can claim your REME with any wallet, even without this website.';
 
@@ -16,20 +17,6 @@ function unavailableReason(claim: ClaimData, me: UserDetails): string | null {
   if (!hasClaimKit(claim)) return 'There is nothing to claim yet: your claim kit will be here once you are in a published distribution round.';
   if (me.tokens.forClaiming === '0') return `You have already claimed your REME of round ${claim.distributionIndex}: a claim kit would have nothing left to claim.`;
   return null;
-}
-
-/** Saves `text` as a file named `name` through a temporary object URL. */
-function saveFile(name: string, type: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.hidden = true;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  // Some browsers start reading the URL only after click() returns.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 export function ClaimKit() {

@@ -26,7 +26,7 @@ export function Component() {
       </p>
       <div className={styles.actions}>
         <Button variant="secondary" onClick={() => void copy(address)}>
-          {copied ? 'Copied!' : 'Copy address'}
+          {copied ? 'Copied' : 'Copy address'}
         </Button>
         <Button variant="secondary" onClick={() => navigate('/dashboard')}>
           Go back

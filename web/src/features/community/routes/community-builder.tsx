@@ -1,5 +1,5 @@
 // The simpler static builder page (SPEC §2 /community-builder).
-import { REFERRAL_GOAL_FRIENDS } from '@crw/core';
+import { goalBonusText, REFERRAL_GOAL_FRIENDS } from '@crw/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { networkQuery } from '../../../lib/referrals';
@@ -7,8 +7,8 @@ import { meQuery } from '../../../lib/session';
 import { CapsGauge } from '../../../ui/caps-gauge';
 import card from '../../../ui/card.module.css';
 import { PageLoading } from '../../../ui/page-loading';
-import styles from '../components/community.module.css';
 import { ReferralLink } from '../components/referral-link';
+import { ProgressBar } from '../../../ui/progress-bar';
 
 export function Component() {
   const me = useQuery(meQuery);
@@ -40,9 +40,9 @@ export function Component() {
         <h2 id="static-goal" className={card.cardTitle}>
           Goal progress <span className={card.badge}>Coming Soon</span>
         </h2>
-        <progress className={styles.progress} max={REFERRAL_GOAL_FRIENDS} value={Math.min(level1, REFERRAL_GOAL_FRIENDS)} aria-label="Goal progress" />
+        <ProgressBar label="Goal progress" max={REFERRAL_GOAL_FRIENDS} value={level1} />
         <p className={card.muted}>
-          {Math.min(level1, REFERRAL_GOAL_FRIENDS)} of {REFERRAL_GOAL_FRIENDS} friends
+          {Math.min(level1, REFERRAL_GOAL_FRIENDS)} of {REFERRAL_GOAL_FRIENDS} friends. {goalBonusText()}
         </p>
       </section>
       <section className={card.card} aria-labelledby="static-link">

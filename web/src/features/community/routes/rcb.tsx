@@ -1,5 +1,5 @@
 // Community Builder (SPEC §2 /rcb): the member's network, three levels deep, and the link to grow it.
-import { RCB_ADDRESS_DISPLAY_CHARS, REFERRAL_GOAL_FRIENDS } from '@crw/core';
+import { goalBonusText, greetingName, RCB_ADDRESS_DISPLAY_CHARS, REFERRAL_GOAL_FRIENDS } from '@crw/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { networkQuery } from '../../../lib/referrals';
@@ -15,6 +15,7 @@ import { ToggleGroup } from '../../../ui/toggle-group';
 import styles from '../components/community.module.css';
 import { NetworkGraph } from '../components/network-graph';
 import { ReferralLink, useInvite } from '../components/referral-link';
+import { ProgressBar } from '../../../ui/progress-bar';
 
 export function Component() {
   const me = useQuery(meQuery);
@@ -50,7 +51,7 @@ export function Component() {
           <ThemeToggle />
         </div>
       </header>
-      <h1 className={card.title}>Hi {me.data.fullName || 'User'}, grow your community</h1>
+      <h1 className={card.title}>Hi {greetingName(me.data)}, grow your community</h1>
       <p className={card.row}>
         <span className={card.mono} title={me.data.wallet.address}>
           {shortAddress}
@@ -96,9 +97,9 @@ export function Component() {
           Referral Goal Progress <span className={card.badge}>Coming Soon</span>
         </h2>
         <p className={card.muted}>
-          Invite {REFERRAL_GOAL_FRIENDS} friends to reach your first goal. Goal bonuses are coming soon.
+          Invite {REFERRAL_GOAL_FRIENDS} friends to reach your first goal. {goalBonusText()}
         </p>
-        <progress className={styles.progress} max={REFERRAL_GOAL_FRIENDS} value={Math.min(counts.level1, REFERRAL_GOAL_FRIENDS)} aria-label="Referral goal progress" />
+        <ProgressBar label="Referral goal progress" max={REFERRAL_GOAL_FRIENDS} value={counts.level1} />
       </section>
     </main>
   );

@@ -1,11 +1,13 @@
-import { LogOut } from 'lucide-react';
+import { LogOut, UserRound } from 'lucide-react';
+import { Link } from 'react-router';
 import { useLogout } from '../../../lib/session';
 import { Button } from '../../../ui/button';
 import card from '../../../ui/card.module.css';
+import formStyles from '../../../ui/forms.module.css';
 import { ThemeToggle } from '../../../ui/theme-toggle';
 import styles from './dashboard.module.css';
 
-/** SPEC §2: the Aurora/Crimson theme toggle and Logout. */
+/** SPEC §2: the Aurora/Crimson theme toggle and Logout, and the way to the account settings. */
 export function DashboardHeader() {
   const logout = useLogout();
   return (
@@ -13,6 +15,10 @@ export function DashboardHeader() {
       <span className={styles.brand}>REME Wallet</span>
       <div className={styles.headerActions}>
         <ThemeToggle />
+        <Link to="/account" className={[formStyles.button, formStyles.secondary, card.small].join(' ')}>
+          <UserRound aria-hidden="true" size={16} />
+          Account
+        </Link>
         <Button variant="secondary" className={card.small} onClick={() => void logout()}>
           <LogOut aria-hidden="true" size={16} />
           Logout

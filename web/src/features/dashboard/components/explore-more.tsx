@@ -1,6 +1,7 @@
 // SPEC §2 Explore More: Community Builder, the care-finance hub (COMING SOON), Market (new tab),
 // a further token feature (coming soon); the disabled, struck-through Rewards Hub; and the sister
 // community app, opened with a one-time hand-off code (never the session).
+import { MARKET_FIAT_CEILING_REME } from '@crw/core';
 import { useQuery } from '@tanstack/react-query';
 import { ExternalLink, HeartHandshake, Landmark, Store, Users } from 'lucide-react';
 import { useState } from 'react';
@@ -43,7 +44,7 @@ export function ExploreMore() {
               <span className={styles.exploreName}>
                 Market <ExternalLink aria-label="(opens in a new tab)" size={14} />
               </span>
-              <span className={styles.exploreText}>Use up to 1,000 REME in the market.</span>
+              <span className={styles.exploreText}>Use up to {MARKET_FIAT_CEILING_REME.toLocaleString('en-GB')} REME in the market; any REME above that is for swap or cash-out.</span>
             </a>
           ) : null}
         </li>

@@ -21,6 +21,18 @@ function cachedUser(details: UserDetails): string {
   });
 }
 
+/** SPEC §3 "Preloaded community data": what the community pages show first, never a secret (the
+ * wallet goes as its address only). */
+function preloadData(details: UserDetails): Record<string, unknown> {
+  return {
+    userDetails: { id: details.id, email: details.email, username: details.username, full_name: details.fullName, wallet: { address: details.wallet.address } },
+    userFullName: details.fullName,
+    userUid: details.id,
+    referralCode: details.referralCode,
+    totalBalance: details.caps.total,
+  };
+}
+
 export function useDashboardDetails() {
   const me = useQuery({ ...meQuery, refetchInterval: DASHBOARD_REFRESH_MS, refetchOnWindowFocus: 'always' });
   const { refetch } = me;
@@ -29,8 +41,15 @@ export function useDashboardDetails() {
     const onStorage = (event: StorageEvent) => {
       if (event.key === STORAGE_KEYS.user && event.newValue !== null) void refetch();
     };
+    // TanStack Query refetches when the tab becomes visible; returning to a window whose tab stayed
+    // visible (another window was in front) fires only `focus`.
+    const onFocus = () => void refetch();
     window.addEventListener('storage', onStorage);
-    return () => window.removeEventListener('storage', onStorage);
+    window.addEventListener('focus', onFocus);
+    return () => {
+      window.removeEventListener('storage', onStorage);
+      window.removeEventListener('focus', onFocus);
+    };
   }, [refetch]);
 
   // Written only when it changed, so tabs never echo each other's updates back and forth.
@@ -38,6 +57,10 @@ export function useDashboardDetails() {
     if (!me.data) return;
     const next = cachedUser(me.data);
     if (readStored('user') !== next) writeStored('user', next);
+    const preload = preloadData(me.data);
+    const stored = readStored('rcbPreloadData');
+    const { timestamp: _, ...previous } = stored ? (JSON.parse(stored) as Record<string, unknown>) : {};
+    if (JSON.stringify(previous) !== JSON.stringify(preload)) writeStored('rcbPreloadData', JSON.stringify({ ...preload, timestamp: Date.now() }));
   }, [me.data]);
 
   return me;

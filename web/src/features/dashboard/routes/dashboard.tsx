@@ -1,5 +1,6 @@
 // The wallet dashboard (SPEC §2): header, greeting, wallet addresses, the CAPs breakdown, balances
 // with the swap modal, the claim entry, the Processing card and Explore More.
+import { greetingName } from '@crw/core';
 import { useCallback, useState } from 'react';
 import { readPendingClaim } from '../../../lib/chain';
 import { readStored, writeStored } from '../../../lib/storage';
@@ -19,12 +20,16 @@ import { useDashboardDetails } from '../hooks/use-dashboard-details';
 
 export function Component() {
   const me = useDashboardDetails();
-  // SPEC §4: a first-time referral arrival shows the notice once and resets the flag.
-  const [notice] = useState(() => {
+  // SPEC §4: a first-time referral arrival shows the notice once and resets the flag; the details
+  // were asked with the flag, and the server says whether the member did join through a referral.
+  const [flagged] = useState(() => {
     if (readStored('referralFlag') !== 'true') return false;
     writeStored('referralFlag', 'false');
     return true;
   });
+  // Decided by the first answer (asked with the flag), not by later refreshes (asked without it).
+  const [notice, setNotice] = useState<boolean | null>(flagged ? null : false);
+  if (notice === null && me.data) setNotice(me.data.firstTimeReferral);
   const [pendingClaim, setPendingClaim] = useState(readPendingClaim);
   const [claimSettled, setClaimSettled] = useState(false);
   const onClaimSettled = useCallback(() => setClaimSettled(true), []);
@@ -35,7 +40,7 @@ export function Component() {
   return (
     <main className={card.page}>
       <DashboardHeader />
-      <h1 className={card.title}>Hello, {details.fullName || 'User'}</h1>
+      <h1 className={card.title}>Hello, {greetingName(details)}</h1>
       <p className={card.muted}>Your rewards wallet</p>
       {notice ? (
         // SPEC §9: the notice says 20 CAPs while the breakdown counts 200; both readings are the SPEC's.

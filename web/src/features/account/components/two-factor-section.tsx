@@ -1,0 +1,207 @@
+// Two-factor sign-in with an authenticator app: turned on with the password, a QR code (or the key
+// typed in) and a first code; ten backup codes shown once; turned off with the password and a code.
+import type { UserDetails } from '@crw/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { ShieldCheck } from 'lucide-react';
+import { useEffect, useState, type FormEvent } from 'react';
+import { ApiError } from '../../../lib/api-client';
+import { useCopy } from '../../../lib/use-copy';
+import { Button } from '../../../ui/button';
+import card from '../../../ui/card.module.css';
+import { FormMessage } from '../../../ui/form-message';
+import { PasswordField, TextField } from '../../../ui/text-field';
+import { confirmTwoFactor, securityQuery, startTwoFactor, turnOffTwoFactor } from '../api/settings';
+import styles from './account.module.css';
+
+interface Enrolment {
+  uri: string;
+  secret: string;
+  backupCodes: string[];
+}
+
+const problemText = (e: unknown, fallback: string) => (e instanceof ApiError ? e.message : fallback);
+
+/** The QR code as an SVG image (drawn here: the secret never leaves the page). */
+function QrCode({ uri }: { uri: string }) {
+  const [src, setSrc] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    void import('qrcode').then(({ toString }) =>
+      toString(uri, { type: 'svg', margin: 0, errorCorrectionLevel: 'M' }).then((svg) => {
+        if (live) setSrc(`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`);
+      }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [uri]);
+  return src ? <img className={styles.qr} src={src} alt="QR code for your authenticator app" /> : <div className={styles.qr} aria-hidden="true" />;
+}
+
+function SubmitOrCancel({ label, busy, onCancel }: { label: string; busy: boolean; onCancel: () => void }) {
+  return (
+    <div className={styles.actions}>
+      <Button type="submit" busy={busy} className={styles.action}>
+        {label}
+      </Button>
+      <Button variant="secondary" className={styles.action} onClick={onCancel}>
+        Cancel
+      </Button>
+    </div>
+  );
+}
+
+export function TwoFactorSection({ me }: { me: UserDetails }) {
+  const queryClient = useQueryClient();
+  const security = useQuery(securityQuery);
+  const [stage, setStage] = useState<'idle' | 'password' | 'scan' | 'off'>('idle');
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [enrolment, setEnrolment] = useState<Enrolment | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [success, setSuccess] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const copy = useCopy();
+  const enabled = security.data?.twoFactorEnabled ?? false;
+
+  const reset = (next: typeof stage = 'idle') => {
+    setStage(next);
+    setPassword('');
+    setCode('');
+    setError(null);
+  };
+
+  async function run(work: () => Promise<void>, fallback: string) {
+    setError(null);
+    setSuccess(null);
+    setBusy(true);
+    try {
+      await work();
+    } catch (e) {
+      setError(problemText(e, fallback));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const onPassword = (event: FormEvent) => {
+    event.preventDefault();
+    if (!password) return setError('Enter your password to continue.');
+    void run(async () => {
+      const started = await startTwoFactor(me.email, password);
+      const secret = new URL(started.totpURI).searchParams.get('secret') ?? '';
+      setEnrolment({ uri: started.totpURI, secret, backupCodes: started.backupCodes });
+      setPassword('');
+      setStage('scan');
+    }, 'Two-factor sign-in could not be started. Please try again.');
+  };
+
+  const onConfirm = (event: FormEvent) => {
+    event.preventDefault();
+    const value = code.replace(/\s+/g, '');
+    if (!/^\d{6}$/.test(value)) return setError('Enter the 6-digit code your app shows for REME Wallet.');
+    void run(async () => {
+      await confirmTwoFactor(value);
+      await queryClient.invalidateQueries({ queryKey: securityQuery.queryKey });
+      setSuccess('Two-factor sign-in is on. From now on you will enter a code from your app when you sign in.');
+      setEnrolment(null);
+      reset();
+    }, 'The code could not be checked. Please try again.');
+  };
+
+  const onTurnOff = (event: FormEvent) => {
+    event.preventDefault();
+    const value = code.replace(/\s+/g, '');
+    if (!password) return setError('Enter your password to continue.');
+    if (!value) return setError('Enter a code from your app, or one of your backup codes.');
+    void run(async () => {
+      await turnOffTwoFactor(me.email, password, value);
+      await queryClient.invalidateQueries({ queryKey: securityQuery.queryKey });
+      setSuccess('Two-factor sign-in is off. Your password alone now signs you in.');
+      reset();
+    }, 'Two-factor sign-in could not be turned off. Please try again.');
+  };
+
+  return (
+    <section className={card.card} aria-labelledby="two-factor-title">
+      <h2 id="two-factor-title" className={card.cardTitle}>
+        Two-factor sign-in{' '}
+        {enabled ? (
+          <span className={styles.statusOn}>
+            <ShieldCheck aria-hidden="true" size={14} /> On
+          </span>
+        ) : security.data ? (
+          <span className={styles.status}>Off</span>
+        ) : null}
+      </h2>
+      <p className={styles.lead}>
+        {enabled
+          ? 'Signing in takes your password and a code from your authenticator app, so a stolen password alone cannot open your account.'
+          : 'Add a second step to signing in: a code from an authenticator app on your phone (Google Authenticator, Microsoft Authenticator, 1Password, Authy…).'}
+      </p>
+      {security.isError ? <FormMessage error="Your security settings could not be loaded. Please reload the page." /> : null}
+      <FormMessage success={success} />
+
+      {stage === 'idle' && security.data ? (
+        <Button variant={enabled ? 'secondary' : 'primary'} className={styles.action} onClick={() => reset(enabled ? 'off' : 'password')}>
+          {enabled ? 'Turn off two-factor sign-in' : 'Turn on two-factor sign-in'}
+        </Button>
+      ) : null}
+
+      {stage === 'password' ? (
+        <form onSubmit={onPassword} noValidate className={styles.form}>
+          <PasswordField label="Your password" autoComplete="current-password" value={password} onChange={setPassword} autoFocus aria-invalid={error ? true : undefined} />
+          <FormMessage error={error} />
+          <SubmitOrCancel label="Continue" busy={busy} onCancel={() => reset()} />
+        </form>
+      ) : null}
+
+      {stage === 'scan' && enrolment ? (
+        <div className={styles.enrol}>
+          <QrCode uri={enrolment.uri} />
+          <div>
+            <ol className={styles.steps}>
+              <li>Open your authenticator app and scan the QR code.</li>
+              <li>
+                Can&apos;t scan it? Add an account by hand with this key:
+                <code className={styles.secret} data-testid="totp-secret">
+                  {enrolment.secret.replace(/(.{4})(?=.)/g, '$1 ')}
+                </code>
+              </li>
+              <li>Save these backup codes somewhere safe. Each one signs you in once if you lose your phone.</li>
+            </ol>
+            <ul className={styles.codes} aria-label="Backup codes">
+              {enrolment.backupCodes.map((c) => (
+                <li key={c}>{c}</li>
+              ))}
+            </ul>
+            <Button variant="secondary" className={styles.action} onClick={() => void copy.copy(enrolment.backupCodes.join('\n'))}>
+              {copy.copied ? 'Copied' : 'Copy backup codes'}
+            </Button>
+            <form onSubmit={onConfirm} noValidate className={styles.form}>
+              <TextField
+                label="Code from your app"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                value={code}
+                onChange={setCode}
+                aria-invalid={error ? true : undefined}
+              />
+              <FormMessage error={error} />
+              <SubmitOrCancel label="Turn on" busy={busy} onCancel={() => reset()} />
+            </form>
+          </div>
+        </div>
+      ) : null}
+
+      {stage === 'off' ? (
+        <form onSubmit={onTurnOff} noValidate className={styles.form}>
+          <PasswordField label="Your password" autoComplete="current-password" value={password} onChange={setPassword} autoFocus />
+          <TextField label="Code from your app, or a backup code" autoComplete="one-time-code" value={code} onChange={setCode} aria-invalid={error ? true : undefined} />
+          <FormMessage error={error} />
+          <SubmitOrCancel label="Turn off" busy={busy} onCancel={() => reset()} />
+        </form>
+      ) : null}
+    </section>
+  );
+}
