@@ -67,11 +67,11 @@ test('a first-time referral arrival shows the notice once and resets the flag', 
   const email = newEmail('arrival');
   await registerOnRegisterScreen(page, email, PASSWORD);
   await confirmByMail(page, request, email);
-  await expect(page.getByRole('status').filter({ hasText: "Congratulations you've earned 20 CAPs." })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: "Congratulations you've earned 200 CAPs." })).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem('refferal'))).toBe('false');
   await page.reload();
   await expect(page.getByRole('heading', { name: /Hello/ })).toBeVisible();
-  await expect(page.getByText("Congratulations you've earned 20 CAPs.")).toHaveCount(0);
+  await expect(page.getByText("Congratulations you've earned 200 CAPs.")).toHaveCount(0);
 });
 
 test('an unknown referral code on the auth screen is refused with the SPEC message', async ({ page }) => {

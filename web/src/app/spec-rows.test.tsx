@@ -1,6 +1,6 @@
 // Rows of the specification checked on the screens (issue 18): the first-time-referral flag on the
 // user-details call, the goal bonuses shown as coming soon, and the market card's ceiling.
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { appTestHooks, member, renderAt, requests, serveMember } from '../test-fixtures';
 
@@ -11,7 +11,7 @@ describe('the first-time-referral flag', () => {
     localStorage.setItem('refferal', 'true');
     serveMember(() => ({ ...member, firstTimeReferral: requests.at(-1)!.includes('firstTimeReferral=true') }));
     renderAt('/dashboard');
-    expect(await screen.findByText(/Congratulations you've earned/)).toBeTruthy();
+    expect(await screen.findByText("Congratulations you've earned 200 CAPs.")).toBeTruthy();
     expect(requests).toContain('GET /api/me?firstTimeReferral=true');
     expect(localStorage.getItem('refferal')).toBe('false');
   });
@@ -65,5 +65,16 @@ describe('greetings (issue 16)', () => {
     serveMember(() => ({ ...member, fullName: '', username: 'kind-neighbour' }));
     renderAt('/dashboard');
     expect(await screen.findByRole('heading', { name: 'Hello, kind-neighbour' })).toBeTruthy();
+  });
+});
+
+describe('registration CAPs (issue 16)', () => {
+  it('the tooltip says the 200 the breakdown counts, never 20', async () => {
+    serveMember();
+    renderAt('/dashboard');
+    const info = await screen.findByRole('button', { name: 'About registration CAPs' });
+    act(() => info.focus());
+    expect((await screen.findAllByText('200 CAPs on registering as a member')).length).toBeGreaterThan(0);
+    expect(screen.queryByText(/\b20 CAPs\b/)).toBeNull();
   });
 });

@@ -1,12 +1,12 @@
-import type { CapsBreakdown as Breakdown } from '@crw/core';
+import { SIGNUP_CAPS, type CapsBreakdown as Breakdown } from '@crw/core';
 import { Info } from 'lucide-react';
 import { CapsGauge } from '../../../ui/caps-gauge';
 import card from '../../../ui/card.module.css';
 import { Tooltip } from '../../../ui/tooltip';
 import styles from './dashboard.module.css';
 
-/** SPEC §9: the breakdown counts 200 signup CAPs, while the tooltip says 20 (both readings are the SPEC's). */
-const REGISTRATION_TOOLTIP = '20 CAPs on registering as a member';
+/** The registration CAPs as the breakdown counts them (the original's tooltip said 20: docs/product.md). */
+const REGISTRATION_TOOLTIP = `${SIGNUP_CAPS} CAPs on registering as a member`;
 
 /** SPEC §2: Total CAPs Earned — registration, referrals, care actions, total — with the gauge. */
 export function CapsBreakdown({ caps }: { caps: Breakdown }) {

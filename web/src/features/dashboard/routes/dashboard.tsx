@@ -1,6 +1,6 @@
 // The wallet dashboard (SPEC §2): header, greeting, wallet addresses, the CAPs breakdown, balances
 // with the swap modal, the claim entry, the Processing card and Explore More.
-import { greetingName } from '@crw/core';
+import { greetingName, SIGNUP_CAPS } from '@crw/core';
 import { useCallback, useState } from 'react';
 import { readPendingClaim } from '../../../lib/chain';
 import { readStored, writeStored } from '../../../lib/storage';
@@ -43,9 +43,9 @@ export function Component() {
       <h1 className={card.title}>Hello, {greetingName(details)}</h1>
       <p className={card.muted}>Your rewards wallet</p>
       {notice ? (
-        // SPEC §9: the notice says 20 CAPs while the breakdown counts 200; both readings are the SPEC's.
+        // The registration CAPs as the breakdown counts them (the original said 20: docs/product.md).
         <p role="status" className={callout.success}>
-          Congratulations you&apos;ve earned 20 CAPs.
+          Congratulations you&apos;ve earned {SIGNUP_CAPS} CAPs.
         </p>
       ) : null}
       {pendingClaim ? <ProcessingCard claim={pendingClaim} onSettled={onClaimSettled} onDone={() => setPendingClaim(null)} /> : null}
