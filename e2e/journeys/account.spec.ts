@@ -3,13 +3,12 @@
 // signed out; the download is the member's JSON; deletion asks twice, signs out and frees the
 // e-mail while the referrer keeps every CAP. Screenshots of the three sections at 375 and 1280 px
 // in both themes, checked by axe (copied to $SHOTS_DIR when set).
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
+import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { Wallet } from 'ethers';
 import { expectNoSecrets, recordRequests } from '../fixtures/secrets';
 import { confirmByMail, joinThroughLink, newEmail, referralLinkOf, registerOnRegisterScreen, signInOnAuthScreen } from '../fixtures/member';
+import { capture } from '../fixtures/screens';
 import { expect, test } from '../fixtures/test';
 
 const OLD = 'Old-Password-111';
@@ -25,35 +24,6 @@ const apiStatus = (page: Page, url: string) => page.evaluate(async (u) => (await
 async function openAccountPage(page: Page) {
   await page.getByRole('link', { name: 'Account' }).click();
   await expect(page.getByRole('heading', { name: 'Account and security' })).toBeVisible();
-}
-
-/** The page now, in each theme and width (no sideways scrolling), each theme checked by axe. */
-async function capture(page: Page, name: string, opts: { include?: string } = {}) {
-  for (const theme of ['aurora', 'crimson'] as const) {
-    await page.evaluate((t) => {
-      localStorage.setItem('rcb-background', t);
-      document.documentElement.dataset.theme = t;
-    }, theme);
-    for (const width of [375, 1280] as const) {
-      await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-      await page.waitForTimeout(50);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, `${name} at ${width} px scrolls sideways`).toBeLessThanOrEqual(0);
-      const file = test.info().outputPath(`${name}-${width}-${theme}.png`);
-      await page.screenshot({ path: file, fullPage: !opts.include });
-      if (process.env.SHOTS_DIR) {
-        mkdirSync(process.env.SHOTS_DIR, { recursive: true });
-        copyFileSync(file, path.join(process.env.SHOTS_DIR, path.basename(file)));
-      }
-    }
-    let axe = new AxeBuilder({ page });
-    if (opts.include) axe = axe.include(opts.include);
-    const { violations } = await axe.analyze();
-    const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(serious.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), `${name} in ${theme}`).toEqual([]);
-  }
-  await page.evaluate(() => localStorage.setItem('rcb-background', 'aurora'));
-  await page.setViewportSize({ width: 1280, height: 720 });
 }
 
 test('change password: one step re-locks the wallet, the old password stops working, another browser is signed out', async ({ page, browser, request }) => {
