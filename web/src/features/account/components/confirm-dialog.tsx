@@ -3,6 +3,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { Button } from '../../../ui/button';
 import styles from './account-lifecycle.module.css';
+import dialog from '../../../ui/dialog.module.css';
 
 interface ConfirmDialogProps {
   open: boolean;
@@ -18,8 +19,8 @@ export function ConfirmDialog({ open, title, question, confirmLabel, busy = fals
   return (
     <Dialog.Root open={open} onOpenChange={(next) => (!next && !busy ? onCancel() : undefined)}>
       <Dialog.Portal>
-        <Dialog.Overlay className={styles.overlay} />
-        <Dialog.Content className={styles.dialog} role="alertdialog">
+        <Dialog.Overlay className={dialog.overlay} />
+        <Dialog.Content className={dialog.dialog} role="alertdialog">
           <Dialog.Title className={styles.dialogTitle}>{title}</Dialog.Title>
           <Dialog.Description>{question}</Dialog.Description>
           <div className={styles.dialogActions}>

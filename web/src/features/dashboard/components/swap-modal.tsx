@@ -8,6 +8,7 @@ import card from '../../../ui/card.module.css';
 import forms from '../../../ui/forms.module.css';
 import { notify } from '../../../ui/toaster';
 import styles from './dashboard.module.css';
+import dialog from '../../../ui/dialog.module.css';
 
 const SWAP_TITLE = 'Swap CAPs to REME – Coming Soon';
 const SWAP_COMING_SOON = "Conversion Coming Soon! We're working hard to bring you CAPs to REME conversion in the next update. Stay tuned!";
@@ -24,8 +25,8 @@ export function SwapModal({ caps }: { caps: number }) {
         </Button>
       </Dialog.Trigger>
       <Dialog.Portal>
-        <Dialog.Overlay className={styles.overlay} />
-        <Dialog.Content className={styles.dialog}>
+        <Dialog.Overlay className={dialog.overlay} />
+        <Dialog.Content className={dialog.dialog}>
           <Dialog.Title className={styles.dialogTitle}>{SWAP_TITLE}</Dialog.Title>
           <Dialog.Description className={card.muted}>Swapping is a preview for now: nothing is converted.</Dialog.Description>
           <div className={forms.field}>
