@@ -39,7 +39,6 @@ export const PENDING_REFERRAL_EXPIRY_MS = 24 * 60 * 60 * 1000;
 
 export const DASHBOARD_REFRESH_MS = 10_000;
 export const COPIED_INDICATOR_MS = 2_000;
-export const SIGNIN_REDIRECT_MS = 1_000;
 export const SIGNUP_REDIRECT_MS = 1_500;
 export const CONVERT_SIMULATION_MS = 2_000;
 export const CONVERT_SUCCESS_MS = 5_000;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from './helpers/test-app';
-import { cookieOf, makeMemberKeys, ORIGIN, registerBody, signIn, uniqueEmail, walletProof, type MemberKeys } from './helpers/members';
+import { cloneMemberKeys, cookieOf, joinAndConfirm, makeMemberKeys, ORIGIN, registerBody, signedInCookie, signIn, uniqueEmail, walletProof, type MemberKeys } from './helpers/members';
 
 let t: TestApp;
 let ada: MemberKeys;
@@ -187,6 +187,28 @@ describe('password reset', () => {
     expect(again.json().code).toBe('invalid_token');
     expect((await signIn(t.app, ada.email, newSecret)).statusCode).toBe(200);
     expect((await signIn(t.app, ada.email, ada.authSecret)).statusCode).toBe(401);
+  });
+
+  it('leaves the wallet marked as locked by the old password until a re-locked keystore is saved', async () => {
+    const bea = await cloneMemberKeys(ada);
+    await joinAndConfirm(t.app, t.services.database.db, bea);
+    const locked = async (cookie: string) => (await t.app.inject({ method: 'GET', url: '/api/me', headers: { cookie } })).json().wallet.lockedByOldPassword as boolean;
+    expect(await locked(await signedInCookie(t.app, bea))).toBe(false);
+    await t.app.inject({ method: 'POST', url: '/auth/request-password-reset', headers: { origin: ORIGIN }, payload: { email: bea.email, redirectTo: '/reset-password' } });
+    const landing = await t.app.inject({ method: 'GET', url: (({ pathname, search }) => `${pathname}${search}`)(linkIn((await lastMailTo(bea.email)).text_body, '/auth/reset-password/')) });
+    const token = new URL(String(landing.headers.location), ORIGIN).searchParams.get('token')!;
+    const newSecret = 'b'.repeat(64);
+    expect((await t.app.inject({ method: 'POST', url: '/auth/reset-password', headers: { origin: ORIGIN }, payload: { token, newPassword: newSecret } })).statusCode).toBe(200);
+    const cookie = cookieOf((await signIn(t.app, bea.email, newSecret)).headers['set-cookie']);
+    expect(await locked(cookie)).toBe(true);
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url: '/api/wallet',
+      headers: { cookie, origin: ORIGIN },
+      payload: { address: bea.address, keystore: bea.keystore, proof: await walletProof(t.app, bea, 'save-wallet', cookie) },
+    });
+    expect(saved.statusCode).toBe(200);
+    expect(await locked(cookie)).toBe(false);
   });
 
   it('resend confirmation answers the same whether or not the account exists', async () => {

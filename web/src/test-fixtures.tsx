@@ -13,7 +13,7 @@ export const member = {
   referralCode: 'ABCD2345',
   referralLink: 'http://localhost/r/ABCD2345',
   caps: { registration: 200, referrals: 150, careActions: 0, total: 350 },
-  wallet: { address: '0x' + '1'.repeat(40), keystore: '{}' },
+  wallet: { address: '0x' + '1'.repeat(40), keystore: '{}', lockedByOldPassword: false },
   tokens: {
     entitled: '0', incoming: '0', distributed: '0', claimed: '0', forClaiming: '0', claimSplit: { signup: '0', referral: '0' },
     signupTokens: '0', remeHeld: '0', remePrice: '0.10', asOf: { block: 12, ageSeconds: 3, chainReachable: true },

@@ -44,7 +44,9 @@ export const userDetailsResponse = z.object({
   /** PUBLIC_URL/r/{code} */
   referralLink: z.nullable(z.string()),
   caps: capsBreakdown,
-  wallet: z.object({ address: z.string(), keystore: z.string() }),
+  /** `lockedByOldPassword`: a password reset left the keystore locked by the old password, so the
+   * member recovers it (old password or 12 words) before anything else. */
+  wallet: z.object({ address: z.string(), keystore: z.string(), lockedByOldPassword: z.boolean() }),
   tokens: memberTokens,
   /** The getUserDetails flag, answered back: true when asked with `?firstTimeReferral=true` (the
    * browser arrived through `/refferal` and this is its first dashboard), so the welcome notice

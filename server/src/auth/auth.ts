@@ -12,6 +12,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import type { Database } from '../db/database';
 import { enqueueMail, type NewMail } from '../mail/outbox';
+import { MEMBER_EVENTS_CHANNEL } from '../realtime/member-events';
 import { isDatabaseUnavailable } from '../plugins/errors';
 import { confirmationMail, passwordResetMail } from '../mail/templates';
 import { hashSecret, verifySecret } from './password-hash';
@@ -84,6 +85,12 @@ export function createAuth(
       revokeSessionsOnPasswordReset: true,
       password: { hash: hashSecret, verify: verifySecret },
       sendResetPassword: async ({ user, url }) => queue(passwordResetMail(user.email, url)),
+      // The keystore is still locked by the old password (migration 0015); every process's copy of
+      // the member hears of it.
+      onPasswordReset: async ({ user }) => {
+        await database.db.updateTable('user_wallets').set({ locked_by_old_password: true }).where('user_id', '=', user.id).execute();
+        await sql`SELECT pg_notify(${MEMBER_EVENTS_CHANNEL}, ${user.id})`.execute(database.db);
+      },
     },
     emailVerification: {
       sendOnSignUp: false,

@@ -35,6 +35,8 @@ export interface UserWalletsTable {
   user_id: string;
   wallet_address: string;
   encrypted_wallet: string;
+  /** A password reset left the keystore locked by the old password (migration 0015). */
+  locked_by_old_password: ColumnType<boolean, boolean | undefined, boolean>;
   updated_at: Timestamp;
 }
 

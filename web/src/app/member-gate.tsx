@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Navigate, Outlet } from 'react-router';
 import { useMemberEvents } from '../lib/member-events';
+import { useKeystoreCheck } from '../lib/wallet/keystore-check';
 import { meQuery, useLogout } from '../lib/session';
 import { readStored } from '../lib/storage';
 import { PageLoading } from '../ui/page-loading';
@@ -14,6 +15,7 @@ export function MemberGate() {
   const me = useQuery({ ...meQuery, enabled: allowed });
   const logout = useLogout();
   useMemberEvents(Boolean(me.data), logout);
+  useKeystoreCheck();
   const failure = me.isError ? me.error.message : null;
   useEffect(() => {
     if (failure === null) return;

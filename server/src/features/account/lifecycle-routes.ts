@@ -99,7 +99,7 @@ export const accountLifecycleRoutes =
           if (changed.rows.length === 0) throw new AppError(409, 'conflict');
           const saved = await trx
             .updateTable('user_wallets')
-            .set({ encrypted_wallet: wallet.keystore, updated_at: new Date() })
+            .set({ encrypted_wallet: wallet.keystore, locked_by_old_password: false, updated_at: new Date() })
             .where('user_id', '=', userId)
             .where('wallet_address', '=', wallet.address.toLowerCase())
             .returning('user_id')

@@ -94,7 +94,7 @@ export const accountRoutes =
           careActions: row.activity_caps,
           total: row.signup_caps + row.rrp_balance + row.activity_caps,
         },
-        wallet: { address: row.address, keystore: row.encrypted_wallet },
+        wallet: { address: row.address, keystore: row.encrypted_wallet, lockedByOldPassword: row.locked_by_old_password },
         tokens: tokenFigures({ ...row, block_number: null, synced_at: null, last_error: null, ...progress }, config.REME_PRICE),
         firstTimeReferral: request.query.firstTimeReferral === 'true',
       };
@@ -109,7 +109,7 @@ export const accountRoutes =
         await verifyWalletProof(database.db, site, { purpose: 'save-wallet', userId }, request.body.address, request.body.proof);
         const updated = await database.db
           .updateTable('user_wallets')
-          .set({ encrypted_wallet: request.body.keystore, updated_at: new Date() })
+          .set({ encrypted_wallet: request.body.keystore, locked_by_old_password: false, updated_at: new Date() })
           .where('user_id', '=', userId)
           .where('wallet_address', '=', request.body.address.toLowerCase())
           .executeTakeFirst();

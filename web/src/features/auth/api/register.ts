@@ -11,12 +11,13 @@ export interface RegisterInput {
   wallet: { address: string; keystore: string; proof: WalletProof };
 }
 
-/** register / registerByReferral: only the derived secret, the address and the keystore leave. */
-export async function register(input: RegisterInput) {
+/** register / registerByReferral: only the derived secret, the address and the keystore leave. The
+ * secret may come already derived (sign-up derives it while the wallet is being made). */
+export async function register(input: RegisterInput, authSecret?: string) {
   const email = input.email.trim().toLowerCase();
   const body: RegisterRequest = {
     email,
-    authSecret: await deriveAuthSecret(input.password, email),
+    authSecret: authSecret ?? (await deriveAuthSecret(input.password, email)),
     wallet: input.wallet,
     ...(input.username ? { username: input.username.trim() } : {}),
     ...(input.firstName ? { firstName: input.firstName.trim() } : {}),

@@ -4,9 +4,9 @@ import { apiFetch } from '../../../lib/api-client';
 
 /** better-auth's email sign-in, with the derived auth secret in place of the password. When the
  * member turned on two-factor sign-in, the session comes only with their code (verifySignInCode). */
-export async function signIn(email: string, password: string): Promise<{ needsCode: boolean }> {
+export async function signIn(email: string, password: string, derived?: string): Promise<{ needsCode: boolean }> {
   const normalized = email.trim().toLowerCase();
-  const authSecret = await deriveAuthSecret(password, normalized);
+  const authSecret = derived ?? (await deriveAuthSecret(password, normalized));
   const answer = await apiFetch('/auth/sign-in/email', signInResponse, {
     method: 'POST',
     body: { email: normalized, password: authSecret, rememberMe: true },

@@ -1,4 +1,5 @@
 // Both sign-up forms: make the wallet in the worker, register, then show the phrase once.
+import { deriveAuthSecret } from '@crw/core';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { handoff } from '../../../lib/handoff';
@@ -20,13 +21,18 @@ export function useCreateAccount(onError: (error: unknown) => void) {
     setBusy(true);
     setProgress(0);
     for (const key of ['user', 'allowed'] as const) removeStored(key);
+    // The auth secret (PBKDF2, off the main thread) is derived while the worker makes the wallet,
+    // and once for both the registration and the sign-in after it.
+    const secret = deriveAuthSecret(input.password, input.email.trim().toLowerCase());
+    secret.catch(() => undefined); // its failure is reported where it is awaited
     try {
       const challenge = await walletChallenge('register');
       const { wallet } = await runWalletTask({ kind: 'create', password: input.password, challenge }, setProgress);
-      const { needsEmailConfirmation, userId } = await register({ ...input, wallet: { address: wallet.address, keystore: wallet.keystore, proof: wallet.proof } });
+      const authSecret = await secret;
+      const { needsEmailConfirmation, userId } = await register({ ...input, wallet: { address: wallet.address, keystore: wallet.keystore, proof: wallet.proof } }, authSecret);
       if (input.referralCode) rememberPendingReferral(input.referralCode, userId);
       // No confirmation needed: the member has a session from here on (SPEC §4 "a token is returned").
-      if (!needsEmailConfirmation) await signIn(input.email, input.password);
+      if (!needsEmailConfirmation) await signIn(input.email, input.password, authSecret);
       handoff.put('mnemonic', wallet.phrase);
       navigate('/mnemonic', { state: { email: input.email.trim().toLowerCase(), signedIn: !needsEmailConfirmation } });
     } catch (error) {
