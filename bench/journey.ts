@@ -134,7 +134,7 @@ try {
     await fetch(`${server.url}/auth/request-password-reset`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: server.url },
-      body: JSON.stringify({ email, redirectTo: `${server.url}/reset-password` }),
+      body: JSON.stringify({ email, redirectTo: `/reset-password?email=${encodeURIComponent(email)}` }),
     });
     await page.goto(await devMailLink(server.url, email, 'Reset your password', '/auth/reset-password/'));
     await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);

@@ -31,7 +31,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<{ u
   const dataDir = mkdtempSync(path.join(tmpdir(), 'crw-bench-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
     cwd: repoRoot,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: dataDir, ...env },
+    // PUBLIC_URL is where this server listens, so the links it mails lead back to it.
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn', DATA_DIR: dataDir, ...env },
     stdio: 'inherit',
   });
   const url = `http://127.0.0.1:${port}`;
