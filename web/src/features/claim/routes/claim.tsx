@@ -227,8 +227,8 @@ function ClaimScreen() {
         {missing !== null && missing > 0n && !sponsored ? (
           <div role="status" className={callout.warning} data-testid="fee-check">
             <p className={styles.noteText}>
-              Your wallet needs {formatWithGbp(missing, testNetwork ? 'test ETH' : 'ETH', priceGbp, 'up')} more to pay the fee, so there is no point asking for your password yet.
-              Once ETH arrives in your wallet this screen sees it within a few seconds.
+              Your wallet needs {formatWithGbp(missing, testNetwork ? 'test ETH' : 'ETH', priceGbp, 'up')} more to pay the fee. Once it arrives in your wallet, this
+              screen sees it within a few seconds and asks for your password.
             </p>
             <Button variant="secondary" onClick={howToAddEth}>
               How to add ETH

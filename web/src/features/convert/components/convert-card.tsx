@@ -98,7 +98,7 @@ export function ConvertCard({ available, amount, onAmountChange, remePrice }: Co
         </dd>
       </dl>
       <p className={card.muted}>
-        The rate is what a REME costs in CAPs; its worth is at the market price of £{remePrice} per REME, what a REME is worth in pounds.
+        The rate is how many CAPs buy one REME; its worth in pounds is at the REME market price of £{remePrice} per REME.
       </p>
       {previewed !== null && previewed === amount ? (
         <p role="status" className={callout.info}>
