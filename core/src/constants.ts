@@ -23,9 +23,9 @@ export const REFERRAL_GOAL_BONUSES = [
 export const goalBonusText = () => `Bonus of ${REFERRAL_GOAL_BONUSES.map((b) => `${b.caps} CAPs at ${b.friends} referrals`).join(' and ')}: coming soon.`;
 export const GAUGE_MAX_CAPS = 200;
 
-/** Convert page: CAPs per REME (shown as £6.03); swap modal: REME per CAP. */
-export const CAPS_PER_REME = 6.028;
-export const SWAP_REME_PER_CAP = 0.166;
+/** The one CAPs-to-REME rate, 6,028 CAPs for 1,000 REME: the convert page's "6.028 CAPs per REME"
+ * and the swap modal's "0.166 REME per CAP" (SPEC §9) are this rate rounded two ways (issue 16). */
+export const CAPS_REME_RATE = { caps: 6028n, reme: 1000n } as const;
 export const DEFAULT_REME_PRICE_GBP = 0.1;
 export const MARKET_FIAT_CEILING_REME = 1000;
 
@@ -40,8 +40,6 @@ export const PENDING_REFERRAL_EXPIRY_MS = 24 * 60 * 60 * 1000;
 export const DASHBOARD_REFRESH_MS = 10_000;
 export const COPIED_INDICATOR_MS = 2_000;
 export const SIGNUP_REDIRECT_MS = 1_500;
-export const CONVERT_SIMULATION_MS = 2_000;
-export const CONVERT_SUCCESS_MS = 5_000;
 
 export const TOAST_DURATION_MS = 5_000;
 export const TOAST_SUCCESS_DURATION_MS = 10_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clampConvertAmount, convertibleCaps, initialConvertAmount, remeForCaps, swapReme } from './convert';
+import { clampConvertAmount, conversionRates, convertibleCaps, initialConvertAmount, remeBaseUnitsForCaps, remeForCaps } from './convert';
 
 describe('convert amount (SPEC §5: "floor to an integer; NaN or negative becomes 0; cap at available CAPs (total minus the signup amount). The initial value is min(1000, available).")', () => {
   it('available CAPs are the total minus the signup amount', () => {
@@ -31,9 +31,13 @@ describe('convert amount (SPEC §5: "floor to an integer; NaN or negative become
   });
 });
 
-describe('swap modal rate (SPEC §9: "The swap modal rate is 0.166 REME per CAP")', () => {
-  it('receives 0.166 REME per CAP', () => {
-    expect(swapReme(100)).toBe('16.6000');
-    expect(swapReme(475)).toBe('78.8500');
+describe('one rate for the convert page and the swap modal (issue 16: SPEC §9 has 6.028 CAPs per REME and 0.166 REME per CAP)', () => {
+  it('shows the one pair both ways, each rounded to four significant digits', () => {
+    expect(conversionRates).toEqual({ capsPerReme: '6.028', remePerCap: '0.1659' });
+  });
+  it('gives the same REME for the same CAPs wherever it is asked, in base units without floating point', () => {
+    expect(remeBaseUnitsForCaps(6028)).toBe(1000n * 10n ** 18n);
+    expect(remeForCaps(475)).toBe('78.7989');
+    expect(remeBaseUnitsForCaps(-3)).toBe(0n);
   });
 });

@@ -1,6 +1,8 @@
-// The convert page's amount rules (SPEC §4, §5) and the swap modal's figures (SPEC §2, §9). Both
-// are previews: no call is made and nothing is converted.
-import { CAPS_PER_REME, SIGNUP_CAPS, SWAP_REME_PER_CAP } from './constants';
+// The convert page's amount rules (SPEC §4, §5) and the swap modal's figures (SPEC §2, §9), both
+// at the one rate CAPS_REME_RATE. Both are previews: no call is made and nothing is converted.
+import { formatAmount } from './amounts';
+import { BASE_UNIT, CAPS_REME_RATE, SIGNUP_CAPS } from './constants';
+import { formatTokens } from './money';
 
 export const CONVERT_INITIAL_MAX = 1000;
 
@@ -20,12 +22,18 @@ export function initialConvertAmount(available: number): number {
   return Math.min(CONVERT_INITIAL_MAX, Math.max(0, available));
 }
 
-/** REME received for CAPs on the convert page (6.028 CAPs per REME), to 4 decimals. */
-export function remeForCaps(caps: number): string {
-  return (Math.floor((caps / CAPS_PER_REME) * 10_000) / 10_000).toFixed(4);
+/** REME (base units) received for whole CAPs at CAPS_REME_RATE, rounded down. */
+export function remeBaseUnitsForCaps(caps: number): bigint {
+  return (BigInt(Math.max(0, Math.floor(caps))) * CAPS_REME_RATE.reme * BASE_UNIT) / CAPS_REME_RATE.caps;
 }
 
-/** REME received for CAPs in the swap modal (0.166 REME per CAP), to 4 decimals. */
-export function swapReme(caps: number): string {
-  return (Math.round(caps * SWAP_REME_PER_CAP * 10_000) / 10_000).toFixed(4);
+/** REME received for CAPs, to 4 decimals (truncated, like every REME amount). */
+export function remeForCaps(caps: number): string {
+  return formatAmount(remeBaseUnitsForCaps(caps));
 }
+
+/** The rate both ways, as shown: "6.028" CAPs per REME and "0.1659" REME per CAP. */
+export const conversionRates = {
+  capsPerReme: formatTokens((CAPS_REME_RATE.caps * BASE_UNIT) / CAPS_REME_RATE.reme, { rounding: 'nearest' }),
+  remePerCap: formatTokens((CAPS_REME_RATE.reme * BASE_UNIT) / CAPS_REME_RATE.caps, { rounding: 'nearest' }),
+} as const;

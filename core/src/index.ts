@@ -24,3 +24,6 @@ export * from './claim-kit';
 export * from './api/settings';
 export * from './device-name';
 export * from './api/account-lifecycle';
+export * from './money';
+export * from './caps-milestones';
+export * from './networks';

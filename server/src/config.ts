@@ -104,6 +104,10 @@ const envSchema = z
     EXPLORER_URL: z.url().optional(),
     EXCHANGE_URL: z.url().default('https://www.coinbase.com/how-to-buy/ethereum'),
     REME_PRICE: z.string().regex(/^\d+(\.\d{1,6})?$/, 'must be a decimal number such as 0.10').default('0.10'),
+    /** GBP per ETH, for the £ value beside ETH amounts (the claim fee, the wallet's ETH). */
+    ETH_PRICE_GBP: z.string().regex(/^\d+(\.\d{1,6})?$/, 'must be a decimal number such as 2000').default('2000'),
+    /** Where members get free test ETH on a test network (default: the public faucet of a known one). */
+    FAUCET_URL: z.url().optional(),
     RPC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
     RPC_MAX_BATCH: z.coerce.number().int().min(1).max(100).default(20),
     /** Longest wait for the chain's answer to one /rpc call before answering an error. */

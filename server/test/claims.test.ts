@@ -158,6 +158,8 @@ describe(`distribution rounds and claims (${testDbKind})`, () => {
     expect(health.chain.follower).toMatchObject({ leading: true, confirmations: 0, processedBlock: health.chain.blockNumber, blocksBehind: 0, lastError: null });
     const config = (await t.app.inject({ method: 'GET', url: '/api/config' })).json();
     expect(config.chain).toMatchObject({ chainId: 31337, distributorAddress: distributor, explorerUrl: null });
+    // Issue 16: the £ price of ETH for fees, and the embedded chain is a test network with no public faucet.
+    expect(config.eth).toEqual({ priceGbp: '2000', testNetwork: true, faucetUrl: null });
     expect(JSON.stringify(config)).not.toMatch(/rpc_url|http:\/\/127|8545/i);
   });
 });

@@ -37,6 +37,19 @@ describe('parseConfig', () => {
   });
 });
 
+describe('ETH_PRICE_GBP and FAUCET_URL (issue 16)', () => {
+  it('prices ETH at £2,000 unless told, and names no faucet', () => {
+    const result = parseConfig({});
+    expect(result.ok && [result.config.ETH_PRICE_GBP, result.config.FAUCET_URL]).toEqual(['2000', undefined]);
+  });
+  it('takes a decimal price and a faucet URL, and refuses anything else', () => {
+    const good = parseConfig({ ETH_PRICE_GBP: '2450.50', FAUCET_URL: 'https://faucet.example.org/sepolia' });
+    expect(good.ok && [good.config.ETH_PRICE_GBP, good.config.FAUCET_URL]).toEqual(['2450.50', 'https://faucet.example.org/sepolia']);
+    const bad = parseConfig({ ETH_PRICE_GBP: '£2,000', FAUCET_URL: 'not a url' });
+    expect(bad.ok ? [] : bad.problems.map((p) => p.split(':')[0]).sort()).toEqual(['ETH_PRICE_GBP', 'FAUCET_URL']);
+  });
+});
+
 describe('TRUST_PROXY', () => {
   const trustProxy = (value?: string) => {
     const result = parseConfig(value === undefined ? {} : { TRUST_PROXY: value });

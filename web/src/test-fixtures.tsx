@@ -24,6 +24,7 @@ export const network = { success: true, data: { hierarchy: [], level_counts: { l
 export const links = {
   links: { mainSite: 'https://example.org', terms: 'https://example.org/t', help: 'https://example.org/h', market: 'https://example.org/m' },
   chain: { chainId: 31337, tokenAddress: '0x' + '2'.repeat(40), distributorAddress: '0x' + '3'.repeat(40), explorerUrl: null, exchangeUrl: 'https://example.org/x' },
+  eth: { priceGbp: '2000', testNetwork: true, faucetUrl: null as string | null },
 };
 
 /** The server's event stream stays silent in unit tests (happy-dom's would dial a real socket). */

@@ -67,5 +67,13 @@ export const deleteAccountResponse = z.object({ success: z.boolean(), message: z
 export const publicConfigResponse = z.object({
   links: z.object({ mainSite: z.string(), terms: z.string(), help: z.string(), market: z.string() }),
   chain: publicChain,
+  /** What a member needs to know about ETH for fees (issue 16). */
+  eth: z.object({
+    /** GBP per ETH (ETH_PRICE_GBP), a decimal string: the £ value beside ETH amounts. */
+    priceGbp: z.string(),
+    /** Test ETH is free from a faucet: never "Buy ETH" there. */
+    testNetwork: z.boolean(),
+    faucetUrl: z.nullable(z.string()),
+  }),
 });
 export type PublicConfig = z.infer<typeof publicConfigResponse>;

@@ -20,14 +20,14 @@ describe('the claim screen reads the ETH balance from the chain on arrival (DESI
     serveClaim(() => ({ ethBalance: wei }));
     renderAt('/dashboard');
     fireEvent.click(await screen.findByRole('button', { name: 'Claim 200.0000 REME' }));
-    expect(await screen.findByText('0.0 ETH')).toBeTruthy();
+    expect(await screen.findByText('0 ETH (≈ £0.00)')).toBeTruthy();
     expect(feeBalanceCalls()).toBe(1);
 
     wei = '50000000000000000';
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Claim 200.0000 REME' }));
-    expect(await screen.findByText('0.05 ETH')).toBeTruthy();
-    expect(screen.queryByText('0.0 ETH')).toBeNull();
+    expect(await screen.findByText('0.05 ETH (≈ £100.00)')).toBeTruthy();
+    expect(screen.queryByText('0 ETH (≈ £0.00)')).toBeNull();
     expect(feeBalanceCalls()).toBe(2);
     // The dashboard's details carry no ETH balance any more.
     expect(JSON.stringify(claimable.tokens)).not.toContain('ethBalance');

@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { eventSources, meCacheControl, meCalls, member, renderAt, requests, serveMember, appTestHooks } from '../test-fixtures';
+import { eventSources, links, meCacheControl, meCalls, member, renderAt, requests, serveMember, appTestHooks } from '../test-fixtures';
 
 appTestHooks({ fakeClock: true });
 
@@ -83,7 +83,7 @@ describe('dashboard refresh (SPEC §4: "refreshes every 10 s, on window focus, a
 });
 
 describe('the swap modal (SPEC §2, §8, §9)', () => {
-  it('shows the coming-soon preview at 0.166 REME per CAP and makes no call', async () => {
+  it('shows the coming-soon preview at the convert page’s rate (issue 16: one rate, not 0.166 and 6.028) and makes no call', async () => {
     serveMember();
     renderAt('/dashboard');
     fireEvent.click(await screen.findByRole('button', { name: 'Swap CAPs to REME' }));
@@ -92,8 +92,9 @@ describe('the swap modal (SPEC §2, §8, §9)', () => {
     expect((modal.getByLabelText('Amount of CAPs') as HTMLInputElement).disabled).toBe(true);
     expect((modal.getByRole('button', { name: 'MAX' }) as HTMLButtonElement).disabled).toBe(true);
     expect(modal.getByTestId('swap-pay').textContent).toBe('350 CAPs');
-    expect(modal.getByTestId('swap-receive').textContent).toBe('58.1000 REME');
-    expect(modal.getByText('1 CAP = 0.166 REME')).toBeTruthy();
+    expect(modal.getByTestId('swap-receive').textContent).toBe('58.0623 REME');
+    expect(modal.getByText('≈ £5.80')).toBeTruthy();
+    expect(modal.getByText('1 CAP ≈ 0.1659 REME (6.028 CAPs per REME)')).toBeTruthy();
     const before = requests.length;
     fireEvent.click(modal.getByRole('button', { name: 'Swap' }));
     expect(await screen.findByText("Conversion Coming Soon! We're working hard to bring you CAPs to REME conversion in the next update. Stay tuned!")).toBeTruthy();
@@ -136,21 +137,20 @@ describe('a sponsored claim on the dashboard (issue 14)', () => {
 });
 
 describe('the dashboard as SPEC §2 lists it', () => {
-  it('shows addresses shortened with copy, the breakdown, balances, Explore More and the struck-through Rewards Hub', async () => {
+  it('shows the wallet shortened with copy, the breakdown, balances, Explore More and the struck-through Rewards Hub', async () => {
     serveMember();
     renderAt('/dashboard');
     await screen.findByRole('heading', { name: 'Hello, Ada Lovelace' });
     expect(screen.getByText('0x1111...1111')).toBeTruthy();
-    expect(await screen.findByText('0x2222...2222')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Copy Your wallet' })).toBeTruthy();
     expect(screen.getByTestId('caps-balance').textContent).toBe('350');
-    expect(screen.getByText('£0.10')).toBeTruthy();
+    expect(screen.getByText('£0.10 per REME')).toBeTruthy();
     expect(screen.getByRole('link', { name: /Community Builder/ }).getAttribute('href')).toBe('/rcb');
     expect(screen.getByRole('link', { name: /Care Finance Hub/ }).textContent).toContain('COMING SOON');
     expect((await screen.findByRole('link', { name: /Market/ })).getAttribute('target')).toBe('_blank');
     expect((screen.getByRole('button', { name: 'Rewards Hub' }) as HTMLButtonElement).disabled).toBe(true);
 
-    fireEvent.click(screen.getByRole('button', { name: 'Wallet Addresses' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Wallet address' }));
     await waitFor(() => expect(screen.queryByText('0x1111...1111')).toBeNull());
   });
 
@@ -163,6 +163,46 @@ describe('the dashboard as SPEC §2 lists it', () => {
     await waitFor(() => expect(tab.location.href).toBe('https://example.org/c?authtoken=x'));
     expect(tab.opener).toBeNull();
     expect(requests).toContain('POST /api/handoff');
+  });
+});
+
+describe('the dashboard’s numbers and crypto details for a newcomer (issue 16)', () => {
+  it('shows the CAPs total once, and the gauge as progress toward the next milestone, not a full ring', async () => {
+    serveMember();
+    renderAt('/dashboard');
+    await screen.findByRole('heading', { name: 'Hello, Ada Lovelace' });
+    expect(screen.getAllByText('350')).toHaveLength(1);
+    expect(screen.getByRole('img', { name: 'Progress to your next milestone, in CAPs: 350 of 500' })).toBeTruthy();
+    expect(screen.getByText('CAPs to go')).toBeTruthy();
+    expect(screen.getByText('Next milestone: 500 CAPs')).toBeTruthy();
+    expect(screen.getByText('Each friend who joins through your link adds 100 CAPs: about 2 friends would take you to 500.')).toBeTruthy();
+  });
+
+  it('keeps the REME contracts away from the member’s wallet: no Copy, folded under Details for experts', async () => {
+    serveMember();
+    renderAt('/dashboard');
+    await screen.findByRole('heading', { name: 'Hello, Ada Lovelace' });
+    const experts = await screen.findByTestId('expert-details');
+    expect(experts.tagName).toBe('DETAILS');
+    expect(experts.hasAttribute('open')).toBe(false);
+    expect(within(experts).getByText(links.chain.tokenAddress)).toBeTruthy();
+    expect(within(experts).getByText(/never send anything to them/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Copy REME token contract/ })).toBeNull();
+    expect(screen.getAllByRole('button', { name: /^Copy / })).toHaveLength(1);
+  });
+
+  it('links a claim’s transaction to the block explorer instead of showing its raw hash', async () => {
+    const txHash = `0x${'ab'.repeat(32)}`;
+    serveMember(undefined, {
+      '/api/claim/sponsored': () => ({ available: true, reason: null, latest: { id: 9, round: 1, amount: '200000000000000000000', status: 'confirmed', txHash, reason: null, updatedAt: '2026-11-23T20:00:00.000Z' } }),
+      '/api/config': () => ({ ...links, chain: { ...links.chain, explorerUrl: 'https://explorer.example/' } }),
+    });
+    renderAt('/dashboard');
+    const card = await screen.findByTestId('sponsored-claim');
+    const link = await within(card).findByRole('link', { name: /See it on the block explorer/ });
+    expect(link.getAttribute('href')).toBe(`https://explorer.example/tx/${txHash}`);
+    expect(within(card).queryByText(txHash)).toBeNull();
+    expect(within(card).getByText('0xabab...abab')).toBeTruthy();
   });
 });
 

@@ -1,8 +1,19 @@
 import { GAUGE_MAX_CAPS } from '@crw/core';
 import styles from './caps-gauge.module.css';
 
-/** The circular CAPs gauge (SPEC §9: maximum 200); the ring fills up to the maximum. */
-export function CapsGauge({ value, label, max = GAUGE_MAX_CAPS }: { value: number; label: string; max?: number }) {
+interface GaugeProps {
+  value: number;
+  /** What the gauge measures, in words: its accessible name says "{label}: {value} of {max}". */
+  label: string;
+  max?: number;
+  /** The figure in the ring and its unit (default: the value, "CAPs"). */
+  centre?: { figure: number; unit: string };
+  /** The words under the ring (default: the label). */
+  caption?: string;
+}
+
+/** The circular CAPs gauge; the ring fills up to the maximum (SPEC §9: 200 unless told). */
+export function CapsGauge({ value, label, max = GAUGE_MAX_CAPS, centre = { figure: value, unit: 'CAPs' }, caption = label }: GaugeProps) {
   const radius = 52;
   const circumference = 2 * Math.PI * radius;
   const filled = Math.min(1, Math.max(0, value / max));
@@ -19,13 +30,13 @@ export function CapsGauge({ value, label, max = GAUGE_MAX_CAPS }: { value: numbe
           transform="rotate(-90 64 64)"
         />
         <text x="64" y="62" textAnchor="middle" className={styles.value}>
-          {value}
+          {centre.figure}
         </text>
         <text x="64" y="82" textAnchor="middle" className={styles.unit}>
-          CAPs
+          {centre.unit}
         </text>
       </svg>
-      <figcaption className={styles.caption}>{label}</figcaption>
+      <figcaption className={styles.caption}>{caption}</figcaption>
     </figure>
   );
 }

@@ -2,6 +2,7 @@
 // readers and on hover, with Copy (2 s copied state) and, where the chain has one, an explorer link.
 import { shortAddress } from '@crw/core';
 import { Check, Copy, ExternalLink } from 'lucide-react';
+import { explorerPage } from '../lib/explorer';
 import { useCopy } from '../lib/use-copy';
 import styles from './copy-address.module.css';
 import { notify } from './toaster';
@@ -24,7 +25,7 @@ export function CopyAddress({ label, address, explorerUrl }: { label: string; ad
           <span>{copied ? 'Copied' : 'Copy'}</span>
         </button>
         {explorerUrl ? (
-          <a className={styles.iconButton} href={`${explorerUrl.replace(/\/$/, '')}/address/${address}`} target="_blank" rel="noreferrer">
+          <a className={styles.iconButton} href={explorerPage(explorerUrl, 'address', address)} target="_blank" rel="noreferrer">
             <ExternalLink aria-hidden="true" size={16} />
             <span>Explorer</span>
           </a>

@@ -1,4 +1,4 @@
-import { healthResponse, publicConfigResponse } from '@crw/core';
+import { faucetFor, healthResponse, isTestNetwork, publicConfigResponse } from '@crw/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { hasBearer } from '../../auth/bearer';
 import { readFollowerState } from '../../chain/follower-store';
@@ -72,6 +72,11 @@ export const healthRoutes =
         distributorAddress: services.chain.distributor.target as string,
         explorerUrl: services.config.EXPLORER_URL ?? null,
         exchangeUrl: services.config.EXCHANGE_URL,
+      },
+      eth: {
+        priceGbp: services.config.ETH_PRICE_GBP,
+        testNetwork: isTestNetwork(services.chain.chainId, services.config.FAUCET_URL),
+        faucetUrl: faucetFor(services.chain.chainId, services.config.FAUCET_URL),
       },
     }));
   };

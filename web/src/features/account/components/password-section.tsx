@@ -20,7 +20,7 @@ const WRONG_PASSWORD = 'Your current password is not correct.';
 /** The member's words for what went wrong. */
 function passwordChangeError(error: unknown): string {
   // The keystore did not open with it: the same answer the server would give.
-  if (error instanceof WalletTaskError) return error.reason === 'invalid_password' ? WRONG_PASSWORD : `Your wallet could not be re-encrypted: ${error.message}`;
+  if (error instanceof WalletTaskError) return error.reason === 'invalid_password' ? WRONG_PASSWORD : `Your wallet could not be locked with the new password: ${error.message}`;
   if (error instanceof ApiError) {
     if (['wrong_password', 'rate_limited', 'invalid_wallet_proof', 'wallet_mismatch', 'network_error', 'unauthorized'].includes(error.code)) return error.message;
     if (error.code === 'conflict') return 'Your password was changed elsewhere meanwhile. Reload the page and try again.';

@@ -1,13 +1,15 @@
 // The claim screen (SPEC §2, §4): the amount, the fee (estimated gas × gas price), the ETH balance
-// (read from the chain on arrival), the password. Complete opens the keystore in the worker, checks
-// the proof against the chain's root, then either sends the claim or goes to the
-// insufficient-balance screen. When the chain cannot be reached it says so and offers no claim.
+// (read from the chain on arrival), the password. Before the password is asked it says whether the
+// wallet's ETH covers the fee; when it does not, it asks for no password, shows how much is missing
+// and how to add it, and reads the balance again every few seconds, so ETH that arrives is seen
+// (issue 16). Complete opens the keystore in the worker, checks the proof against the chain's root,
+// then sends the claim (or, should the fee have risen meanwhile, goes to the insufficient-balance
+// screen). When the chain cannot be reached it says so and offers no claim.
 // When the community pays the fee (sponsored claims, issue 14) the wallet signs a claim request
 // instead and the operator's relayer sends it; when it does not, the screen says why and the
 // member pays as above.
-import { errorMessages, formatAmount } from '@crw/core';
+import { errorMessages, formatAmount, formatGbp, formatWithGbp } from '@crw/core';
 import { useQuery } from '@tanstack/react-query';
-import { formatEther } from 'ethers';
 import { useState, type FormEvent } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { ApiError } from '../../../lib/api-client';
@@ -15,6 +17,7 @@ import { rpc, writePendingClaim } from '../../../lib/chain';
 import { meQuery, publicConfigQuery } from '../../../lib/session';
 import { runWalletTask, WalletTaskError } from '../../../lib/wallet/wallet-client';
 import { Button } from '../../../ui/button';
+import callout from '../../../ui/callout.module.css';
 import { FormMessage, WorkProgress } from '../../../ui/form-message';
 import { PageLoading } from '../../../ui/page-loading';
 import { PasswordField } from '../../../ui/text-field';
@@ -29,6 +32,8 @@ import styles from '../components/claim.module.css';
 
 const CLAIM_FAILED = errorMessages.claim_failed; // SPEC §8
 const UNREACHABLE = 'The blockchain network cannot be reached right now, so claiming is not possible. Please try again shortly.';
+/** How often the ETH balance is read again while it cannot pay the fee. */
+const FEE_BALANCE_RECHECK_MS = 4_000;
 
 export function Component() {
   // SPEC §2 has the dashboard pass the ETH balance in the state; the screen reads it fresh itself
@@ -43,7 +48,6 @@ function ClaimScreen() {
   const me = useQuery(meQuery);
   const config = useQuery(publicConfigQuery);
   const claim = useQuery(claimDataQuery);
-  const feeBalance = useQuery(feeBalanceQuery);
   const sponsorship = useQuery(sponsorshipQuery);
   /** Why the member pays the fee after all (the server declined when asked), else null. */
   const [declined, setDeclined] = useState<string | null>(null);
@@ -55,6 +59,15 @@ function ClaimScreen() {
     enabled: Boolean(address && distributor && claim.data && claim.data.distributedTokens !== '0'),
     retry: false,
     staleTime: 15_000,
+  });
+  const paysOwnFee = !sponsorship.isPending && !(sponsorship.data?.available === true && declined === null);
+  const feeBalance = useQuery({
+    ...feeBalanceQuery,
+    // Short of the fee: read again until the ETH arrives (the member may be sending it right now).
+    refetchInterval: (query) => {
+      const wei = query.state.data?.ethBalance;
+      return paysOwnFee && priced.data && wei !== undefined && BigInt(wei) < priced.data.fee ? FEE_BALANCE_RECHECK_MS : false;
+    },
   });
   const [password, setPassword] = useState('');
   const [progress, setProgress] = useState<number | null>(null);
@@ -70,7 +83,7 @@ function ClaimScreen() {
       </ClaimCard>
     );
   }
-  if (feeBalance.isError) {
+  if (feeBalance.isError && !feeBalance.data) {
     return (
       <ClaimCard title="Confirm the transaction by entering your password">
         <FormMessage error={UNREACHABLE} />
@@ -84,8 +97,12 @@ function ClaimScreen() {
   const ethBalance = BigInt(feeBalance.data.ethBalance);
   const amount = me.data.tokens.forClaiming;
   const busy = progress !== null;
-  const sponsored = sponsorship.data?.available === true && declined === null;
+  const sponsored = !paysOwnFee;
   const paysBecause = declined ?? sponsorship.data?.reason ?? (sponsorship.isError ? 'The community could not be asked to pay it right now.' : null);
+  const { priceGbp, testNetwork } = config.data.eth;
+  /** What the wallet lacks to pay the fee (0 when it can pay), once the fee is known. */
+  const missing = priced.data ? (priced.data.fee > ethBalance ? priced.data.fee - ethBalance : 0n) : null;
+  const askPassword = sponsored || missing === 0n;
 
   async function completeSponsored() {
     if (!me.data || !claim.data || !config.data) return;
@@ -166,22 +183,29 @@ function ClaimScreen() {
     }
   }
 
+  function howToAddEth() {
+    if (!priced.data || !me.data) return;
+    navigate('/insufficient-balance', { state: { txFee: priced.data.fee.toString(), address: me.data.wallet.address } });
+  }
+
   return (
     <ClaimCard title="Confirm the transaction by entering your password">
       <form onSubmit={(e) => void complete(e)} className={styles.form} noValidate>
         <dl className={styles.figures}>
           <dt>Tokens to claim</dt>
-          <dd>{formatAmount(amount)} REME</dd>
+          <dd>
+            {formatAmount(amount)} REME (≈ {formatGbp(amount, me.data.tokens.remePrice)})
+          </dd>
           <dt>Transaction fee</dt>
           {sponsored ? (
             <dd>Paid by your community</dd>
           ) : (
-            <dd aria-live="polite">{priced.data ? `${formatEther(priced.data.fee)} ETH` : priced.isError ? '—' : 'Estimating…'}</dd>
+            <dd aria-live="polite">{priced.data ? formatWithGbp(priced.data.fee, 'ETH', priceGbp, 'up') : priced.isError ? '—' : 'Estimating…'}</dd>
           )}
           {sponsored ? null : (
             <>
               <dt>Your ETH balance</dt>
-              <dd>{formatEther(ethBalance)} ETH</dd>
+              <dd>{formatWithGbp(ethBalance, 'ETH', priceGbp)}</dd>
             </>
           )}
         </dl>
@@ -192,15 +216,38 @@ function ClaimScreen() {
             You pay the network fee for this claim. {paysBecause}
           </p>
         ) : null}
+        {!sponsored && testNetwork ? (
+          <p className={styles.note}>This is a test network: the fee is paid in test ETH, which is free. The £ figures are what real ETH would cost.</p>
+        ) : null}
+        {missing === 0n && !sponsored ? (
+          <p role="status" className={callout.success} data-testid="fee-check">
+            Your ETH covers the fee.
+          </p>
+        ) : null}
+        {missing !== null && missing > 0n && !sponsored ? (
+          <div role="status" className={callout.warning} data-testid="fee-check">
+            <p className={styles.noteText}>
+              Your wallet needs {formatWithGbp(missing, testNetwork ? 'test ETH' : 'ETH', priceGbp, 'up')} more to pay the fee. Once it arrives in your wallet, this
+              screen sees it within a few seconds and asks for your password.
+            </p>
+            <Button variant="secondary" onClick={howToAddEth}>
+              How to add ETH
+            </Button>
+          </div>
+        ) : null}
         {!sponsored && priced.isError ? <FormMessage error={`${CLAIM_FAILED} ${failureReason(priced.error)}`} /> : null}
         {claim.data.distributedTokens === '0' || amount === '0' ? <FormMessage error="There is nothing to claim yet." /> : null}
-        <PasswordField label="Password" value={password} onChange={setPassword} autoComplete="current-password" required disabled={busy} />
+        {askPassword ? (
+          <PasswordField label="Password" value={password} onChange={setPassword} autoComplete="current-password" required disabled={busy} />
+        ) : null}
         {busy ? <WorkProgress label={sponsored ? 'Signing your claim…' : 'Unlocking your wallet…'} fraction={progress} /> : null}
         <FormMessage error={error} />
         <div className={styles.actions}>
-          <Button type="submit" busy={busy} disabled={(!sponsored && !priced.data) || !password || amount === '0'}>
-            Complete
-          </Button>
+          {askPassword ? (
+            <Button type="submit" busy={busy} disabled={(!sponsored && !priced.data) || !password || amount === '0'}>
+              Complete
+            </Button>
+          ) : null}
           <Button variant="secondary" onClick={() => navigate('/dashboard')} disabled={busy}>
             Cancel
           </Button>

@@ -1,23 +1,28 @@
 // SPEC §2/§4/§5 convert card: a number field, MAX and a slider kept in sync, clamped to the CAPs
-// available; Convert Now simulates the conversion (2 s), then says it completed (5 s). No call is
-// made and nothing is converted: the page says so.
-import { CAPS_PER_REME, clampConvertAmount, CONVERT_SIMULATION_MS, CONVERT_SUCCESS_MS, remeForCaps } from '@crw/core';
+// available. It is a preview (issue 16): Convert Now says what converting would give, never that
+// it happened, and an empty field converts nothing. No call is made and nothing is converted.
+import { clampConvertAmount, conversionRates, formatGbp, remeBaseUnitsForCaps, remeForCaps } from '@crw/core';
 import * as Slider from '@radix-ui/react-slider';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Button } from '../../../ui/button';
 import callout from '../../../ui/callout.module.css';
 import card from '../../../ui/card.module.css';
 import forms from '../../../ui/forms.module.css';
 import styles from './convert.module.css';
 
-const CONVERT_SUCCESS = 'Conversion completed successfully';
+interface ConvertCardProps {
+  available: number;
+  /** The page's amount (it also shows what the member would have); the typed text is the card's. */
+  amount: number;
+  onAmountChange: (amount: number) => void;
+  /** GBP per REME (REME_PRICE), the market price. */
+  remePrice: string;
+}
 
-/** The amount is the page's (it also shows what stays unconverted); the typed text is the card's. */
-export function ConvertCard({ available, amount, onAmountChange }: { available: number; amount: number; onAmountChange: (amount: number) => void }) {
+export function ConvertCard({ available, amount, onAmountChange, remePrice }: ConvertCardProps) {
   const [text, setText] = useState(String(amount));
-  const [phase, setPhase] = useState<'idle' | 'converting' | 'done'>('idle');
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
+  /** The amount Convert Now was last pressed for: its preview shows while the amount stays. */
+  const [previewed, setPreviewed] = useState<number | null>(null);
 
   function setAmount(value: number) {
     const next = clampConvertAmount(value, available);
@@ -25,15 +30,7 @@ export function ConvertCard({ available, amount, onAmountChange }: { available: 
     onAmountChange(next);
   }
 
-  function convert() {
-    clearTimeout(timer.current); // a second press during the success message starts afresh
-    setPhase('converting');
-    timer.current = setTimeout(() => {
-      setPhase('done');
-      timer.current = setTimeout(() => setPhase('idle'), CONVERT_SUCCESS_MS);
-    }, CONVERT_SIMULATION_MS);
-  }
-
+  const worth = formatGbp(remeBaseUnitsForCaps(amount), remePrice);
   const atMax = available > 0 && amount === available;
   return (
     <section className={card.card} aria-labelledby="convert-title">
@@ -50,7 +47,7 @@ export function ConvertCard({ available, amount, onAmountChange }: { available: 
         <div className={forms.amountRow}>
           <input
             id="convert-amount"
-            className={`${forms.input} ${atMax ? styles.atMax : ''}`}
+            className={forms.input}
             type="number"
             inputMode="numeric"
             min={0}
@@ -60,7 +57,9 @@ export function ConvertCard({ available, amount, onAmountChange }: { available: 
             aria-describedby="convert-limit"
             onChange={(e) => {
               setText(e.target.value);
-              if (e.target.value !== '') setAmount(e.target.valueAsNumber);
+              // An emptied field converts nothing (the text stays empty while the member types).
+              if (e.target.value === '') onAmountChange(0);
+              else setAmount(e.target.valueAsNumber);
             }}
             onBlur={() => setAmount(Number(text === '' ? Number.NaN : text))}
           />
@@ -68,8 +67,8 @@ export function ConvertCard({ available, amount, onAmountChange }: { available: 
             MAX
           </Button>
         </div>
-        <p id="convert-limit" className={atMax ? styles.limitReached : card.muted}>
-          {atMax ? `Maximum: all ${available} available CAPs.` : `Up to ${available} CAPs.`}
+        <p id="convert-limit" className={card.muted}>
+          {atMax ? `That is all ${available} CAPs you can convert.` : `Up to ${available} CAPs.`}
         </p>
       </div>
       <Slider.Root
@@ -91,18 +90,23 @@ export function ConvertCard({ available, amount, onAmountChange }: { available: 
         <dd>{amount} CAPs</dd>
         <dt>You receive</dt>
         <dd data-testid="convert-receive">{remeForCaps(amount)} REME</dd>
+        <dt>Worth</dt>
+        <dd>≈ {worth}</dd>
         <dt>Rate</dt>
-        <dd>
-          {CAPS_PER_REME} CAPs per REME (£{CAPS_PER_REME.toFixed(2)})
+        <dd data-testid="convert-rate">
+          {conversionRates.capsPerReme} CAPs per REME (1 CAP ≈ {conversionRates.remePerCap} REME)
         </dd>
       </dl>
-      {phase === 'done' ? (
-        <p role="status" className={callout.success}>
-          {CONVERT_SUCCESS}
+      <p className={card.muted}>
+        The rate is how many CAPs buy one REME; its worth in pounds is at the REME market price of £{remePrice} per REME.
+      </p>
+      {previewed !== null && previewed === amount ? (
+        <p role="status" className={callout.info}>
+          Preview only: converting {amount} CAPs would give you {remeForCaps(amount)} REME (≈ {worth}). Nothing has been converted.
         </p>
       ) : null}
-      <Button onClick={convert} busy={phase === 'converting'} disabled={amount === 0}>
-        {phase === 'converting' ? 'Converting...' : 'Convert Now'}
+      <Button onClick={() => setPreviewed(amount)} disabled={amount === 0}>
+        Convert Now
       </Button>
     </section>
   );

@@ -1,5 +1,7 @@
-// Convert CAPs (SPEC §2 /convert-caps): a preview of the care-finance hub's conversion.
-import { convertibleCaps, formatAmount, initialConvertAmount, remeForCaps, type UserDetails } from '@crw/core';
+// Convert CAPs (SPEC §2 /convert-caps): a preview of the care-finance hub's conversion. It says why
+// fewer CAPs are available than the dashboard's total, and what the member would have after
+// converting, as what would happen, not what did (issue 16).
+import { convertibleCaps, formatAmount, initialConvertAmount, remeBaseUnitsForCaps, SIGNUP_CAPS, type UserDetails } from '@crw/core';
 import { useQuery } from '@tanstack/react-query';
 import { ArrowLeft, ExternalLink } from 'lucide-react';
 import { useState } from 'react';
@@ -20,7 +22,8 @@ function ConvertPage({ details }: { details: UserDetails }) {
   const config = useQuery(publicConfigQuery);
   const available = convertibleCaps(details.caps.total);
   const [amount, setAmount] = useState(() => initialConvertAmount(available));
-  const held = details.tokens.remeHeld === null ? null : formatAmount(details.tokens.remeHeld);
+  const { remeHeld, remePrice } = details.tokens;
+  const total = details.caps.total;
   return (
     <main className={card.page}>
       <header className={card.header}>
@@ -53,7 +56,7 @@ function ConvertPage({ details }: { details: UserDetails }) {
       <h1 className={card.title}>Convert CAPs</h1>
       <section className={card.card} aria-labelledby="convert-addresses">
         <h2 id="convert-addresses" className={card.cardTitle}>
-          Wallet Addresses
+          Wallet address
         </h2>
         <MemberAddresses wallet={details.wallet.address} />
       </section>
@@ -61,23 +64,31 @@ function ConvertPage({ details }: { details: UserDetails }) {
         <section className={card.stat} aria-labelledby="caps-available">
           <h2 id="caps-available">CAPs Available</h2>
           <p data-testid="caps-available">{available}</p>
+          <p className={styles.explain} data-testid="caps-available-why">
+            The {SIGNUP_CAPS} CAPs for registering stay with your account and cannot be converted: of your {total} CAPs, {available} can.
+          </p>
         </section>
         <section className={card.stat} aria-labelledby="reme-held">
           <h2 id="reme-held">REME Held</h2>
-          <p>{held ?? '—'}</p>
+          <p>{remeHeld === null ? '—' : formatAmount(remeHeld)}</p>
         </section>
       </div>
-      <ConvertCard available={available} amount={amount} onAmountChange={setAmount} />
-      <div className={styles.cards}>
-        <section className={card.stat} aria-labelledby="unconverted">
-          <h2 id="unconverted">Unconverted CAPs</h2>
-          <p>{available - amount}</p>
-        </section>
-        <section className={card.stat} aria-labelledby="total-remes">
-          <h2 id="total-remes">Total REMEs</h2>
-          <p>{(Number(held ?? 0) + Number(remeForCaps(amount))).toFixed(4)}</p>
-        </section>
-      </div>
+      <ConvertCard available={available} amount={amount} onAmountChange={setAmount} remePrice={remePrice} />
+      <section aria-labelledby="if-converted">
+        <h2 id="if-converted" className={styles.ifConverted}>
+          If you converted {amount} CAPs (preview)
+        </h2>
+        <div className={styles.cards}>
+          <section className={card.stat} aria-labelledby="caps-after">
+            <h3 id="caps-after">CAPs you would have</h3>
+            <p>{total - amount}</p>
+          </section>
+          <section className={card.stat} aria-labelledby="reme-after">
+            <h3 id="reme-after">REME you would have</h3>
+            <p>{remeHeld === null ? '—' : formatAmount(BigInt(remeHeld) + remeBaseUnitsForCaps(amount))}</p>
+          </section>
+        </div>
+      </section>
     </main>
   );
 }

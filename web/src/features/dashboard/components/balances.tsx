@@ -21,7 +21,7 @@ export function Balances({ details }: { details: UserDetails }) {
             {caps.total}
           </p>
           <p className={card.muted}>Care Action Points earned in the community</p>
-          <SwapModal caps={caps.total} />
+          <SwapModal caps={caps.total} remePrice={tokens.remePrice} />
         </article>
         <article className={card.stat} aria-labelledby="reme-balance-title">
           <h3 id="reme-balance-title" className={styles.balanceTitle}>
@@ -34,7 +34,7 @@ export function Balances({ details }: { details: UserDetails }) {
             <dt>Current value</dt>
             <dd>{tokens.remeHeld === null ? '—' : `£${formatValue(tokens.remeHeld, tokens.remePrice)}`}</dd>
             <dt>Market price</dt>
-            <dd>£{tokens.remePrice}</dd>
+            <dd>£{tokens.remePrice} per REME</dd>
           </dl>
         </article>
       </div>

@@ -1,4 +1,4 @@
-import { SIGNUP_CAPS, type CapsBreakdown as Breakdown } from '@crw/core';
+import { friendsToMilestone, nextCapsMilestone, REFERRAL_CAPS_BY_LEVEL, SIGNUP_CAPS, type CapsBreakdown as Breakdown } from '@crw/core';
 import { Info } from 'lucide-react';
 import { CapsGauge } from '../../../ui/caps-gauge';
 import card from '../../../ui/card.module.css';
@@ -8,17 +8,22 @@ import styles from './dashboard.module.css';
 /** The registration CAPs as the breakdown counts them (the original's tooltip said 20: docs/product.md). */
 const REGISTRATION_TOOLTIP = `${SIGNUP_CAPS} CAPs on registering as a member`;
 
-/** SPEC §2: Total CAPs Earned — registration, referrals, care actions, total — with the gauge. */
+/**
+ * SPEC §2's CAPs breakdown — registration, referrals, care actions — with the gauge. The total is
+ * the CAPs balance's, shown there once (issue 16: it was shown four times), and the gauge measures
+ * progress toward the next milestone (its maximum was the registration CAPs: full for everyone new).
+ */
 export function CapsBreakdown({ caps }: { caps: Breakdown }) {
+  const { milestone, remaining } = nextCapsMilestone(caps.total);
+  const friends = friendsToMilestone(remaining);
   const rows: Array<[string, number]> = [
     ['Referrals', caps.referrals],
     ['Care actions', caps.careActions],
-    ['Total', caps.total],
   ];
   return (
     <section className={card.card} aria-labelledby="caps-title">
       <h2 id="caps-title" className={card.cardTitle}>
-        Total CAPs Earned
+        How you earned your CAPs
       </h2>
       <div className={styles.breakdown}>
         <dl className={card.grid}>
@@ -40,8 +45,18 @@ export function CapsBreakdown({ caps }: { caps: Breakdown }) {
             </div>
           ))}
         </dl>
-        <CapsGauge value={caps.total} label="Total CAPs" />
+        <CapsGauge
+          value={caps.total}
+          max={milestone}
+          label="Progress to your next milestone, in CAPs"
+          centre={{ figure: remaining, unit: 'CAPs to go' }}
+          caption={`Next milestone: ${milestone.toLocaleString('en-GB')} CAPs`}
+        />
       </div>
+      <p className={card.muted}>
+        Each friend who joins through your link adds {REFERRAL_CAPS_BY_LEVEL[0]} CAPs: {friends === 1 ? 'one more friend' : `about ${friends} friends`} would
+        take you to {milestone.toLocaleString('en-GB')}.
+      </p>
     </section>
   );
 }

@@ -8,6 +8,7 @@ import { meQuery } from '../../../lib/session';
 import { Button } from '../../../ui/button';
 import callout from '../../../ui/callout.module.css';
 import card from '../../../ui/card.module.css';
+import { TransactionLink } from '../../../ui/transaction-link';
 
 export function ProcessingCard({ claim, onSettled, onDone }: { claim: PendingClaim; onSettled: () => void; onDone: () => void }) {
   const queryClient = useQueryClient();
@@ -42,7 +43,7 @@ export function ProcessingCard({ claim, onSettled, onDone }: { claim: PendingCla
           The claim transaction was not accepted by the blockchain. Nothing was taken from your tokens to claim; please try again.
         </p>
       )}
-      <p className={`${card.muted} ${card.mono}`}>Transaction {claim.hash}</p>
+      <TransactionLink hash={claim.hash} />
       {status !== 'processing' ? (
         <Button variant="secondary" className={card.small} onClick={onDone}>
           Dismiss

@@ -10,6 +10,7 @@ import { meQuery } from '../../../lib/session';
 import { Button } from '../../../ui/button';
 import callout from '../../../ui/callout.module.css';
 import card from '../../../ui/card.module.css';
+import { TransactionLink } from '../../../ui/transaction-link';
 import { sponsorshipQuery } from '../../claim/api/sponsorship';
 import styles from './dashboard.module.css';
 
@@ -89,7 +90,7 @@ export function SponsoredClaimCard({ claim, onDismiss }: { claim: SponsoredClaim
           ))}
         </ol>
       ) : null}
-      {claim.txHash ? <p className={`${card.muted} ${card.mono}`}>Transaction {claim.txHash}</p> : null}
+      {claim.txHash ? <TransactionLink hash={claim.txHash} /> : null}
       {done ? (
         <p className={styles.actionRow}>
           {claim.status === 'failed' ? <Button onClick={() => navigate('/claim', { state: { fromDashboard: true } })}>Try again</Button> : null}

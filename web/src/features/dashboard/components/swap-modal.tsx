@@ -1,6 +1,7 @@
-// SPEC §2 Swap modal: a preview of swapping CAPs to REME at 0.166 REME per CAP. The amount input
-// and MAX are disabled; Swap only says it is coming soon (SPEC §8) and makes no call.
-import { SWAP_REME_PER_CAP, swapReme } from '@crw/core';
+// SPEC §2 Swap modal: a preview of swapping CAPs to REME at the one rate the convert page also
+// uses (SPEC §9's 0.166 REME per CAP is that rate rounded: issue 16). The amount input and MAX are
+// disabled; Swap only says it is coming soon (SPEC §8) and makes no call.
+import { conversionRates, formatGbp, remeBaseUnitsForCaps, remeForCaps } from '@crw/core';
 import * as Dialog from '@radix-ui/react-dialog';
 import { ArrowRightLeft, X } from 'lucide-react';
 import { Button } from '../../../ui/button';
@@ -14,7 +15,7 @@ const SWAP_TITLE = 'Swap CAPs to REME – Coming Soon';
 const SWAP_COMING_SOON = "Conversion Coming Soon! We're working hard to bring you CAPs to REME conversion in the next update. Stay tuned!";
 
 /** The swap button and the modal it opens (focus returns to the button when it closes). */
-export function SwapModal({ caps }: { caps: number }) {
+export function SwapModal({ caps, remePrice }: { caps: number; remePrice: string }) {
   const amount = caps; // You Pay: the balance (the input that would change it is disabled)
   return (
     <Dialog.Root>
@@ -44,9 +45,13 @@ export function SwapModal({ caps }: { caps: number }) {
             <dt>You Pay</dt>
             <dd data-testid="swap-pay">{caps} CAPs</dd>
             <dt>You Receive</dt>
-            <dd data-testid="swap-receive">{swapReme(amount)} REME</dd>
+            <dd data-testid="swap-receive">{remeForCaps(amount)} REME</dd>
+            <dt>Worth</dt>
+            <dd>≈ {formatGbp(remeBaseUnitsForCaps(amount), remePrice)}</dd>
             <dt>Rate</dt>
-            <dd>1 CAP = {SWAP_REME_PER_CAP} REME</dd>
+            <dd>
+              1 CAP ≈ {conversionRates.remePerCap} REME ({conversionRates.capsPerReme} CAPs per REME)
+            </dd>
           </dl>
           <Button onClick={() => notify.info(SWAP_COMING_SOON)} disabled={amount <= 0}>
             Swap

@@ -1,11 +1,13 @@
 // The wallet dashboard (SPEC §2): header, greeting, wallet addresses, the CAPs breakdown, balances
-// with the swap modal, the claim entry, the Processing card and Explore More.
+// with the swap modal, the claim entry, the Processing card and Explore More; the contracts last,
+// folded away under Details for experts.
 import { greetingName, SIGNUP_CAPS } from '@crw/core';
 import { useCallback, useState } from 'react';
 import { readPendingClaim } from '../../../lib/chain';
 import { readStored, writeStored } from '../../../lib/storage';
 import callout from '../../../ui/callout.module.css';
 import card from '../../../ui/card.module.css';
+import { ExpertDetails } from '../../../ui/expert-details';
 import { PageLoading } from '../../../ui/page-loading';
 import { Balances } from '../components/balances';
 import { CapsBreakdown } from '../components/caps-breakdown';
@@ -59,6 +61,7 @@ export function Component() {
         claimPending={(pendingClaim !== null && !claimSettled) || sponsoredClaim?.status === 'queued' || sponsoredClaim?.status === 'sent'}
       />
       <ExploreMore />
+      <ExpertDetails />
     </main>
   );
 }
