@@ -1,4 +1,5 @@
-// Both sign-up forms: make the wallet in the worker, register, then show the phrase once.
+// Both sign-up forms: check the e-mail is free, make the wallet in the worker, register, then show
+// the phrase once.
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { handoff } from '../../../lib/handoff';
@@ -8,6 +9,7 @@ import { runWalletTask } from '../../../lib/wallet/wallet-client';
 import { rememberPendingReferral } from '../api/pending-referral';
 import { register, type RegisterInput } from '../api/register';
 import { signIn } from '../api/sign-in';
+import { checkEmailFree } from '../api/sign-up-checks';
 
 export type CreateAccountInput = Omit<RegisterInput, 'wallet'>;
 
@@ -18,9 +20,11 @@ export function useCreateAccount(onError: (error: unknown) => void) {
 
   async function createAccount(input: CreateAccountInput) {
     setBusy(true);
-    setProgress(0);
-    for (const key of ['user', 'allowed'] as const) removeStored(key);
     try {
+      // A taken e-mail is said now, before seconds of wallet building (the registration checks again).
+      await checkEmailFree(input.email);
+      setProgress(0);
+      for (const key of ['user', 'allowed'] as const) removeStored(key);
       const challenge = await walletChallenge('register');
       const { wallet } = await runWalletTask({ kind: 'create', password: input.password, challenge }, setProgress);
       const { needsEmailConfirmation, userId } = await register({ ...input, wallet: { address: wallet.address, keystore: wallet.keystore, proof: wallet.proof } });
