@@ -29,8 +29,8 @@ export const CAPS_REME_RATE = { caps: 6028n, reme: 1000n } as const;
 export const DEFAULT_REME_PRICE_GBP = 0.1;
 export const MARKET_FIAT_CEILING_REME = 1000;
 
-export const PASSWORD_MIN_LENGTH_AUTH = 6;
-export const PASSWORD_MIN_LENGTH_REGISTER = 8;
+/** Every new password (sign-up, reset, change); sign-in still takes an older, shorter one. */
+export const PASSWORD_MIN_LENGTH = 8;
 export const MNEMONIC_WORDS = 12;
 export const MNEMONIC_FILE_NAME = 'mnemonic.txt';
 

@@ -1,59 +1,84 @@
-// SPEC §5's form rules. Each returns the one message to show (checked in the SPEC's order), or null.
-import { PASSWORD_MIN_LENGTH_AUTH, PASSWORD_MIN_LENGTH_REGISTER } from './constants';
+// SPEC §5's form rules. Each returns the one problem to show (checked in the SPEC's order) with
+// the field it belongs to, so the form can mark that field; or null.
+import { MNEMONIC_WORDS, PASSWORD_MIN_LENGTH } from './constants';
 
 export const messages = {
   emailRequired: 'Email address is required',
   passwordRequired: 'Password is required',
   invalidEmail: 'Please enter a valid email address',
-  authPasswordTooShort: 'Password must be at least 6 characters long',
+  // The auth screen's sentence, with the 8 characters every new password needs (issue 16).
+  authPasswordTooShort: `Password must be at least ${PASSWORD_MIN_LENGTH} characters long`,
   passwordsDoNotMatch: 'Passwords do not match',
-  registerPasswordTooShort: 'Password minimum: At least 8 characters',
+  registerPasswordTooShort: `Password minimum: At least ${PASSWORD_MIN_LENGTH} characters`,
   registerPasswordsDiffer: "Passwords don't match",
   fillAllFields: 'Please fill in all required fields',
   resendEmailRequired: 'Email address is required to resend confirmation',
-  mnemonicMismatch: 'Entered mnemonic mismatch the original one',
+  phraseEmpty: `Type your ${MNEMONIC_WORDS}-word recovery code to confirm it.`,
   currentPasswordRequired: 'Please enter your current password',
   newPasswordSameAsCurrent: 'The new password must differ from your current one',
 } as const;
 
-export function validateSignIn(v: { email: string; password: string }): string | null {
-  if (!v.email.trim()) return messages.emailRequired;
-  if (!v.password) return messages.passwordRequired;
+/** What is wrong, and with which field of the form. */
+export interface FormProblem<Field extends string> {
+  field: Field;
+  message: string;
+}
+
+const problem = <Field extends string>(field: Field, message: string): FormProblem<Field> => ({ field, message });
+
+export function validateSignIn(v: { email: string; password: string }): FormProblem<'email' | 'password'> | null {
+  if (!v.email.trim()) return problem('email', messages.emailRequired);
+  if (!v.password) return problem('password', messages.passwordRequired);
   return null;
 }
 
-export function validateAuthSignUp(v: { email: string; password: string; confirmPassword: string }): string | null {
+/** The sign-up card, and the new password of a reset (which has no e-mail field to get wrong). */
+export function validateAuthSignUp(v: { email: string; password: string; confirmPassword: string }): FormProblem<'email' | 'password' | 'confirmPassword'> | null {
   const email = v.email.trim();
-  if (!email) return messages.emailRequired;
-  if (!email.includes('@') || !email.includes('.')) return messages.invalidEmail;
-  if (v.password.length < PASSWORD_MIN_LENGTH_AUTH) return messages.authPasswordTooShort;
-  if (v.password !== v.confirmPassword) return messages.passwordsDoNotMatch;
+  if (!email) return problem('email', messages.emailRequired);
+  if (!email.includes('@') || !email.includes('.')) return problem('email', messages.invalidEmail);
+  if (v.password.length < PASSWORD_MIN_LENGTH) return problem('password', messages.authPasswordTooShort);
+  if (v.password !== v.confirmPassword) return problem('confirmPassword', messages.passwordsDoNotMatch);
   return null;
 }
 
-export function validateRegistration(v: { firstName: string; lastName: string; email: string; password: string; confirmPassword: string }): string | null {
-  if (v.password.length < PASSWORD_MIN_LENGTH_REGISTER) return messages.registerPasswordTooShort;
-  if (v.password !== v.confirmPassword) return messages.registerPasswordsDiffer;
-  if (!v.firstName.trim() || !v.lastName.trim() || !v.email.trim()) return messages.fillAllFields;
+type RegistrationField = 'firstName' | 'lastName' | 'email' | 'password' | 'confirmPassword';
+
+export function validateRegistration(v: Record<RegistrationField, string>): FormProblem<RegistrationField> | null {
+  if (v.password.length < PASSWORD_MIN_LENGTH) return problem('password', messages.registerPasswordTooShort);
+  if (v.password !== v.confirmPassword) return problem('confirmPassword', messages.registerPasswordsDiffer);
+  const empty = (['firstName', 'lastName', 'email'] as const).find((field) => !v[field].trim());
+  if (empty) return problem(empty, messages.fillAllFields);
   return null;
 }
 
 /** Changing the password on the account page: the new one follows /register's rules. */
-export function validatePasswordChange(v: { currentPassword: string; newPassword: string; confirmPassword: string }): string | null {
-  if (!v.currentPassword) return messages.currentPasswordRequired;
-  if (v.newPassword.length < PASSWORD_MIN_LENGTH_REGISTER) return messages.registerPasswordTooShort;
-  if (v.newPassword !== v.confirmPassword) return messages.registerPasswordsDiffer;
-  if (v.newPassword === v.currentPassword) return messages.newPasswordSameAsCurrent;
+export function validatePasswordChange(v: { currentPassword: string; newPassword: string; confirmPassword: string }): FormProblem<'currentPassword' | 'newPassword' | 'confirmPassword'> | null {
+  if (!v.currentPassword) return problem('currentPassword', messages.currentPasswordRequired);
+  if (v.newPassword.length < PASSWORD_MIN_LENGTH) return problem('newPassword', messages.registerPasswordTooShort);
+  if (v.newPassword !== v.confirmPassword) return problem('confirmPassword', messages.registerPasswordsDiffer);
+  if (v.newPassword === v.currentPassword) return problem('newPassword', messages.newPasswordSameAsCurrent);
   return null;
 }
 
-export function validateResend(email: string): string | null {
-  return email.trim() ? null : messages.resendEmailRequired;
+export function validateResend(email: string): FormProblem<'email'> | null {
+  return email.trim() ? null : problem('email', messages.resendEmailRequired);
 }
 
-/** The typed code must equal the phrase exactly. */
-export function validateMnemonicConfirmation(typed: string, phrase: string): string | null {
-  return typed === phrase ? null : messages.mnemonicMismatch;
+/**
+ * The typed code must be the phrase's words in order. Capitals, extra spaces and line breaks do not
+ * count (the words are lower-case); the first word that differs is named, so the member knows
+ * where to look (the original's "Entered mnemonic mismatch the original one" did not say).
+ */
+export function validateMnemonicConfirmation(typed: string, phrase: string): FormProblem<'phrase'> | null {
+  const words = typed.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  const expected = phrase.split(' ');
+  if (words.length === 0) return problem('phrase', messages.phraseEmpty);
+  const wrong = expected.findIndex((word, i) => words[i] !== undefined && words[i] !== word);
+  if (wrong >= 0) return problem('phrase', `Word ${wrong + 1} does not match your recovery code.`);
+  if (words.length < expected.length) return problem('phrase', `Word ${words.length + 1} is missing: your recovery code has ${expected.length} words.`);
+  if (words.length > expected.length) return problem('phrase', `Your recovery code has ${expected.length} words; you typed ${words.length}.`);
+  return null;
 }
 
 /** Username is optional and defaults to the part of the e-mail before the @. */

@@ -79,7 +79,7 @@ export async function buildApp(services: AppServices, opts: { logStream?: Destin
   await app.register(healthRoutes(services), { prefix: '/api' });
   await app.register(accountRoutes(services, limits.check), { prefix: '/api' });
   await app.register(settingsRoutes(services), { prefix: '/api/account' });
-  await app.register(referralRoutes(services), { prefix: '/api/referrals' });
+  await app.register(referralRoutes(services, limits.check), { prefix: '/api/referrals' });
   await app.register(operatorRoutes(services), { prefix: '/api/operator' });
   await app.register(claimRoutes(services), { prefix: '/api' });
   await app.register(handoffRoutes(services, limits.check), { prefix: '/api/handoff' });

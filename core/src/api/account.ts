@@ -34,6 +34,10 @@ export const registerRequest = z.object({
 export type RegisterRequest = z.input<typeof registerRequest>;
 export const registerResponse = z.object({ needsEmailConfirmation: z.boolean(), userId: z.string() });
 
+/** POST /api/register/check: asked before the wallet is made, so a taken e-mail is said at once.
+ * 200 { ok: true } when it can sign up; 409 email_taken as the registration itself answers. */
+export const registerCheckRequest = z.object({ email: emailField });
+
 /** GET /api/me: what the signed-in member's pages show. */
 export const userDetailsResponse = z.object({
   id: z.string(),

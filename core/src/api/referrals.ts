@@ -47,6 +47,11 @@ export const capsBreakdown = z.object({
 });
 export type CapsBreakdown = z.infer<typeof capsBreakdown>;
 
+/** GET /api/referrals/codes/:code: whether a referral link's code names a member, and nothing else
+ * (public, limited per client address). */
+export const referralCodeParams = z.object({ code: plainText(64) });
+export const referralCodeCheckResponse = z.object({ valid: z.boolean() });
+
 /** POST /api/referrals/pending: the pending referral of SPEC §4, processed at sign-in. */
 export const pendingReferralRequest = z.object({ referralCode: plainText(200) });
 export const pendingReferralResponse = z.object({ success: z.boolean(), message: z.optional(z.string()) });

@@ -7,6 +7,7 @@ import { requestPasswordReset, resendConfirmation, setNewPassword } from '../fea
 import { processPendingReferral, rememberPendingReferral } from '../features/auth/api/pending-referral';
 import { register } from '../features/auth/api/register';
 import { signIn, verifySignInCode } from '../features/auth/api/sign-in';
+import { checkEmailFree, referralCodeQuery } from '../features/auth/api/sign-up-checks';
 import { signInError, signUpError } from '../features/auth/messages';
 import { claimDataQuery } from '../features/claim/api/claim-data';
 import { feeBalanceQuery } from '../features/claim/api/fee-balance';
@@ -31,6 +32,8 @@ const CALLS: [string, () => unknown][] = [
   ['sign-in', () => signIn('a@b.co', 'pw')],
   ['two-factor code', () => verifySignInCode('123456')],
   ['register', () => register({ email: 'a@b.co', password: 'pw', wallet } as never)],
+  ['e-mail check', () => checkEmailFree('a@b.co')],
+  ['referral code check', () => referralCodeQuery('ABCD2345').queryFn!({} as never)],
   ['resend confirmation', () => resendConfirmation('a@b.co')],
   ['request reset', () => requestPasswordReset('a@b.co')],
   ['set new password', () => setNewPassword('token', 'a@b.co', 'pw')],

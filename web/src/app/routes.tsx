@@ -5,7 +5,7 @@ import { lazy, Suspense, type ComponentType } from 'react';
 import { useRoutes, type RouteObject } from 'react-router';
 import { PageLoading } from '../ui/page-loading';
 import { MemberGate } from './member-gate';
-import { ConfirmedRedirect, ReferralFlagRedirect, ReferralRedirect } from './routing-rules';
+import { ReferralFlagRedirect, ReferralRedirect, StartRedirect } from './routing-rules';
 
 /** A screen module's `Component`, fetched the first time it is shown. */
 function screen(load: () => Promise<{ Component: ComponentType }>) {
@@ -22,7 +22,7 @@ const authScreen = screen(() => import('../features/auth/routes/auth-screen'));
 export const routes: RouteObject[] = [
   {
     path: '/',
-    element: <ConfirmedRedirect />,
+    element: <StartRedirect />,
     children: [{ index: true, element: authScreen }],
   },
   { path: '/signup', element: authScreen },

@@ -1,7 +1,11 @@
 // The routing rules that need no account (SPEC §2): referral links, the first-arrival flag and
-// the landing after e-mail confirmation.
+// the start page (also where a confirmation link lands).
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Navigate, Outlet, useParams, useSearchParams } from 'react-router';
+import { meQuery } from '../lib/session';
 import { readStored, writeStored } from '../lib/storage';
+import { PageLoading } from '../ui/page-loading';
 
 /** /r/{code} and /signup/{code} → /?ref={code} */
 export function ReferralRedirect() {
@@ -15,8 +19,18 @@ export function ReferralFlagRedirect() {
   return <Navigate replace to="/" />;
 }
 
-/** ?confirmed=true on the site root sends the member to /dashboard. */
-export function ConfirmedRedirect() {
+/**
+ * The start page sends a signed-in member (the allowed flag and a session) to /dashboard, as SPEC's
+ * ?confirmed=true does; anyone else gets the sign-in card (issue 16: a member opening / saw the
+ * sign-in form). A confirmation link that failed (`error` beside `confirmed`), or that leaves no
+ * session to open (used before, or opened in another browser), stays here to be explained.
+ */
+export function StartRedirect() {
   const [params] = useSearchParams();
-  return params.get('confirmed') === 'true' ? <Navigate replace to="/dashboard" /> : <Outlet />;
+  // Decided on arrival: signing in on this page sets the flag, and then the page itself moves on.
+  const [signedIn] = useState(() => readStored('allowed') === 'true' && !params.has('error'));
+  const me = useQuery({ ...meQuery, enabled: signedIn });
+  if (!signedIn || me.isError) return <Outlet />;
+  if (!me.data) return <PageLoading />;
+  return <Navigate replace to="/dashboard" />;
 }

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import callout from './callout.module.css';
 import styles from './forms.module.css';
 import { ProgressBar } from './progress-bar';
@@ -16,4 +17,21 @@ export function WorkProgress({ label, fraction }: { label: string; fraction: num
       <ProgressBar label={label} value={Math.round(fraction * 100)} />
     </div>
   );
+}
+
+/** A form's one problem: a field's (shown under that field, which is marked) or the whole form's. */
+export interface FormError<Field extends string> {
+  field?: Field | undefined;
+  message: string;
+}
+
+export function useFormError<Field extends string>(initial: FormError<Field> | null = null) {
+  const [problem, setProblem] = useState(initial);
+  return {
+    setProblem,
+    /** The message for one field, or null. */
+    fieldError: (field: Field) => (problem?.field === field ? problem.message : null),
+    /** The message that belongs to no field, for the box above the button. */
+    formError: problem && !problem.field ? problem.message : null,
+  };
 }

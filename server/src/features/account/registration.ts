@@ -47,6 +47,12 @@ async function insertProfile(trx: Kysely<DB>, profile: { id: string; username: s
   throw new Error('could not draw a unique referral code');
 }
 
+/** Whether a confirmed account has this address (an unconfirmed one is replaced by a new sign-up). */
+export async function emailTaken(db: Kysely<DB>, email: string): Promise<boolean> {
+  const found = await sql<{ id: string }>`SELECT id FROM "user" WHERE email = ${email} AND "emailVerified"`.execute(db);
+  return found.rows.length > 0;
+}
+
 export interface RegistrationSettings {
   signingKey: string;
   publicUrl: string;

@@ -4,6 +4,7 @@ import {
   errorResponse,
   keystoreProblem,
   okResponse,
+  registerCheckRequest,
   registerRequest,
   registerResponse,
   saveWalletRequest,
@@ -20,7 +21,7 @@ import { MEMBER_EVENTS_CHANNEL } from '../../realtime/member-events';
 import type { AppServices } from '../../services';
 import { tokenFigures } from '../../distribution/claims';
 import { readMember } from './member';
-import { registerMember } from './registration';
+import { emailTaken, registerMember } from './registration';
 import { accountLifecycleRoutes } from './lifecycle-routes';
 import { issueChallenge, verifyWalletProof, type ProofSite } from './wallet-proof';
 
@@ -66,6 +67,24 @@ export const accountRoutes =
         const userId = await registerMember(database.db, { signingKey: services.signingKey, publicUrl: config.publicUrl, requireConfirmation }, request.body);
         services.worker.wake();
         return reply.status(201).send({ needsEmailConfirmation: requireConfirmation, userId });
+      },
+    );
+
+    // The registration answers email_taken too, so this says nothing it does not; it runs under the
+    // same attempt limits, per client address and per e-mail (docs/security.md).
+    app.post(
+      '/register/check',
+      {
+        preHandler: limitAttempts,
+        schema: {
+          summary: 'Before the wallet is made: whether this e-mail can sign up (409 when a confirmed account has it)',
+          body: registerCheckRequest,
+          response: { 200: okResponse, 400: errorResponse, 409: errorResponse, 429: errorResponse },
+        },
+      },
+      async (request) => {
+        if (await emailTaken(database.db, request.body.email)) throw new AppError(409, 'email_taken');
+        return { ok: true as const };
       },
     );
 

@@ -10,8 +10,11 @@ import {
   pendingReferralRequest,
   pendingReferralResponse,
   referralBalanceResponse,
+  referralCodeCheckResponse,
+  referralCodeParams,
 } from '@crw/core';
 import { AppError } from '../../app-error';
+import type { preHandlerAsyncHookHandler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import type { AppServices } from '../../services';
@@ -19,7 +22,7 @@ import type { AppServices } from '../../services';
 const iso = (d: Date | string) => new Date(d).toISOString();
 
 export const referralRoutes =
-  (services: AppServices): FastifyPluginAsyncZod =>
+  (services: AppServices, limitAttempts: preHandlerAsyncHookHandler): FastifyPluginAsyncZod =>
   async (app) => {
     const { sessions, database } = services;
     const db = database.db;
@@ -49,6 +52,27 @@ export const referralRoutes =
         SELECT * FROM get_referral_credit_history(${userId}) LIMIT 500`.execute(db);
       return { data: rows.rows.map((r) => ({ ...r, created_at: iso(r.created_at) })) };
     });
+
+    // A referral link's code, checked when the link is opened (before anyone signs up). It answers
+    // valid or not and nothing about the member; each client address gets the attempt limit's
+    // number of asks per window, so codes cannot be guessed in bulk.
+    app.get(
+      '/codes/:code',
+      {
+        preHandler: limitAttempts,
+        schema: {
+          summary: 'Whether a referral code names a member (public; limited per client address)',
+          params: referralCodeParams,
+          response: { 200: referralCodeCheckResponse, 400: errorResponse, 429: errorResponse },
+        },
+      },
+      async (request, reply) => {
+        const code = normalizeReferralCode(request.params.code);
+        const referrer = code ? await db.selectFrom('profiles').select('id').where('referral_link', '=', code).executeTakeFirst() : undefined;
+        reply.header('cache-control', 'no-store');
+        return { valid: referrer !== undefined };
+      },
+    );
 
     app.post('/pending', { schema: { summary: 'Process a pending referral at sign-in (process_referral_enhanced)', body: pendingReferralRequest, response: { 200: pendingReferralResponse, 400: errorResponse, 401: errorResponse, 409: errorResponse } } }, async (request) => {
       const userId = await sessions.requireUserId(request);

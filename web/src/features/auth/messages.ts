@@ -32,6 +32,11 @@ export function signUpError(error: unknown, screen: 'auth' | 'register', referra
   return referral ? `Referral signup failed: ${message(error) || 'please try again.'}` : `Signup failed: ${message(error)}`;
 }
 
+/** The field a sign-up's refusal is about, when it is about one (marked on the form). */
+export function signUpErrorField(error: unknown): 'email' | undefined {
+  return error instanceof ApiError && error.code === 'email_taken' ? 'email' : undefined;
+}
+
 export function otherError(error: unknown): string {
   if (error instanceof ApiError && error.code === 'rate_limited') return error.message;
   return message(error) || 'An error occurred';

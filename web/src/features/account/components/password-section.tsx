@@ -8,7 +8,7 @@ import { memberChanged } from '../../../lib/session';
 import { WalletTaskError } from '../../../lib/wallet/wallet-client';
 import { Button } from '../../../ui/button';
 import card from '../../../ui/card.module.css';
-import { FormMessage, WorkProgress } from '../../../ui/form-message';
+import { FormMessage, useFormError, WorkProgress } from '../../../ui/form-message';
 import { PasswordField } from '../../../ui/text-field';
 import { changePassword } from '../api/lifecycle';
 import account from './account.module.css';
@@ -31,17 +31,17 @@ function passwordChangeError(error: unknown): string {
 export function PasswordSection({ me }: { me: UserDetails }) {
   const queryClient = useQueryClient();
   const [form, setForm] = useState(EMPTY);
-  const [error, setError] = useState<string | null>(null);
+  const { setProblem, fieldError, formError } = useFormError<keyof typeof EMPTY>();
   const [success, setSuccess] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const set = (field: keyof typeof EMPTY) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
-    setError(null);
+    setProblem(null);
     setSuccess(null);
     const problem = validatePasswordChange(form);
-    if (problem) return setError(problem);
+    if (problem) return setProblem(problem);
     setProgress(0);
     try {
       const result = await changePassword({ email: me.email, keystore: me.wallet.keystore, currentPassword: form.currentPassword, newPassword: form.newPassword }, setProgress);
@@ -52,7 +52,8 @@ export function PasswordSection({ me }: { me: UserDetails }) {
       memberChanged();
       await queryClient.invalidateQueries({ queryKey: ['me'] });
     } catch (e) {
-      setError(passwordChangeError(e));
+      const message = passwordChangeError(e);
+      setProblem({ field: message === WRONG_PASSWORD ? 'currentPassword' : undefined, message });
     } finally {
       setProgress(null);
     }
@@ -68,10 +69,22 @@ export function PasswordSection({ me }: { me: UserDetails }) {
         12-word recovery code stays the same.
       </p>
       <form onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Change password" className={account.form}>
-        <PasswordField label="Current password" autoComplete="current-password" value={form.currentPassword} onChange={set('currentPassword')} />
-        <PasswordField label="New password" autoComplete="new-password" value={form.newPassword} onChange={set('newPassword')} />
-        <PasswordField label="Confirm new password" autoComplete="new-password" value={form.confirmPassword} onChange={set('confirmPassword')} />
-        <FormMessage error={error} success={success} />
+        <PasswordField
+          label="Current password"
+          autoComplete="current-password"
+          value={form.currentPassword}
+          onChange={set('currentPassword')}
+          error={fieldError('currentPassword')}
+        />
+        <PasswordField label="New password" autoComplete="new-password" value={form.newPassword} onChange={set('newPassword')} error={fieldError('newPassword')} />
+        <PasswordField
+          label="Confirm new password"
+          autoComplete="new-password"
+          value={form.confirmPassword}
+          onChange={set('confirmPassword')}
+          error={fieldError('confirmPassword')}
+        />
+        <FormMessage error={formError} success={success} />
         {progress !== null ? <WorkProgress label="Securing your wallet with your new password…" fraction={progress} /> : null}
         <Button type="submit" busy={progress !== null} className={styles.action}>
           Change password

@@ -3,7 +3,6 @@
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../../lib/api-client';
 import { Button, LinkButton } from '../../../ui/button';
-import { FormMessage } from '../../../ui/form-message';
 import { TextField } from '../../../ui/text-field';
 import { verifySignInCode } from '../api/sign-in';
 import styles from './auth.module.css';
@@ -43,9 +42,8 @@ export function TwoFactorStep({ onVerified, onRestart }: { onVerified: () => voi
         autoComplete="one-time-code"
         inputMode={useBackup ? 'text' : 'numeric'}
         autoFocus
-        aria-invalid={error ? true : undefined}
+        error={error}
       />
-      <FormMessage error={error} />
       <Button type="submit" busy={busy}>
         VERIFY
       </Button>

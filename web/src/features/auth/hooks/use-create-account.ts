@@ -1,4 +1,5 @@
-// Both sign-up forms: make the wallet in the worker, register, then show the phrase once.
+// Both sign-up forms: check the e-mail is free, make the wallet in the worker, register, then show
+// the phrase once.
 import { deriveAuthSecret } from '@crw/core';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -9,6 +10,7 @@ import { runWalletTask } from '../../../lib/wallet/wallet-client';
 import { rememberPendingReferral } from '../api/pending-referral';
 import { register, type RegisterInput } from '../api/register';
 import { signIn } from '../api/sign-in';
+import { checkEmailFree } from '../api/sign-up-checks';
 
 export type CreateAccountInput = Omit<RegisterInput, 'wallet'>;
 
@@ -19,13 +21,15 @@ export function useCreateAccount(onError: (error: unknown) => void) {
 
   async function createAccount(input: CreateAccountInput) {
     setBusy(true);
-    setProgress(0);
-    for (const key of ['user', 'allowed'] as const) removeStored(key);
-    // The auth secret (PBKDF2, off the main thread) is derived while the worker makes the wallet,
-    // and once for both the registration and the sign-in after it.
+    // The auth secret (PBKDF2, off the main thread) is derived while the e-mail is checked and the
+    // worker makes the wallet, and once for both the registration and the sign-in after it.
     const secret = deriveAuthSecret(input.password, input.email.trim().toLowerCase());
     secret.catch(() => undefined); // its failure is reported where it is awaited
     try {
+      // A taken e-mail is said now, before seconds of wallet building (the registration checks again).
+      await checkEmailFree(input.email);
+      setProgress(0);
+      for (const key of ['user', 'allowed'] as const) removeStored(key);
       const challenge = await walletChallenge('register');
       const { wallet } = await runWalletTask({ kind: 'create', password: input.password, challenge }, setProgress);
       const authSecret = await secret;

@@ -9,19 +9,21 @@ import { meQuery } from '../../../lib/session';
 import { writeStored } from '../../../lib/storage';
 import { checkKeystoreInBackground } from '../../../lib/wallet/keystore-check';
 import { Button, LinkButton } from '../../../ui/button';
-import { FormMessage, WorkProgress } from '../../../ui/form-message';
+import { FormMessage, useFormError, WorkProgress } from '../../../ui/form-message';
 import { PasswordField, TextField } from '../../../ui/text-field';
 import { requestPasswordReset, resendConfirmation } from '../api/email-links';
 import { processPendingReferral } from '../api/pending-referral';
 import { signIn } from '../api/sign-in';
 import { AuthCard } from '../components/auth-card';
+import { ReferralNotice, useReferralCheck } from '../components/referral-notice';
 import { TwoFactorStep } from '../components/two-factor-step';
-import callout from '../../../ui/callout.module.css';
+import { confirmationLinkNotice } from '../confirmation-link';
 import styles from '../components/auth.module.css';
 import { useCreateAccount } from '../hooks/use-create-account';
-import { otherError, signInError, signUpError } from '../messages';
+import { otherError, signInError, signUpError, signUpErrorField } from '../messages';
 
 type Mode = 'signin' | 'signup' | 'reset';
+type Field = 'email' | 'password' | 'confirmPassword';
 
 const screens: Record<Mode, { title: string; subtitle: string }> = {
   signin: { title: 'Welcome Back', subtitle: 'Sign in to see your CAPs, your REME and your community.' },
@@ -35,31 +37,38 @@ export function Component() {
   const queryClient = useQueryClient();
   const referralCode = findReferralCode(location);
   const registeredEmail = (location.state as { registeredEmail?: string } | null)?.registeredEmail;
+  const [linkNotice] = useState(() => confirmationLinkNotice(location.search));
   const [mode, setMode] = useState<Mode>(referralCode || location.pathname === '/signup' ? 'signup' : 'signin');
+  const referral = useReferralCheck(referralCode);
   const [email, setEmail] = useState(registeredEmail ?? '');
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [confirmPassword, setConfirmPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const { setProblem, fieldError, formError } = useFormError<Field>(linkNotice && 'error' in linkNotice ? { message: linkNotice.error } : null);
   const [success, setSuccess] = useState<string | null>(
-    registeredEmail ? `Account created! We sent a confirmation link to ${registeredEmail}. Click it to activate your account.` : null,
+    registeredEmail
+      ? `Account created! We sent a confirmation link to ${registeredEmail}. Click it to activate your account.`
+      : linkNotice && 'success' in linkNotice
+        ? linkNotice.success
+        : null,
   );
-  const [canResend, setCanResend] = useState(Boolean(registeredEmail));
+  const [canResend, setCanResend] = useState(Boolean(registeredEmail) || Boolean(linkNotice?.resend));
   const [busy, setBusy] = useState(false);
   const [codeStep, setCodeStep] = useState(false);
-  const account = useCreateAccount((e) => setError(signUpError(e, 'auth', Boolean(referralCode))));
+  const account = useCreateAccount((e) => setProblem({ field: signUpErrorField(e), message: signUpError(e, 'auth', Boolean(referralCode)) }));
+  const setError = (message: string) => setProblem({ message });
 
   function switchMode(next: Mode) {
     setMode(next);
-    setError(null);
+    setProblem(null);
     setSuccess(null);
     setCanResend(false);
     if (next !== 'signup') setUsername('');
   }
 
   async function onSignIn() {
-    const problem = validateSignIn({ email, password });
-    if (problem) return setError(problem);
+    const invalid = validateSignIn({ email, password });
+    if (invalid) return setProblem(invalid);
     setBusy(true);
     try {
       const { needsCode } = await signIn(email, password);
@@ -99,8 +108,8 @@ export function Component() {
   }
 
   async function onSignUp() {
-    const problem = validateAuthSignUp({ email, password, confirmPassword });
-    if (problem) return setError(problem);
+    const invalid = validateAuthSignUp({ email, password, confirmPassword });
+    if (invalid) return setProblem(invalid);
     await account.createAccount({
       email,
       password,
@@ -111,7 +120,7 @@ export function Component() {
   }
 
   async function onReset() {
-    if (!email.trim()) return setError('Email address is required');
+    if (!email.trim()) return setProblem({ field: 'email', message: 'Email address is required' });
     setBusy(true);
     try {
       await requestPasswordReset(email);
@@ -124,9 +133,9 @@ export function Component() {
   }
 
   async function onResend() {
-    const problem = validateResend(email);
-    if (problem) return setError(problem);
-    setError(null);
+    const invalid = validateResend(email);
+    if (invalid) return setProblem(invalid);
+    setProblem(null);
     setBusy(true);
     try {
       await resendConfirmation(email);
@@ -140,7 +149,7 @@ export function Component() {
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
-    setError(null);
+    setProblem(null);
     setSuccess(null);
     void (mode === 'signin' ? onSignIn() : mode === 'signup' ? onSignUp() : onReset());
   }
@@ -160,31 +169,44 @@ export function Component() {
       </AuthCard>
     );
   }
+  /** Drops a referral link's unknown code and keeps what was typed (issue 16). */
+  function continueWithoutCode() {
+    navigate({ pathname: location.pathname, search: '', hash: '' }, { replace: true });
+  }
+
+  // An unknown code is said before anything is typed; the form follows once the member goes on without it.
+  const referralBlocks = mode === 'signup' && (referral === 'checking' || referral === 'unknown');
   return (
     <AuthCard title={title} subtitle={subtitle}>
-      {referralCode && mode === 'signup' ? (
-        <p className={callout.info} role="status">
-          Referral code <strong>{referralCode}</strong> applied! You will earn bonus CAPs when you join.
-        </p>
-      ) : null}
-      <form onSubmit={onSubmit} noValidate>
-        <TextField label="Email" type="email" autoComplete="email" value={email} onChange={setEmail} />
-        {mode === 'signup' ? <TextField label="Username (optional)" autoComplete="username" value={username} onChange={setUsername} /> : null}
-        {mode !== 'reset' ? (
-          <PasswordField label="Password" autoComplete={mode === 'signup' ? 'new-password' : 'current-password'} value={password} onChange={setPassword} />
-        ) : null}
-        {mode === 'signup' ? <PasswordField label="Confirm password" autoComplete="new-password" value={confirmPassword} onChange={setConfirmPassword} /> : null}
-        {mode === 'signin' ? (
-          <div className={styles.row}>
-            <LinkButton onClick={() => switchMode('reset')}>Forgot Password?</LinkButton>
-          </div>
-        ) : null}
-        <FormMessage error={error} success={success} />
-        {account.progress !== null ? <WorkProgress label="Creating your wallet…" fraction={account.progress} /> : null}
-        <Button type="submit" busy={working}>
-          {mode === 'signin' ? 'LOGIN' : mode === 'signup' ? 'CREATE ACCOUNT' : 'SEND RESET EMAIL'}
-        </Button>
-      </form>
+      {referralCode && referral && mode === 'signup' ? <ReferralNotice code={referralCode} check={referral} onContinueWithout={continueWithoutCode} /> : null}
+      {referralBlocks ? null : (
+        <form onSubmit={onSubmit} noValidate>
+          <TextField label="Email" type="email" autoComplete="email" value={email} onChange={setEmail} error={fieldError('email')} />
+          {mode === 'signup' ? <TextField label="Username (optional)" autoComplete="username" value={username} onChange={setUsername} /> : null}
+          {mode !== 'reset' ? (
+            <PasswordField
+              label="Password"
+              autoComplete={mode === 'signup' ? 'new-password' : 'current-password'}
+              value={password}
+              onChange={setPassword}
+              error={fieldError('password')}
+            />
+          ) : null}
+          {mode === 'signup' ? (
+            <PasswordField label="Confirm password" autoComplete="new-password" value={confirmPassword} onChange={setConfirmPassword} error={fieldError('confirmPassword')} />
+          ) : null}
+          {mode === 'signin' ? (
+            <div className={styles.row}>
+              <LinkButton onClick={() => switchMode('reset')}>Forgot Password?</LinkButton>
+            </div>
+          ) : null}
+          <FormMessage error={formError} success={success} />
+          {account.progress !== null ? <WorkProgress label="Creating your wallet…" fraction={account.progress} /> : null}
+          <Button type="submit" busy={working}>
+            {mode === 'signin' ? 'LOGIN' : mode === 'signup' ? 'CREATE ACCOUNT' : 'SEND RESET EMAIL'}
+          </Button>
+        </form>
+      )}
       {canResend ? (
         <p className={styles.center}>
           <Button variant="secondary" onClick={() => void onResend()} busy={busy}>

@@ -8,6 +8,7 @@ import { publicConfigQuery } from '../../../lib/session';
 import { removeStored, writeStored } from '../../../lib/storage';
 import { Button } from '../../../ui/button';
 import { FormMessage } from '../../../ui/form-message';
+import { TextAreaField } from '../../../ui/text-field';
 import { AuthCard } from '../components/auth-card';
 import callout from '../../../ui/callout.module.css';
 import styles from '../components/auth.module.css';
@@ -26,9 +27,11 @@ export function Component() {
   const copiedTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
   useEffect(() => {
-    removeStored('allowed');
+    // Only a new sign-up's phrase holds member pages shut until it is confirmed. Without one (a
+    // reload, or Back after confirming) the screen just leaves: a signed-in member stays signed in.
+    if (phrase) removeStored('allowed');
     return () => clearTimeout(copiedTimer.current);
-  }, []);
+  }, [phrase]);
 
   if (!phrase) return <Navigate replace to="/" />;
   const words = phrase.split(' ');
@@ -64,7 +67,7 @@ export function Component() {
 
   function confirm() {
     const problem = validateMnemonicConfirmation(typed, phrase!);
-    if (problem) return setError(problem);
+    if (problem) return setError(problem.message);
     writeStored('allowed', 'true');
     handoff.clear('mnemonic');
     if (signedIn) {
@@ -89,12 +92,9 @@ export function Component() {
 
   if (view === 'confirm') {
     return (
-      <AuthCard wide footer={false} title="Confirm your recovery code" subtitle="Type your 12-word code, with single spaces, exactly as you saved it.">
-        <label htmlFor="mnemonic-input" className={styles.subtitle}>
-          Your 12-word code
-        </label>
-        <textarea id="mnemonic-input" className={styles.textarea} value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" spellCheck={false} />
-        <FormMessage error={error} success={ready ? 'Your wallet is ready! Taking you to your dashboard…' : null} />
+      <AuthCard wide footer={false} title="Confirm your recovery code" subtitle="Type your 12 words in order, as you saved them.">
+        <TextAreaField label="Your 12-word code" value={typed} onChange={setTyped} error={error} autoComplete="off" autoCapitalize="none" spellCheck={false} />
+        <FormMessage success={ready ? 'Your wallet is ready! Taking you to your dashboard…' : null} />
         <div className={styles.actions}>
           <Button onClick={confirm} busy={ready}>
             Continue

@@ -8,9 +8,9 @@ import { meQuery, saveWallet, useLogout, walletChallenge } from '../../../lib/se
 import { writeStored } from '../../../lib/storage';
 import { runWalletTask, WalletTaskError } from '../../../lib/wallet/wallet-client';
 import { Button, LinkButton } from '../../../ui/button';
-import { FormMessage, WorkProgress } from '../../../ui/form-message';
+import { FormMessage, useFormError, WorkProgress } from '../../../ui/form-message';
 import { PageLoading } from '../../../ui/page-loading';
-import { PasswordField } from '../../../ui/text-field';
+import { PasswordField, TextAreaField } from '../../../ui/text-field';
 import { AuthCard } from '../components/auth-card';
 import styles from '../components/auth.module.css';
 
@@ -23,7 +23,7 @@ export function Component() {
   const logout = useLogout();
   const [method, setMethod] = useState<Method>('password');
   const [secret, setSecret] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const { setProblem, fieldError, formError } = useFormError<'secret'>();
   const [progress, setProgress] = useState<number | null>(null);
 
   if (!newPassword || me.isError) return <Navigate replace to="/" />;
@@ -32,7 +32,7 @@ export function Component() {
 
   async function recover(event: FormEvent) {
     event.preventDefault();
-    setError(null);
+    setProblem(null);
     setProgress(0);
     try {
       const challenge = await walletChallenge('save-wallet');
@@ -46,8 +46,8 @@ export function Component() {
       navigate('/dashboard', { replace: true });
     } catch (e) {
       setProgress(null);
-      if (e instanceof WalletTaskError) setError(method === 'password' ? 'Invalid password provided' : 'Invalid mnemonic provided');
-      else setError(e instanceof Error ? e.message : String(e));
+      if (e instanceof WalletTaskError) setProblem({ field: 'secret', message: method === 'password' ? 'Invalid password provided' : 'Invalid mnemonic provided' });
+      else setProblem({ message: e instanceof Error ? e.message : String(e) });
     }
   }
 
@@ -71,7 +71,7 @@ export function Component() {
                 onChange={() => {
                   setMethod(value);
                   setSecret('');
-                  setError(null);
+                  setProblem(null);
                 }}
               />{' '}
               {label}
@@ -79,14 +79,11 @@ export function Component() {
           ))}
         </fieldset>
         {method === 'password' ? (
-          <PasswordField label="Your old password" autoComplete="off" value={secret} onChange={setSecret} />
+          <PasswordField label="Your old password" autoComplete="off" value={secret} onChange={setSecret} error={fieldError('secret')} />
         ) : (
-          <>
-            <label htmlFor="recovery-mnemonic">Your 12-word code</label>
-            <textarea id="recovery-mnemonic" className={styles.textarea} value={secret} onChange={(e) => setSecret(e.target.value)} autoComplete="off" spellCheck={false} />
-          </>
+          <TextAreaField label="Your 12-word code" value={secret} onChange={setSecret} error={fieldError('secret')} autoComplete="off" autoCapitalize="none" spellCheck={false} />
         )}
-        <FormMessage error={error} />
+        <FormMessage error={formError} />
         {progress !== null ? <WorkProgress label="Securing your wallet with your new password…" fraction={progress} /> : null}
         <Button type="submit" busy={progress !== null} disabled={!secret.trim()}>
           Recover

@@ -5,27 +5,29 @@ import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router';
 import { publicConfigQuery } from '../../../lib/session';
 import { Button } from '../../../ui/button';
-import { FormMessage, WorkProgress } from '../../../ui/form-message';
+import { FormMessage, useFormError, WorkProgress } from '../../../ui/form-message';
 import { PasswordField, TextField } from '../../../ui/text-field';
 import { AuthCard } from '../components/auth-card';
 import styles from '../components/auth.module.css';
 import { useCreateAccount } from '../hooks/use-create-account';
-import { signUpError } from '../messages';
+import { signUpError, signUpErrorField } from '../messages';
+
+type Field = 'firstName' | 'lastName' | 'email' | 'password' | 'confirmPassword';
 
 export function Component() {
   const location = useLocation();
   const referralCode = findReferralCode(location);
   const terms = useQuery(publicConfigQuery).data?.links.terms;
   const [form, setForm] = useState({ firstName: '', lastName: '', email: '', password: '', confirmPassword: '' });
-  const [error, setError] = useState<string | null>(null);
-  const account = useCreateAccount((e) => setError(signUpError(e, 'register')));
+  const { setProblem, fieldError, formError } = useFormError<Field>();
+  const account = useCreateAccount((e) => setProblem({ field: signUpErrorField(e), message: signUpError(e, 'register') }));
   const set = (field: keyof typeof form) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
-    setError(null);
-    const problem = validateRegistration(form);
-    if (problem) return setError(problem);
+    setProblem(null);
+    const invalid = validateRegistration(form);
+    if (invalid) return setProblem(invalid);
     void account.createAccount({
       email: form.email.trim(),
       password: form.password,
@@ -38,11 +40,17 @@ export function Component() {
   return (
     <AuthCard title="Set up your wallet" subtitle="Create your account and your own wallet. Your password locks the wallet on this device.">
       <form onSubmit={onSubmit} noValidate>
-        <TextField label="First name" autoComplete="given-name" value={form.firstName} onChange={set('firstName')} />
-        <TextField label="Last name" autoComplete="family-name" value={form.lastName} onChange={set('lastName')} />
-        <TextField label="Email" type="email" autoComplete="email" value={form.email} onChange={set('email')} />
-        <PasswordField label="Password" autoComplete="new-password" value={form.password} onChange={set('password')} />
-        <PasswordField label="Confirm password" autoComplete="new-password" value={form.confirmPassword} onChange={set('confirmPassword')} />
+        <TextField label="First name" autoComplete="given-name" value={form.firstName} onChange={set('firstName')} error={fieldError('firstName')} />
+        <TextField label="Last name" autoComplete="family-name" value={form.lastName} onChange={set('lastName')} error={fieldError('lastName')} />
+        <TextField label="Email" type="email" autoComplete="email" value={form.email} onChange={set('email')} error={fieldError('email')} />
+        <PasswordField label="Password" autoComplete="new-password" value={form.password} onChange={set('password')} error={fieldError('password')} />
+        <PasswordField
+          label="Confirm password"
+          autoComplete="new-password"
+          value={form.confirmPassword}
+          onChange={set('confirmPassword')}
+          error={fieldError('confirmPassword')}
+        />
         <p>
           By creating a wallet you agree to the{' '}
           {terms ? (
@@ -54,7 +62,7 @@ export function Component() {
           )}
           .
         </p>
-        <FormMessage error={error} />
+        <FormMessage error={formError} />
         {account.progress !== null ? <WorkProgress label="Creating your wallet…" fraction={account.progress} /> : null}
         <Button type="submit" busy={account.busy}>
           CREATE WALLET

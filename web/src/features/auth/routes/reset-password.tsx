@@ -1,11 +1,14 @@
-// The page the reset e-mail links to: choose a new password (SPEC §4).
+// The page the reset e-mail links to: choose a new password (SPEC §4). A link that does not work
+// (used, expired, cut short) says so and sends a new one from here (issue 16).
 import { validateAuthSignUp } from '@crw/core';
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { ApiError } from '../../../lib/api-client';
 import { Button } from '../../../ui/button';
-import { FormMessage } from '../../../ui/form-message';
-import { PasswordField } from '../../../ui/text-field';
-import { setNewPassword } from '../api/email-links';
+import callout from '../../../ui/callout.module.css';
+import { FormMessage, useFormError } from '../../../ui/form-message';
+import { PasswordField, TextField } from '../../../ui/text-field';
+import { requestPasswordReset, setNewPassword } from '../api/email-links';
 import { AuthCard } from '../components/auth-card';
 import styles from '../components/auth.module.css';
 import { otherError } from '../messages';
@@ -14,33 +17,32 @@ export function Component() {
   const [params] = useSearchParams();
   const token = params.get('token');
   const email = params.get('email') ?? '';
+  const [linkWorks, setLinkWorks] = useState(Boolean(token && email && !params.get('error')));
+  if (!linkWorks) return <NewLinkRequest email={email} />;
+  return <NewPasswordForm token={token!} email={email} onLinkRefused={() => setLinkWorks(false)} />;
+}
+
+function NewPasswordForm({ token, email, onLinkRefused }: { token: string; email: string; onLinkRefused: () => void }) {
   const [password, setPassword] = useState('');
   const [confirmPassword, setConfirmPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const { setProblem, fieldError, formError } = useFormError<'password' | 'confirmPassword'>();
   const [done, setDone] = useState(false);
   const [busy, setBusy] = useState(false);
 
-  if (!token || !email || params.get('error')) {
-    return (
-      <AuthCard title="Choose a new password" subtitle="This reset link is invalid or has expired.">
-        <p className={styles.center}>
-          <Link to="/">Back to Sign In</Link> and use Forgot Password? to get a new link.
-        </p>
-      </AuthCard>
-    );
-  }
-
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
-    setError(null);
-    const problem = validateAuthSignUp({ email, password, confirmPassword });
-    if (problem) return setError(problem);
+    setProblem(null);
+    const invalid = validateAuthSignUp({ email, password, confirmPassword });
+    // The e-mail comes with the link, so a problem with it is the link's, not a field's.
+    if (invalid) return setProblem({ field: invalid.field === 'email' ? undefined : invalid.field, message: invalid.message });
     setBusy(true);
     try {
-      await setNewPassword(token!, email, password);
+      await setNewPassword(token, email, password);
       setDone(true);
     } catch (e) {
-      setError(otherError(e));
+      // Used in another tab, or expired while the page was open.
+      if (e instanceof ApiError && e.code === 'invalid_token') return onLinkRefused();
+      setProblem({ message: otherError(e) });
     } finally {
       setBusy(false);
     }
@@ -57,14 +59,59 @@ export function Component() {
         </>
       ) : (
         <form onSubmit={(e) => void onSubmit(e)} noValidate>
-          <PasswordField label="New password" autoComplete="new-password" value={password} onChange={setPassword} />
-          <PasswordField label="Confirm new password" autoComplete="new-password" value={confirmPassword} onChange={setConfirmPassword} />
-          <FormMessage error={error} />
+          <PasswordField label="New password" autoComplete="new-password" value={password} onChange={setPassword} error={fieldError('password')} />
+          <PasswordField label="Confirm new password" autoComplete="new-password" value={confirmPassword} onChange={setConfirmPassword} error={fieldError('confirmPassword')} />
+          <FormMessage error={formError} />
           <Button type="submit" busy={busy}>
             Save new password
           </Button>
         </form>
       )}
+    </AuthCard>
+  );
+}
+
+/** The next step after a link that does not work: a new link, to the address it was sent to. */
+function NewLinkRequest({ email: linkEmail }: { email: string }) {
+  const [email, setEmail] = useState(linkEmail);
+  const { setProblem, fieldError, formError } = useFormError<'email'>();
+  const [sent, setSent] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    setProblem(null);
+    if (!email.trim()) return setProblem({ field: 'email', message: 'Email address is required' });
+    setBusy(true);
+    try {
+      await requestPasswordReset(email);
+      setSent(true);
+    } catch (e) {
+      setProblem({ message: otherError(e) });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <AuthCard title="Ask for a new reset link" subtitle="We will e-mail you a new link to choose your password.">
+      <p className={callout.warning} role="note">
+        This reset link is invalid or has expired. Each link works once, within an hour of being sent.
+      </p>
+      {sent ? (
+        <FormMessage success="Password reset email sent. Check your inbox for the link." />
+      ) : (
+        <form onSubmit={(e) => void onSubmit(e)} noValidate>
+          <TextField label="Email" type="email" autoComplete="email" value={email} onChange={setEmail} error={fieldError('email')} />
+          <FormMessage error={formError} />
+          <Button type="submit" busy={busy}>
+            Send a new link
+          </Button>
+        </form>
+      )}
+      <p className={styles.center}>
+        <Link to="/">Back to Sign In</Link>
+      </p>
     </AuthCard>
   );
 }

@@ -1,0 +1,138 @@
+// Issue 16's account-screen defects, on the screens: a referral link's code checked on arrival, a
+// confirmation link that did not work explained, no dead ends for a signed-in member, and forms
+// that mark the field in error.
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { appTestHooks, links, renderAt, serveMember } from '../test-fixtures';
+
+appTestHooks();
+
+/** A visitor's browser: no session; `answers` serve exact paths, everything else the public config. */
+function serveVisitor(answers: Record<string, () => Response | object> = {}) {
+  const asked: string[] = [];
+  vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
+    const path = String(url);
+    asked.push(`${init?.method ?? 'GET'} ${path}`);
+    const answer = answers[path]?.();
+    if (answer !== undefined) return answer instanceof Response ? answer : new Response(JSON.stringify(answer), { status: 200 });
+    if (path.startsWith('/api/me')) return new Response(JSON.stringify({ code: 'unauthorized', message: 'User not authenticated' }), { status: 401 });
+    return new Response(JSON.stringify(links), { status: 200 });
+  });
+  return asked;
+}
+
+const fill = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label, { selector: 'input' }), { target: { value } });
+
+describe('a referral link is checked as it opens (defect 4)', () => {
+  it("a member's code: applied", async () => {
+    serveVisitor({ '/api/referrals/codes/GOOD2345': () => ({ valid: true }) });
+    renderAt('/r/GOOD2345');
+    expect((await screen.findByText(/applied!/)).textContent).toBe('Referral code GOOD2345 applied! You will earn bonus CAPs when you join.');
+    expect(screen.getByLabelText('Email', { selector: 'input' })).toBeTruthy();
+  });
+
+  it('an unknown code: said at once, no form, and a button that drops the code', async () => {
+    serveVisitor({ '/api/referrals/codes/NOSUCH42': () => ({ valid: false }) });
+    const router = renderAt('/r/NOSUCH42');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Referral code NOSUCH42 does not belong to any member. Check the link with the friend who sent it, or join without a code.',
+    );
+    expect(screen.queryByText(/applied/)).toBeNull();
+    expect(screen.queryByLabelText('Email', { selector: 'input' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Continue without a referral code' }));
+    expect(await screen.findByLabelText('Email', { selector: 'input' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Create Account' })).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(router.state.location.search).toBe('');
+  });
+
+  it('a check that fails does not claim the code was applied', async () => {
+    serveVisitor({ '/api/referrals/codes/GOOD2345': () => new Response(JSON.stringify({ code: 'rate_limited', message: 'Too many attempts.' }), { status: 429 }) });
+    renderAt('/r/GOOD2345');
+    expect((await screen.findByText(/will be checked/)).textContent).toBe('Referral code GOOD2345 will be checked when you create your account.');
+    expect(screen.getByLabelText('Email', { selector: 'input' })).toBeTruthy();
+  });
+});
+
+describe('a confirmation link that did not work is explained (defect 6)', () => {
+  it.each([
+    ['INVALID_TOKEN', /^This confirmation link does not work/],
+    ['TOKEN_EXPIRED', /^This confirmation link has expired/],
+    ['USER_NOT_FOUND', /^This confirmation link does not work/],
+  ])('?error=%s: what happened, and Resend Email', async (code, text) => {
+    localStorage.setItem('allowed', 'true');
+    serveVisitor();
+    const router = renderAt(`/?confirmed=true&error=${code}`);
+    expect((await screen.findByRole('alert')).textContent).toMatch(text);
+    expect(screen.getByRole('button', { name: 'Resend Email' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/');
+  });
+
+  it('a link with no session to open (used before, or another browser): confirmed, sign in', async () => {
+    serveVisitor();
+    renderAt('/?confirmed=true');
+    expect((await screen.findByRole('status')).textContent).toBe('Your e-mail address is confirmed. Sign in to open your wallet.');
+    expect(screen.getByRole('heading', { name: 'Welcome Back' })).toBeTruthy();
+  });
+});
+
+describe('no dead ends for a signed-in member (defect 7)', () => {
+  it('/ sends a signed-in member to the dashboard', async () => {
+    serveMember();
+    const router = renderAt('/');
+    await screen.findByRole('heading', { name: 'Hello, Ada Lovelace' });
+    expect(router.state.location.pathname).toBe('/dashboard');
+  });
+
+  it('/ keeps the sign-in card when the allowed flag has no session behind it', async () => {
+    localStorage.setItem('allowed', 'true');
+    serveVisitor();
+    renderAt('/');
+    expect(await screen.findByRole('heading', { name: 'Welcome Back' })).toBeTruthy();
+  });
+
+  it('/mnemonic without a phrase (Back after confirming) leaves a signed-in member signed in', async () => {
+    serveMember();
+    const router = renderAt('/mnemonic');
+    await screen.findByRole('heading', { name: 'Hello, Ada Lovelace' });
+    expect(router.state.location.pathname).toBe('/dashboard');
+    expect(localStorage.getItem('allowed')).toBe('true');
+  });
+});
+
+describe('forms mark the field in error (defect 11)', () => {
+  it('the message sits under its field, which is aria-invalid and described by it', async () => {
+    serveVisitor();
+    renderAt('/signup');
+    await screen.findByRole('heading', { name: 'Create Account' });
+    fill('Email', 'ada@example.test');
+    fill('Password', 'short12');
+    fill('Confirm password', 'short12');
+    fireEvent.click(screen.getByRole('button', { name: 'CREATE ACCOUNT' }));
+    const message = await screen.findByRole('alert');
+    expect(message.textContent).toBe('Password must be at least 8 characters long');
+    const password = screen.getByLabelText('Password', { selector: 'input' });
+    expect(password.getAttribute('aria-invalid')).toBe('true');
+    expect(password.getAttribute('aria-describedby')).toBe(message.id);
+    expect(screen.getByLabelText('Email', { selector: 'input' }).getAttribute('aria-invalid')).toBeNull();
+  });
+
+  it('a taken e-mail is said before any wallet is made, on the Email field', async () => {
+    const asked = serveVisitor({
+      '/api/register/check': () =>
+        new Response(JSON.stringify({ code: 'email_taken', message: 'An account with this email already exists. Please sign in instead.' }), { status: 409 }),
+    });
+    renderAt('/signup');
+    await screen.findByRole('heading', { name: 'Create Account' });
+    fill('Email', 'taken@example.test');
+    fill('Password', 'long-enough-1');
+    fill('Confirm password', 'long-enough-1');
+    fireEvent.click(screen.getByRole('button', { name: 'CREATE ACCOUNT' }));
+    const message = await screen.findByRole('alert');
+    expect(message.textContent).toBe('An account with this email already exists. Please try signing in instead.');
+    expect(screen.getByLabelText('Email', { selector: 'input' }).getAttribute('aria-describedby')).toBe(message.id);
+    await waitFor(() => expect(screen.getByRole('button', { name: 'CREATE ACCOUNT' }).hasAttribute('disabled')).toBe(false));
+    expect(asked).toContain('POST /api/register/check');
+    expect(asked.some((r) => r.includes('/api/wallet/challenge'))).toBe(false);
+  });
+});
