@@ -5,6 +5,7 @@ import { Navigate, useLocation, useNavigate } from 'react-router';
 import { publicConfigQuery } from '../../../lib/session';
 import { useCopy } from '../../../lib/use-copy';
 import { Button } from '../../../ui/button';
+import { MiddleTruncate } from '../../../ui/middle-truncate';
 import { ClaimCard } from '../components/claim-card';
 import styles from '../components/claim.module.css';
 
@@ -21,8 +22,8 @@ export function Component() {
         Sending the claim costs a network fee of <strong>{formatEther(BigInt(state.txFee))} ETH</strong>, which is more than your wallet holds. Buy ETH
         and send it to your wallet address below, then claim again.
       </p>
-      <p className={styles.address} aria-label="Your wallet address">
-        {address}
+      <p aria-label="Your wallet address">
+        <MiddleTruncate text={address} keep={6} />
       </p>
       <div className={styles.actions}>
         <Button variant="secondary" onClick={() => void copy(address)}>

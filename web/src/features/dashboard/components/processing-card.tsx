@@ -8,6 +8,7 @@ import { meQuery } from '../../../lib/session';
 import { Button } from '../../../ui/button';
 import callout from '../../../ui/callout.module.css';
 import card from '../../../ui/card.module.css';
+import { MiddleTruncate } from '../../../ui/middle-truncate';
 import { Spinner } from '../../../ui/spinner';
 import styles from './dashboard.module.css';
 
@@ -44,7 +45,9 @@ export function ProcessingCard({ claim, onSettled, onDone }: { claim: PendingCla
           The claim transaction was not accepted by the blockchain. Nothing was taken from your tokens to claim; please try again.
         </p>
       )}
-      <p className={`${card.muted} ${card.mono}`}>Transaction {claim.hash}</p>
+      <p className={card.muted}>
+        Transaction <MiddleTruncate text={claim.hash} keep={6} />
+      </p>
       {status !== 'processing' ? (
         <Button variant="secondary" className={card.small} onClick={onDone}>
           Dismiss

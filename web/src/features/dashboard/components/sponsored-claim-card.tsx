@@ -10,6 +10,7 @@ import { meQuery } from '../../../lib/session';
 import { Button } from '../../../ui/button';
 import callout from '../../../ui/callout.module.css';
 import card from '../../../ui/card.module.css';
+import { MiddleTruncate } from '../../../ui/middle-truncate';
 import { Spinner } from '../../../ui/spinner';
 import { sponsorshipQuery } from '../../claim/api/sponsorship';
 import styles from './dashboard.module.css';
@@ -91,7 +92,11 @@ export function SponsoredClaimCard({ claim, onDismiss }: { claim: SponsoredClaim
           ))}
         </ol>
       ) : null}
-      {claim.txHash ? <p className={`${card.muted} ${card.mono}`}>Transaction {claim.txHash}</p> : null}
+      {claim.txHash ? (
+        <p className={card.muted}>
+          Transaction <MiddleTruncate text={claim.txHash} keep={6} />
+        </p>
+      ) : null}
       {done ? (
         <p className={styles.actionRow}>
           {claim.status === 'failed' ? <Button onClick={() => navigate('/claim', { state: { fromDashboard: true } })}>Try again</Button> : null}
