@@ -12,6 +12,13 @@ trackKeyboardFocus();
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
+// The installable app's service worker (src/sw.ts) keeps the app shell; built files only exist
+// in production. Registered once the page has loaded, so it never slows the first screen; if the
+// browser refuses it, the app simply works online only.
+if (import.meta.env.PROD && 'serviceWorker' in navigator) {
+  window.addEventListener('load', () => void navigator.serviceWorker.register('/sw.js').catch(() => undefined));
+}
+
 createRoot(root).render(
   <StrictMode>
     <Providers client={createQueryClient()}>

@@ -14,10 +14,15 @@ export function storedLayout(): Layout {
   return (LAYOUTS as readonly string[]).includes(value ?? '') ? (value as Layout) : 'modern';
 }
 
-/** Applies the stored (or given) theme and layout to the whole document. */
+/** Applies the stored (or given) theme and layout to the whole document, and the theme's
+ * background to the phone's browser bar (the theme-color meta of index.html). */
 export function applyTheme(theme: Theme = storedTheme(), layout: Layout = storedLayout()): void {
-  document.documentElement.dataset.theme = theme;
-  document.documentElement.dataset.layout = layout;
+  const root = document.documentElement;
+  root.dataset.theme = theme;
+  root.dataset.layout = layout;
+  const background = getComputedStyle(root).getPropertyValue('--color-bg').trim();
+  const meta = document.querySelector<HTMLMetaElement>('meta[name="theme-color"]');
+  if (meta && background) meta.content = background;
 }
 
 export function useTheme() {

@@ -1,5 +1,6 @@
 import type { ButtonHTMLAttributes } from 'react';
 import styles from './forms.module.css';
+import { Spinner } from './spinner';
 
 interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   busy?: boolean;
@@ -16,7 +17,7 @@ export function Button({ busy = false, variant = 'primary', children, disabled, 
       disabled={disabled || busy}
       aria-busy={busy || undefined}
     >
-      {busy ? <span className={styles.spinner} aria-hidden="true" /> : null}
+      {busy ? <Spinner /> : null}
       {children}
     </button>
   );

@@ -8,6 +8,7 @@ import { ApiError } from '../../../lib/api-client';
 import { Button } from '../../../ui/button';
 import card from '../../../ui/card.module.css';
 import { FormMessage } from '../../../ui/form-message';
+import { SkeletonRows } from '../../../ui/skeleton';
 import { endOtherSessions, endSession, securityQuery } from '../api/settings';
 import styles from './account.module.css';
 
@@ -79,7 +80,7 @@ export function SessionsSection() {
         Where you&apos;re signed in
       </h2>
       <p className={styles.lead}>If you see a place you don&apos;t recognise, sign it out and change your password.</p>
-      {security.isPending ? <p className={card.muted}>Loading your sessions…</p> : null}
+      {security.isPending ? <SkeletonRows label="Loading your sessions…" /> : null}
       {security.isError ? <FormMessage error="Your sessions could not be loaded. Please reload the page." /> : null}
       <ul className={styles.sessions} aria-label="Your sessions">
         {sessions.map((session) => (

@@ -8,6 +8,7 @@ import { publicConfigQuery } from '../../../lib/session';
 import { useCopy } from '../../../lib/use-copy';
 import { Button } from '../../../ui/button';
 import { PageLoading } from '../../../ui/page-loading';
+import { MiddleTruncate } from '../../../ui/middle-truncate';
 import { ClaimCard } from '../components/claim-card';
 import styles from '../components/claim.module.css';
 
@@ -39,8 +40,8 @@ export function Component() {
       ) : (
         <p>Buy ETH and send it to your wallet address below, then claim again.</p>
       )}
-      <p className={styles.address} aria-label="Your wallet address">
-        {address}
+      <p aria-label="Your wallet address">
+        <MiddleTruncate text={address} keep={6} />
       </p>
       <div className={styles.actions}>
         <Button variant="secondary" onClick={() => void copy(address)}>

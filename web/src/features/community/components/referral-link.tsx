@@ -1,6 +1,7 @@
 import { useCopy } from '../../../lib/use-copy';
 import { Button } from '../../../ui/button';
 import card from '../../../ui/card.module.css';
+import { MiddleTruncate } from '../../../ui/middle-truncate';
 
 /** Share through the Web Share API where the browser has it; otherwise copy the link. */
 export function useInvite(link: string) {
@@ -25,8 +26,8 @@ export function ReferralLink({ link, share = true }: { link: string; share?: boo
   const invite = useInvite(link);
   return (
     <div>
-      <p className={card.mono} aria-label="Your referral link">
-        {link}
+      <p aria-label="Your referral link">
+        <MiddleTruncate text={link} keep={11} />
       </p>
       <div className={card.row}>
         <Button variant="secondary" className={card.small} onClick={() => void invite.copy()}>

@@ -6,6 +6,7 @@ import { networkQuery } from '../../../lib/referrals';
 import { meQuery } from '../../../lib/session';
 import { CapsGauge } from '../../../ui/caps-gauge';
 import card from '../../../ui/card.module.css';
+import { MiddleTruncate } from '../../../ui/middle-truncate';
 import { PageLoading } from '../../../ui/page-loading';
 import { ReferralLink } from '../components/referral-link';
 import { ProgressBar } from '../../../ui/progress-bar';
@@ -29,7 +30,9 @@ export function Component() {
         <Link to="/dashboard">← Back to dashboard</Link>
       </header>
       <h1 className={card.title}>{me.data.fullName || 'User'}</h1>
-      <p className={card.mono}>{me.data.wallet.address}</p>
+      <p>
+        <MiddleTruncate text={me.data.wallet.address} keep={6} />
+      </p>
       <section className={card.card} aria-labelledby="static-caps">
         <h2 id="static-caps" className={card.cardTitle}>
           CAPs from referrals

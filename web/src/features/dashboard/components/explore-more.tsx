@@ -1,9 +1,9 @@
 // SPEC §2 Explore More: Community Builder, the care-finance hub (COMING SOON), Market (new tab),
-// a further token feature (coming soon); the disabled, struck-through Rewards Hub; and the sister
-// community app, opened with a one-time hand-off code (never the session).
+// a further token feature and the Rewards Hub (both coming soon); and the sister community app,
+// opened with a one-time hand-off code (never the session).
 import { MARKET_FIAT_CEILING_REME } from '@crw/core';
 import { useQuery } from '@tanstack/react-query';
-import { ExternalLink, HeartHandshake, Landmark, Store, Users } from 'lucide-react';
+import { ExternalLink, Gift, HeartHandshake, Landmark, Store, Users } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { publicConfigQuery } from '../../../lib/session';
@@ -57,11 +57,17 @@ export function ExploreMore() {
             <span className={styles.exploreText}>Save REME towards future care.</span>
           </div>
         </li>
+        <li>
+          {/* Not open yet: marked coming soon like its neighbours (struck-through text read as broken). */}
+          <div className={`${styles.exploreCard} ${styles.exploreDisabled}`} aria-disabled="true">
+            <Gift aria-hidden="true" />
+            <span className={styles.exploreName}>
+              Rewards Hub <span className={card.badge}>Coming Soon</span>
+            </span>
+          </div>
+        </li>
       </ul>
       <div className={styles.actionRow}>
-        <button type="button" className={styles.rewardsHub} disabled>
-          Rewards Hub
-        </button>
         <CommunityAppLink />
       </div>
     </section>

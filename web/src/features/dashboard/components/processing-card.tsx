@@ -9,6 +9,8 @@ import { Button } from '../../../ui/button';
 import callout from '../../../ui/callout.module.css';
 import card from '../../../ui/card.module.css';
 import { TransactionLink } from '../../../ui/transaction-link';
+import { Spinner } from '../../../ui/spinner';
+import styles from './dashboard.module.css';
 
 export function ProcessingCard({ claim, onSettled, onDone }: { claim: PendingClaim; onSettled: () => void; onDone: () => void }) {
   const queryClient = useQueryClient();
@@ -26,10 +28,10 @@ export function ProcessingCard({ claim, onSettled, onDone }: { claim: PendingCla
     if (status === 'confirmed') void queryClient.invalidateQueries({ queryKey: meQuery.queryKey });
   }, [status, queryClient, onSettled]);
 
-
   return (
     <section className={card.card} aria-labelledby="processing-title" aria-live="polite">
-      <h2 id="processing-title" className={card.cardTitle}>
+      <h2 id="processing-title" className={`${card.cardTitle} ${styles.statusTitle}`}>
+        {status === 'processing' ? <Spinner size={20} /> : null}
         {status === 'processing' ? 'Processing' : status === 'confirmed' ? 'Claim confirmed' : 'Claim failed!'}
       </h2>
       {status === 'processing' ? (

@@ -11,6 +11,7 @@ import { Button } from '../../../ui/button';
 import callout from '../../../ui/callout.module.css';
 import card from '../../../ui/card.module.css';
 import { TransactionLink } from '../../../ui/transaction-link';
+import { Spinner } from '../../../ui/spinner';
 import { sponsorshipQuery } from '../../claim/api/sponsorship';
 import styles from './dashboard.module.css';
 
@@ -65,7 +66,8 @@ export function SponsoredClaimCard({ claim, onDismiss }: { claim: SponsoredClaim
   const reached = STEPS.findIndex((s) => s.status === claim.status);
   return (
     <section className={card.card} aria-labelledby="processing-title" aria-live="polite" data-testid="sponsored-claim">
-      <h2 id="processing-title" className={card.cardTitle}>
+      <h2 id="processing-title" className={`${card.cardTitle} ${styles.statusTitle}`}>
+        {done ? null : <Spinner size={20} />}
         {claim.status === 'confirmed' ? 'Claim confirmed' : claim.status === 'failed' ? 'Claim failed!' : 'Processing'}
       </h2>
       {claim.status === 'failed' ? (
