@@ -52,6 +52,7 @@ test('themed controls: skeletons, toasts, disabled buttons, coming-soon badges, 
   await expect.soft(page.locator('main [data-skeleton]').first(), 'placeholder shapes while loading').toBeVisible();
   const loadingWord = await page.getByText('Loading…', { exact: true }).boundingBox();
   expect.soft(loadingWord?.width ?? 0, '"Loading…" is not shown as text').toBeLessThanOrEqual(1);
+  await page.screenshot({ path: test.info().outputPath('loading.png') });
   releaseDetails();
   await page.unroute('**/api/me');
   await expect(page.getByRole('heading', { name: 'Hello, Ada Lovelace' })).toBeVisible();
@@ -98,7 +99,8 @@ test('themed controls: skeletons, toasts, disabled buttons, coming-soon badges, 
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Complete' }).click();
   const processing = page.getByRole('heading', { name: 'Processing' });
-  await expect(processing).toBeVisible({ timeout: 30_000 });
+  // Unlocking the wallet is slow work (scrypt), slower still on a busy machine.
+  await expect(processing).toBeVisible({ timeout: 90_000 });
   const spinner = processing.locator('[data-spinner]');
   await expect.soft(spinner, 'a spinner while processing').toBeVisible();
   if (await spinner.count()) expect.soft(await style(spinner, 'animationName'), 'the spinner turns').not.toBe('none');
