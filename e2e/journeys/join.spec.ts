@@ -2,6 +2,7 @@ import { Wallet } from 'ethers';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures/test';
 import { confirmByMail, newEmail, readPhrase, registerOnRegisterScreen, saveAndConfirmPhrase, signInOnAuthScreen, waitForMail } from '../fixtures/member';
+import { capture } from '../fixtures/screens';
 import { noConfirmURL } from '../fixtures/servers';
 import { expectNoSecrets, recordRequests } from '../fixtures/secrets';
 
@@ -73,7 +74,8 @@ test.describe('join: sign up, keep the phrase, confirm, sign in', () => {
 
     await page.getByLabel('Your 12-word code').fill(phrase.split(' ').reverse().join(' '));
     await page.getByRole('button', { name: 'Continue' }).click();
-    await expect(page.getByRole('alert')).toHaveText('Entered mnemonic mismatch the original one');
+    // Issue 16: the first wrong word is named (the original said only "Entered mnemonic mismatch the original one").
+    await expect(page.getByRole('alert')).toHaveText('Word 1 does not match your recovery code.');
     await page.getByRole('button', { name: 'Go back to copy again' }).click();
     await expect(page.getByRole('button', { name: 'Copy All Words' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'I have saved my code' })).toBeDisabled();
@@ -89,6 +91,39 @@ test.describe('join: sign up, keep the phrase, confirm, sign in', () => {
     // No name or username given: greeted by the e-mail's local part (issue 16: not "User").
     await expect(page.getByRole('heading', { name: `Hello, ${email.split('@')[0]}` })).toBeVisible();
     expectNoSecrets(sent, PASSWORD, phrase);
+  });
+
+  test('confirming the phrase: the box shows every word at 375 px, capitals and spaces do not count, a wrong word is named', async ({ page }) => {
+    const email = newEmail('phrase');
+    await page.goto('/signup');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByLabel('Confirm password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'CREATE ACCOUNT' }).click();
+    await expect(page.getByRole('heading', { name: 'Your recovery code' })).toBeVisible({ timeout: 30_000 });
+    const words = (await readPhrase(page)).split(' ');
+    await page.getByRole('button', { name: 'Download text doc' }).click();
+    await page.getByRole('button', { name: 'I have saved my code' }).click();
+
+    await page.setViewportSize({ width: 375, height: 812 });
+    const box = page.getByLabel('Your 12-word code');
+    // Twelve words of 8 letters, the longest a code can have (the one shown is random).
+    await box.fill('abstract absolute accident acoustic activity actually addition ordinary universe mushroom elephant umbrella');
+    const clipped = await box.evaluate((el) => el.scrollHeight - el.clientHeight);
+    expect.soft(clipped, 'lines of the typed code hidden in the box at 375 px (px)').toBeLessThanOrEqual(0);
+
+    await box.fill(words.map((w, i) => (i === 6 ? `${w}x` : w)).join(' '));
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.soft(page.getByRole('alert')).toHaveText('Word 7 does not match your recovery code.');
+    await expect.soft(box).toHaveAttribute('aria-invalid', 'true');
+    await expect.soft(box).toHaveAccessibleDescription('Word 7 does not match your recovery code.');
+    await capture(page, 'mnemonic-confirm-error');
+
+    // As a member may type it: a capital at the start, a line break, a trailing space.
+    await box.fill(`${words[0]!.charAt(0).toUpperCase()}${words[0]!.slice(1)} ${words.slice(1, 6).join(' ')}\n${words.slice(6).join(' ')} `);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: `We sent a confirmation link to ${email}` })).toBeVisible();
   });
 
   test('the mnemonic screen without a phrase returns to /', async ({ page }) => {
@@ -126,5 +161,26 @@ test.describe('join without e-mail confirmation (REQUIRE_EMAIL_CONFIRMATION=fals
     await expect(page).toHaveURL(/\/dashboard$/);
     expect(Date.now() - shownAt).toBeGreaterThan(1000);
     await expect(page.getByText('Hello, Ada Lovelace')).toBeVisible();
+  });
+
+  test('no dead ends for a signed-in member: / opens the dashboard, and Back to /mnemonic signs nobody out', async ({ page }) => {
+    await registerOnRegisterScreen(page, newEmail('no-dead-end'), PASSWORD);
+    await expect(page).toHaveURL(/\/dashboard$/);
+
+    await page.goto('/');
+    await expect.soft(page, 'a signed-in member opening / is sent to the dashboard').toHaveURL(/\/dashboard$/);
+    await page.goto('/dashboard');
+    await expect(page.getByRole('heading', { name: 'Hello, Ada Lovelace' })).toBeVisible();
+
+    // Back to the phrase screen's entry (its phrase long gone): the app moves on, the member stays in.
+    await page.evaluate(() => {
+      history.pushState(null, '', '/mnemonic');
+      history.pushState(null, '', '/dashboard');
+    });
+    await page.goBack();
+    await expect.soft(page).toHaveURL(/\/dashboard$/);
+    expect.soft(await page.evaluate(() => localStorage.getItem('allowed'))).toBe('true');
+    await page.goto('/rcb');
+    await expect(page.getByRole('heading', { name: 'Hi Ada Lovelace, grow your community' })).toBeVisible();
   });
 });

@@ -71,8 +71,16 @@ test('reset, then recovery with the mnemonic: a foreign phrase changes nothing, 
   expectNoSecrets(sent, [OLD, NEW], phrase);
 });
 
-test('the recovery screen has a way out: Sign out ends the session and returns to the start page', async ({ page, request }) => {
-  await memberAfterReset(page, request);
+test('the recovery screen has a way back and a way out: Back to the sign-in card, Sign out ends the session', async ({ page, request }) => {
+  const { email } = await memberAfterReset(page, request);
+  // Back returns to the sign-in card, from where signing in again leads here again.
+  await page.goBack();
+  await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(NEW);
+  await page.getByRole('button', { name: 'LOGIN' }).click();
+  await expect(page.getByRole('heading', { name: 'Recover your wallet' })).toBeVisible({ timeout: 20_000 });
+
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
