@@ -9,7 +9,7 @@ const PASSWORD = 'Caring-Friends-9';
 const NEW_PASSWORD = 'Caring-Friends-10';
 
 test('every screen at 375 and 1280 px in both themes passes axe', async ({ page, request }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(600_000); // some 25 captures, each with axe: slow on a shared machine
   for (const [path, heading] of [
     ['/', 'Welcome Back'],
     ['/signup', 'Create Account'],
