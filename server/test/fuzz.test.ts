@@ -16,6 +16,8 @@ interface Target {
   body?: JsonSchema;
   query: string[];
   params: string[];
+  /** Path parameters that are free text: in a URL every value is text, as in a query string. */
+  textParams?: string[];
 }
 
 /** Routes the OpenAPI document hides but a stranger can still call, with the inputs they read. */
@@ -48,7 +50,8 @@ const MALFORMED: unknown[] = [
   ['\u0000'],
   { $ne: null },
 ];
-/** In a query string every value is text: only these are malformed there. */
+/** In a query string (and a free-text path parameter) every value is text: only these are malformed
+ * there; `null`, `true` or `2147483648` arrive as those words, which a referral code may be. */
 const MALFORMED_TEXT: unknown[] = ['\u0000', 'zoë\u0000name', 'x'.repeat(300_000)];
 /** Possibly valid somewhere: must not fail the server. */
 const ODD: unknown[] = ['', ' ', 'Zoë ñ 中文 🤝', '\u202eevil', "' OR 1=1 --", '../../etc/passwd', '<script>alert(1)</script>', '\ud800', `0x${'f'.repeat(40)}`, 'A'.repeat(1000)];
@@ -156,7 +159,7 @@ beforeAll(async () => {
   await joinAndConfirm(t.app, t.services.database.db, member);
   cookie = await signedInCookie(t.app, member);
   const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as {
-    paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string }>; requestBody?: { content: { 'application/json': { schema: JsonSchema } } } }>>;
+    paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string; schema?: JsonSchema }>; requestBody?: { content: { 'application/json': { schema: JsonSchema } } } }>>;
   };
   targets = [...HIDDEN];
   for (const [path, methods] of Object.entries(doc.paths)) {
@@ -167,10 +170,11 @@ beforeAll(async () => {
         body: op.requestBody?.content['application/json'].schema,
         query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
         params: (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name),
+        textParams: (op.parameters ?? []).filter((p) => p.in === 'path' && p.schema?.type === 'string' && !p.schema.format).map((p) => p.name),
       });
     }
   }
-}, 60_000);
+}, 180_000);
 afterAll(() => t?.close());
 
 const AS = {
@@ -209,7 +213,8 @@ describe(`every route against bad input (${testDbKind})`, () => {
       let sent = 0;
       for (const target of inputs) {
         for (const field of fields(target)) {
-          for (const value of field[0] === 'query' ? MALFORMED_TEXT : MALFORMED) {
+          const asText = field[0] === 'query' || (field[0] === 'params' && target.textParams?.includes(field[1]!));
+          for (const value of asText ? MALFORMED_TEXT : MALFORMED) {
             sent += 1;
             const status = await send(target, withValue(await baseOf(target), field, value));
             if (status < 400 || status >= 500) failures.push(`${target.method} ${target.path} ${field.join('.')}=${JSON.stringify(value).slice(0, 40)} → ${status}`);
