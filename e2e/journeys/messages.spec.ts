@@ -12,6 +12,7 @@ test.describe.serial('messages', () => {
   // An existing account is a confirmed one: registering again over an unconfirmed sign-up replaces
   // it (docs/security.md, account pre-hijacking), so only a confirmed one answers "already exists".
   test.beforeAll(async ({ browser }) => {
+    test.setTimeout(240_000); // a wallet made with scrypt in the browser, on a possibly loaded machine
     const page = await browser.newPage();
     await registerOnRegisterScreen(page, existing.email, existing.password);
     await confirmByMail(page, page.request, existing.email);
