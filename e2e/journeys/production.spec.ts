@@ -89,7 +89,7 @@ test('production path: register on one process, distribute, claim through the ot
   await expect(page).toHaveURL(/\/dashboard$/, { timeout: 30_000 });
   await expect(page.getByTestId('tokens-to-claim')).toHaveText('200.0000', { timeout: 30_000 });
   await page.getByRole('button', { name: 'Claim 200.0000 REME' }).click();
-  await expect(page.locator('dt:text-is("Your ETH balance") + dd')).toHaveText('0.05 ETH');
+  await expect(page.locator('dt:text-is("Your ETH balance") + dd')).toHaveText('0.05 ETH (≈ £100.00)');
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Complete' }).click();
   await expect(page).toHaveURL(/\/dashboard$/, { timeout: 60_000 });

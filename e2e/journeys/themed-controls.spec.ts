@@ -95,7 +95,7 @@ test('themed controls: skeletons, toasts, disabled buttons, coming-soon badges, 
     await route.continue();
   });
   await page.getByRole('button', { name: 'Claim 200.0000 REME' }).click();
-  await expect(page.locator('dt:text-is("Your ETH balance") + dd')).toHaveText('0.05 ETH');
+  await expect(page.locator('dt:text-is("Your ETH balance") + dd')).toHaveText('0.05 ETH (≈ £100.00)');
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Complete' }).click();
   const processing = page.getByRole('heading', { name: 'Processing' });
