@@ -26,7 +26,7 @@ test('on a phone: figures on one line and level, links and addresses whole on on
   await expect(page.getByRole('heading', { name: 'Hello, Ada Lovelace' })).toBeVisible();
   await expect(page.locator('dt:text-is("Referrals") + dd')).toHaveText('100');
   // Each check is soft: a run shows every problem on the screen, not just the first.
-  expect.soft(await figuresOutOfLine(page.getByRole('region', { name: 'Total CAPs Earned' }).locator('dl > div')), 'Total CAPs Earned').toEqual([]);
+  expect.soft(await figuresOutOfLine(page.getByRole('region', { name: 'How you earned your CAPs' }).locator('dl > div')), 'How you earned your CAPs').toEqual([]);
   expect.soft(await figuresOutOfLine(page.getByRole('region', { name: 'Claim REME' }).locator('dl > div')), 'Claim REME').toEqual([]);
   expect.soft(await tokensBrokenAcrossLines(page), 'links and addresses broken on the dashboard').toEqual([]);
   await capture(page, 'phone-dashboard');

@@ -28,7 +28,8 @@ test('A shares the link; B, C, D, E join down the chain: A earns 100 + 50 + 25, 
     link = await referralLinkOf(friend);
     await context.close();
   }
-  await expect(stat(page, 'Total')).toHaveText(String(200 + 175));
+  // The CAPs total is the balance's, shown once (issue 16: the breakdown no longer repeats it).
+  await expect(page.getByTestId('caps-balance')).toHaveText(String(200 + 175));
 
   // Community Builder shows the same numbers the SQL functions return.
   await page.getByRole('link', { name: 'Community Builder' }).click();

@@ -30,6 +30,20 @@ describe('dashboard refresh (SPEC §4: "refreshes every 10 s, on window focus, a
     expect(meCacheControl.at(-1)).toBe('');
   });
 
+  it('says what just arrived: a referral credited or REME claimed glows once with its amount, never on opening', async () => {
+    let details = member;
+    serveMember(() => details);
+    renderAt('/dashboard');
+    await screen.findByRole('heading', { name: 'Hello, Ada Lovelace' });
+    expect(screen.queryByText(/credited|arrived/)).toBeNull();
+    details = { ...member, caps: { ...member.caps, referrals: 250, total: 450 }, tokens: { ...member.tokens, remeHeld: '200000000000000000000' } };
+    act(() => void eventSources.at(-1)!.dispatchEvent(new Event('changed')));
+    expect(await screen.findByText('+100 CAPs credited')).toBeTruthy();
+    expect(screen.getByText('+200 REME arrived')).toBeTruthy();
+    expect(screen.getByTestId('caps-balance').textContent).toBe('450');
+    expect(screen.getByTestId('reme-balance').textContent).toBe('200.0000');
+  });
+
   it('reloads when the window regains focus', async () => {
     serveMember();
     renderAt('/dashboard');
@@ -153,8 +167,13 @@ describe('the dashboard as SPEC §2 lists it', () => {
     const hub = screen.getByText(/^Rewards Hub/).closest('[aria-disabled="true"]');
     expect(hub?.textContent).toBe('Rewards Hub Coming Soon');
 
-    fireEvent.click(screen.getByRole('button', { name: 'Wallet address' }));
-    await waitFor(() => expect(screen.queryByText('0x1111...1111')).toBeNull());
+    // Issue 16: the wallet heads the balance card, always in sight (it was a card of its own,
+    // folded by a toggle, when it listed the contracts too).
+    const balance = within(screen.getByRole('region', { name: 'Your REME' }));
+    expect(balance.getByText('0x1111...1111')).toBeTruthy();
+    expect(balance.getByRole('button', { name: 'Claim 0.0000 REME' })).toBeTruthy();
+    expect(balance.getByRole('link', { name: 'Invite friends' }).getAttribute('href')).toBe('/rcb');
+    expect(balance.getByRole('button', { name: 'Swap CAPs to REME' })).toBeTruthy();
   });
 
   it('opens the community app with a one-time code from the server, not the session', async () => {

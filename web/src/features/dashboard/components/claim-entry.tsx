@@ -1,14 +1,11 @@
-// SPEC §2 claim entry: what the member can claim now (with SPEC §4's split), what is still incoming
-// (next round), and the way to the claim screen, which reads the ETH balance itself on arrival.
+// SPEC §2 claim entry: what the member can claim now (with SPEC §4's split) and what is still
+// incoming (next round). The Claim button is on the balance card (balance-card.tsx), whose claim
+// screen reads the ETH balance itself on arrival.
 import { formatAmount, type MemberTokens } from '@crw/core';
-import { useNavigate } from 'react-router';
-import { Button } from '../../../ui/button';
 import card from '../../../ui/card.module.css';
 import styles from './dashboard.module.css';
 
-export function ClaimEntry({ tokens, claimPending }: { tokens: MemberTokens; claimPending: boolean }) {
-  const navigate = useNavigate();
-  const canClaim = tokens.forClaiming !== '0' && !claimPending;
+export function ClaimEntry({ tokens }: { tokens: MemberTokens }) {
   return (
     <section className={card.card} aria-labelledby="claim-title">
       <h2 id="claim-title" className={card.cardTitle}>
@@ -34,11 +31,6 @@ export function ClaimEntry({ tokens, claimPending }: { tokens: MemberTokens; cla
           <dd className={styles.value}>{formatAmount(tokens.incoming)}</dd>
         </div>
       </dl>
-      <p className={styles.actionRow}>
-        <Button disabled={!canClaim} onClick={() => navigate('/claim', { state: { fromDashboard: true } })}>
-          Claim {formatAmount(tokens.forClaiming)} REME
-        </Button>
-      </p>
     </section>
   );
 }

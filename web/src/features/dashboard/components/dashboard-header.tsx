@@ -1,6 +1,7 @@
 import { LogOut, UserRound } from 'lucide-react';
 import { Link } from 'react-router';
 import { useLogout } from '../../../lib/session';
+import { BrandMark } from '../../../ui/brand-mark';
 import { Button } from '../../../ui/button';
 import card from '../../../ui/card.module.css';
 import formStyles from '../../../ui/forms.module.css';
@@ -12,7 +13,10 @@ export function DashboardHeader() {
   const logout = useLogout();
   return (
     <header className={card.header}>
-      <span className={styles.brand}>REME Wallet</span>
+      <span className={styles.brand}>
+        <BrandMark />
+        REME Wallet
+      </span>
       <div className={styles.headerActions}>
         <ThemeToggle />
         <Link to="/account" className={[formStyles.button, formStyles.secondary, card.small].join(' ')}>

@@ -15,14 +15,14 @@ const SWAP_TITLE = 'Swap CAPs to REME – Coming Soon';
 const SWAP_COMING_SOON = "Conversion Coming Soon! We're working hard to bring you CAPs to REME conversion in the next update. Stay tuned!";
 
 /** The swap button and the modal it opens (focus returns to the button when it closes). */
-export function SwapModal({ caps, remePrice }: { caps: number; remePrice: string }) {
+export function SwapModal({ caps, remePrice, className = card.small }: { caps: number; remePrice: string; className?: string }) {
   const amount = caps; // You Pay: the balance (the input that would change it is disabled)
   return (
     <Dialog.Root>
       <Dialog.Trigger asChild>
-        <Button variant="secondary" className={card.small}>
+        <Button variant="secondary" className={className} aria-label="Swap CAPs to REME">
           <ArrowRightLeft aria-hidden="true" size={16} />
-          Swap CAPs to REME
+          Swap
         </Button>
       </Dialog.Trigger>
       <Dialog.Portal>

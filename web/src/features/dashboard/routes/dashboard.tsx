@@ -1,6 +1,7 @@
-// The wallet dashboard (SPEC §2): header, greeting, wallet addresses, the CAPs breakdown, balances
-// with the swap modal, the claim entry, the Processing card and Explore More; the contracts last,
-// folded away under Details for experts.
+// The wallet dashboard (SPEC §2), in one hierarchy (issue 16): the header with the brand, the
+// greeting, the balance card (REME and its £ value, CAPs, the wallet, Claim, Invite and Swap), a
+// claim on its way, then what the claim is made of, how the CAPs were earned and Explore More; the
+// contracts last, folded away under Details for experts.
 import { greetingName, SIGNUP_CAPS } from '@crw/core';
 import { useCallback, useState } from 'react';
 import { readPendingClaim } from '../../../lib/chain';
@@ -9,7 +10,7 @@ import callout from '../../../ui/callout.module.css';
 import card from '../../../ui/card.module.css';
 import { ExpertDetails } from '../../../ui/expert-details';
 import { PageLoading } from '../../../ui/page-loading';
-import { Balances } from '../components/balances';
+import { BalanceCard } from '../components/balance-card';
 import { CapsBreakdown } from '../components/caps-breakdown';
 import { ClaimEntry } from '../components/claim-entry';
 import { DashboardHeader } from '../components/dashboard-header';
@@ -17,7 +18,6 @@ import { ExploreMore } from '../components/explore-more';
 import { FiguresNote } from '../components/figures-note';
 import { ProcessingCard } from '../components/processing-card';
 import { SponsoredClaimCard, useSponsoredClaim } from '../components/sponsored-claim-card';
-import { WalletAddresses } from '../components/wallet-addresses';
 import { useDashboardDetails } from '../hooks/use-dashboard-details';
 
 export function Component() {
@@ -50,16 +50,15 @@ export function Component() {
           Congratulations you&apos;ve earned {SIGNUP_CAPS} CAPs.
         </p>
       ) : null}
-      {pendingClaim ? <ProcessingCard claim={pendingClaim} onSettled={onClaimSettled} onDone={() => setPendingClaim(null)} /> : null}
-      {sponsoredClaim ? <SponsoredClaimCard claim={sponsoredClaim} onDismiss={dismissSponsoredClaim} /> : null}
-      <WalletAddresses wallet={details.wallet.address} />
-      <CapsBreakdown caps={details.caps} />
-      <FiguresNote asOf={details.tokens.asOf} />
-      <Balances details={details} />
-      <ClaimEntry
-        tokens={details.tokens}
+      <BalanceCard
+        details={details}
         claimPending={(pendingClaim !== null && !claimSettled) || sponsoredClaim?.status === 'queued' || sponsoredClaim?.status === 'sent'}
       />
+      <FiguresNote asOf={details.tokens.asOf} />
+      {pendingClaim ? <ProcessingCard claim={pendingClaim} onSettled={onClaimSettled} onDone={() => setPendingClaim(null)} /> : null}
+      {sponsoredClaim ? <SponsoredClaimCard claim={sponsoredClaim} onDismiss={dismissSponsoredClaim} /> : null}
+      <ClaimEntry tokens={details.tokens} />
+      <CapsBreakdown caps={details.caps} />
       <ExploreMore />
       <ExpertDetails />
     </main>

@@ -1,0 +1,74 @@
+// The dashboard's main card (issue 16): what the member holds first — REME with its £ value, CAPs
+// beneath — then the wallet it sits in and the three things to do with it: claim, invite, swap.
+// A figure that goes up while the page is open says so ("+100 CAPs"), once, with a glow.
+import { formatAmount, formatGbp, type UserDetails } from '@crw/core';
+import { Gift, UserPlus } from 'lucide-react';
+import { Link, useNavigate } from 'react-router';
+import { useRise } from '../../../lib/use-rise';
+import { Button } from '../../../ui/button';
+import forms from '../../../ui/forms.module.css';
+import { MemberAddresses } from '../../../ui/member-addresses';
+import styles from './balance-card.module.css';
+import { SwapModal } from './swap-modal';
+
+/** REME held as a number of whole tokens, for noticing a rise (display goes through formatAmount). */
+const remeNumber = (baseUnits: string | null) => (baseUnits === null ? null : Number(formatAmount(baseUnits)));
+
+export function BalanceCard({ details, claimPending }: { details: UserDetails; claimPending: boolean }) {
+  const navigate = useNavigate();
+  const { tokens, caps, wallet } = details;
+  const remeRise = useRise(remeNumber(tokens.remeHeld));
+  const capsRise = useRise(caps.total);
+  const canClaim = tokens.forClaiming !== '0' && !claimPending;
+  return (
+    <section className={styles.card} aria-labelledby="balance-title">
+      <MemberAddresses wallet={wallet.address} />
+      <h2 id="balance-title" className={styles.label}>
+        Your REME
+      </h2>
+      <p className={styles.amount}>
+        <span key={remeRise.key} className={remeRise.key ? styles.risen : undefined} data-testid="reme-balance">
+          {tokens.remeHeld === null ? '—' : formatAmount(tokens.remeHeld)}
+        </span>{' '}
+        <span className={styles.unit}>REME</span>
+        {remeRise.key ? (
+          <span key={`r${remeRise.key}`} className={styles.riseChip} role="status">
+            +{remeRise.rise.toLocaleString('en-GB', { maximumFractionDigits: 4 })} REME arrived
+          </span>
+        ) : null}
+      </p>
+      <p className={styles.value}>
+        {tokens.remeHeld === null ? 'Balance unavailable right now' : `≈ ${formatGbp(tokens.remeHeld, tokens.remePrice)}`}
+        <span className={styles.dot} aria-hidden="true">
+          ·
+        </span>
+        <span>£{tokens.remePrice} per REME</span>
+      </p>
+      <div className={styles.caps}>
+        <span className={styles.capsFigure}>
+          <strong key={capsRise.key} className={capsRise.key ? styles.risen : undefined} data-testid="caps-balance">
+            {caps.total}
+          </strong>{' '}
+          CAPs
+        </span>
+        <span className={styles.capsText}>Care Action Points earned in the community</span>
+        {capsRise.key ? (
+          <span key={`c${capsRise.key}`} className={styles.riseChip} role="status">
+            +{capsRise.rise} CAPs credited
+          </span>
+        ) : null}
+      </div>
+      <div className={styles.actions}>
+        <Button disabled={!canClaim} onClick={() => navigate('/claim', { state: { fromDashboard: true } })}>
+          <Gift aria-hidden="true" size={18} />
+          Claim {formatAmount(tokens.forClaiming)} REME
+        </Button>
+        <Link to="/rcb" className={[forms.button, forms.secondary].join(' ')}>
+          <UserPlus aria-hidden="true" size={18} />
+          Invite friends
+        </Link>
+        <SwapModal caps={caps.total} remePrice={tokens.remePrice} className="" />
+      </div>
+    </section>
+  );
+}
