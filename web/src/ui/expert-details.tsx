@@ -6,6 +6,7 @@ import { ExternalLink } from 'lucide-react';
 import { explorerPage } from '../lib/explorer';
 import { publicConfigQuery } from '../lib/session';
 import styles from './expert-details.module.css';
+import { MiddleTruncate } from './middle-truncate';
 
 export function ExpertDetails() {
   const config = useQuery(publicConfigQuery);
@@ -24,7 +25,7 @@ export function ExpertDetails() {
           <div key={label}>
             <dt>{label}</dt>
             <dd>
-              <span className={styles.address}>{address}</span>
+              <MiddleTruncate text={address} keep={6} />
               {chain.explorerUrl ? (
                 <>
                   {' '}

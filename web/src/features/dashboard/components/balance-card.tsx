@@ -9,6 +9,7 @@ import { Button } from '../../../ui/button';
 import forms from '../../../ui/forms.module.css';
 import { MemberAddresses } from '../../../ui/member-addresses';
 import styles from './balance-card.module.css';
+import dashboard from './dashboard.module.css';
 import { SwapModal } from './swap-modal';
 
 /** REME held as a number of whole tokens, for noticing a rise (display goes through formatAmount). */
@@ -65,7 +66,9 @@ export function BalanceCard({ details, claimPending }: { details: UserDetails; c
         </Button>
         <Link to="/rcb" className={[forms.button, forms.secondary].join(' ')}>
           <UserPlus aria-hidden="true" size={18} />
-          Invite friends
+          <span>
+            Invite<span className={dashboard.narrowHidden}> friends</span>
+          </span>
         </Link>
         <SwapModal caps={caps.total} remePrice={tokens.remePrice} className="" />
       </div>

@@ -8,7 +8,8 @@ import formStyles from '../../../ui/forms.module.css';
 import { ThemeToggle } from '../../../ui/theme-toggle';
 import styles from './dashboard.module.css';
 
-/** SPEC §2: the Aurora/Crimson theme toggle and Logout, and the way to the account settings. */
+/** SPEC §2: the Aurora/Crimson theme toggle and Logout, and the way to the account settings. On a
+ * phone, Account and Logout are their icons (their names stay for screen readers and the title). */
 export function DashboardHeader() {
   const logout = useLogout();
   return (
@@ -19,13 +20,13 @@ export function DashboardHeader() {
       </span>
       <div className={styles.headerActions}>
         <ThemeToggle />
-        <Link to="/account" className={[formStyles.button, formStyles.secondary, card.small].join(' ')}>
+        <Link to="/account" title="Account" className={[formStyles.button, formStyles.secondary, card.small].join(' ')}>
           <UserRound aria-hidden="true" size={16} />
-          Account
+          <span className={styles.narrowHidden}>Account</span>
         </Link>
-        <Button variant="secondary" className={card.small} onClick={() => void logout()}>
+        <Button variant="secondary" title="Logout" className={card.small} onClick={() => void logout()}>
           <LogOut aria-hidden="true" size={16} />
-          Logout
+          <span className={styles.narrowHidden}>Logout</span>
         </Button>
       </div>
     </header>
