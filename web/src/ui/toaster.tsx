@@ -1,9 +1,36 @@
-// Toasts (SPEC §9): top right, at most 5 at once, 5 s each, in the page's theme.
+// Toasts (SPEC §9): top right, at most 5 at once, 5 s each, in the page's theme. Sonner is loaded
+// with the first toast, not with the first screen (it kept the sign-in screen over its 120 KB
+// budget: bench/web.ts); that toast shows as soon as the toaster is in the page.
 import { TOAST_DURATION_MS, TOAST_MAX_VISIBLE } from '@crw/core';
-import { toast, Toaster as Sonner } from 'sonner';
+import { useEffect, useState } from 'react';
 import styles from './toaster.module.css';
 
+type Sonner = typeof import('sonner');
+
+let loading: Promise<Sonner> | null = null;
+let onLoaded: (sonner: Sonner) => void = () => {};
+const load = () => (loading ??= import('sonner').then((module) => (onLoaded(module), module)));
+
+let markMounted: (sonner: Sonner) => void = () => {};
+/** Resolves once sonner's Toaster is in the page and listening. */
+const mounted = new Promise<Sonner>((resolve) => (markMounted = resolve));
+
 export function Toaster() {
+  const [sonner, setSonner] = useState<Sonner | null>(null);
+  useEffect(() => {
+    onLoaded = setSonner;
+    // A toast asked for before this mounted has started the load already.
+    if (loading) void loading.then(setSonner);
+    return () => {
+      onLoaded = () => {};
+    };
+  }, []);
+  // Runs after sonner's own Toaster has mounted and subscribed (a child's effects run first).
+  useEffect(() => {
+    if (sonner) markMounted(sonner);
+  }, [sonner]);
+  if (!sonner) return null;
+  const Sonner = sonner.Toaster;
   return (
     <Sonner
       className={styles.toaster}
@@ -17,8 +44,14 @@ export function Toaster() {
   );
 }
 
+/** Loads sonner (once) and shows the toast when its Toaster listens. */
+function show(message: string, kind: 'info' | 'success' | 'error') {
+  void load();
+  void mounted.then(({ toast }) => (kind === 'info' ? toast(message) : toast[kind](message)));
+}
+
 export const notify = {
-  info: (message: string) => toast(message),
-  success: (message: string) => toast.success(message),
-  error: (message: string) => toast.error(message),
+  info: (message: string) => show(message, 'info'),
+  success: (message: string) => show(message, 'success'),
+  error: (message: string) => show(message, 'error'),
 };
