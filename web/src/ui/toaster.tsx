@@ -3,9 +3,10 @@
 // budget: bench/web.ts); that toast shows as soon as the toaster is in the page.
 import { TOAST_DURATION_MS, TOAST_MAX_VISIBLE } from '@crw/core';
 import { useEffect, useState } from 'react';
+import type * as SonnerModule from 'sonner';
 import styles from './toaster.module.css';
 
-type Sonner = typeof import('sonner');
+type Sonner = typeof SonnerModule;
 
 let loading: Promise<Sonner> | null = null;
 let onLoaded: (sonner: Sonner) => void = () => {};
