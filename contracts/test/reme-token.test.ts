@@ -2,7 +2,7 @@
 // (docs/decisions/0007), so it rewrites OpenZeppelin's storage: these are the ERC-20 behaviours a
 // wallet, an exchange or a block explorer relies on, checked against that storage, and the claim's
 // gas pinned with a margin.
-import { MaxUint256, Wallet, ZeroAddress, parseEther, type Contract, type ContractTransactionReceipt } from 'ethers';
+import { MaxUint256, Wallet, ZeroAddress, parseEther, type Contract, type ContractTransactionReceipt, type Signer } from 'ethers';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { deployed, eventsOf, expectRevert, publishRound, reme, SUPPLY } from './fixture';
 
@@ -14,7 +14,7 @@ beforeEach(async () => {
 });
 
 const balanceOf = (address: string): Promise<bigint> => f.token.getFunction('balanceOf')(address);
-const as = (wallet: Wallet) => f.token.connect(wallet) as Contract;
+const as = (signer: Signer) => f.token.connect(signer) as Contract;
 
 /** A member with a key and some ETH for fees, so it can send its own transactions. */
 async function memberWallet() {
