@@ -10,12 +10,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
-import { cloneMemberKeys, cookieOf, makeMemberKeys, registerBody } from '../server/test/helpers/members';
-import { startHardhatNode } from '../server/test/helpers/hardhat-node';
+import { cloneMemberKeys, cookieOf, makeMemberKeys, registerBody } from '@crw/server/test/helpers/members';
+import { startHardhatNode } from '@crw/server/test/helpers/hardhat-node';
 import { freePort, median, repoRoot, waitFor } from './lib/harness';
 
 process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
-const { createPostgresDatabase } = await import('../server/test/helpers/test-database');
+const { createPostgresDatabase } = await import('@crw/server/test/helpers/test-database');
 
 const runs = Number(process.env.RUNS ?? 3);
 const duration = Number(process.env.DURATION ?? 10);

@@ -4,8 +4,8 @@
 // throughput of confirmations. SIZES (default 10000,1000000); BENCH_DATABASE_URL (default local).
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { openDatabase } from '../server/src/db/database';
-import { setUpSchema } from '../server/src/db/setup';
+import { openDatabase } from '@crw/server/db/database';
+import { setUpSchema } from '@crw/server/db/setup';
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const sizes = (process.env.SIZES ?? '10000,1000000').split(',').map(Number);

@@ -8,8 +8,8 @@
 // Run with TEST_DB=postgres TEST_DATABASE_URL=… for PostgreSQL; PGlite otherwise.
 import { claimRequestDomain, claimRequestTypes, CLAIM_REQUEST_LIFETIME_S } from '@crw/core';
 import { Wallet, formatEther, parseUnits } from 'ethers';
-import { cloneMemberKeys, makeMemberKeys, ORIGIN, registerBody, signIn, cookieOf } from '../server/test/helpers/members';
-import { buildTestApp } from '../server/test/helpers/test-app';
+import { cloneMemberKeys, makeMemberKeys, ORIGIN, registerBody, signIn, cookieOf } from '@crw/server/test/helpers/members';
+import { buildTestApp } from '@crw/server/test/helpers/test-app';
 import { median } from './lib/harness';
 
 const MEMBERS = Number(process.env.MEMBERS ?? 1_000);

@@ -1,5 +1,5 @@
 // Small pieces every benchmark uses.
-import { freePort } from '../../server/test/helpers/ports';
+import { freePort } from '@crw/server/test/helpers/ports';
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -13,7 +13,8 @@ export const emailField = z.pipe(
 );
 
 /** A wallet as the browser hands it over: its address, its keystore and the key's signature over
- * a server-issued challenge (wallet-proof.ts), so nobody can register an address they do not hold. */
+ * a server-issued challenge (wallet-proof.ts), so nobody can register an address they do not hold.
+ * Also the body of PUT /api/wallet (saveNewWallet): the same wallet, re-encrypted. */
 export const walletPayload = z.object({
   address: z.string().check(z.regex(ADDRESS_PATTERN)),
   keystore: plainText(KEYSTORE_MAX_LENGTH, { min: 2 }),
@@ -60,8 +61,6 @@ export const userDetailsResponse = z.object({
 export type UserDetails = z.infer<typeof userDetailsResponse>;
 export const userDetailsQuery = z.object({ firstTimeReferral: z.optional(z.enum(['true', 'false'])) });
 
-/** PUT /api/wallet (saveNewWallet): the same wallet, re-encrypted with the new password. */
-export const saveWalletRequest = walletPayload;
 export const okResponse = z.object({ ok: z.literal(true) });
 
 /** DELETE /dev/account: the test-only account deletion routine (outside production). */

@@ -19,7 +19,6 @@ import { hashSecret, verifySecret } from './password-hash';
 
 export const AUTH_BASE_PATH = '/auth';
 export const CONFIRMED_CALLBACK = '/?confirmed=true';
-export const RESET_PAGE = '/reset-password';
 export const EMAIL_TOKEN_EXPIRES_IN_S = 24 * 60 * 60;
 export const RESET_TOKEN_EXPIRES_IN_S = 60 * 60;
 

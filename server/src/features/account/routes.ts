@@ -7,11 +7,11 @@ import {
   registerCheckRequest,
   registerRequest,
   registerResponse,
-  saveWalletRequest,
   userDetailsQuery,
   userDetailsResponse,
   walletChallengeRequest,
   walletChallengeResponse,
+  walletPayload,
 } from '@crw/core';
 import { sql } from 'kysely';
 import type { preHandlerAsyncHookHandler } from 'fastify';
@@ -121,7 +121,7 @@ export const accountRoutes =
 
     app.put(
       '/wallet',
-      { schema: { summary: 'Save the re-encrypted wallet (saveNewWallet)', body: saveWalletRequest, response: { 200: okResponse, 400: errorResponse, 401: errorResponse, 409: errorResponse } } },
+      { schema: { summary: 'Save the re-encrypted wallet (saveNewWallet)', body: walletPayload, response: { 200: okResponse, 400: errorResponse, 401: errorResponse, 409: errorResponse } } },
       async (request) => {
         const userId = await sessions.requireUserId(request);
         assertKeystore(request.body.keystore, request.body.address);
