@@ -23,7 +23,7 @@ async function memberWallet() {
   return wallet;
 }
 
-describe('RemeToken as an ERC-20', () => {
+describe('name, symbol, decimals, totalSupply', () => {
   it('names itself REME with 18 decimals, and the whole supply is the treasury’s', async () => {
     expect(await f.token.getFunction('name')()).toBe('REME Token');
     expect(await f.token.getFunction('symbol')()).toBe('REME');
@@ -32,8 +32,10 @@ describe('RemeToken as an ERC-20', () => {
     const distributor = await f.distributor.getAddress();
     expect((await balanceOf(f.operator.address)) + (await balanceOf(distributor))).toBe(SUPPLY);
   });
+});
 
-  it('transfer moves the amount, emits Transfer and returns true; supply stays', async () => {
+describe('transfer', () => {
+  it('moves the amount, emits Transfer and returns true; supply stays', async () => {
     const to = Wallet.createRandom().address;
     expect(await f.token.getFunction('transfer').staticCall(to, reme(10))).toBe(true);
     const before = await balanceOf(f.operator.address);
@@ -44,7 +46,7 @@ describe('RemeToken as an ERC-20', () => {
     expect(await f.token.getFunction('totalSupply')()).toBe(SUPPLY);
   });
 
-  it('transfer refuses more than the balance and the zero address, and changes nothing', async () => {
+  it('refuses more than the balance and the zero address, and changes nothing', async () => {
     const member = await memberWallet();
     await (await f.token.getFunction('transfer')(member.address, reme(5))).wait();
     await expectRevert(as(member).getFunction('transfer')(f.stranger.address, reme(6)), f.token, 'ERC20InsufficientBalance');
@@ -52,7 +54,9 @@ describe('RemeToken as an ERC-20', () => {
     expect(await balanceOf(member.address)).toBe(reme(5));
     expect(await balanceOf(f.stranger.address)).toBe(0n);
   });
+});
 
+describe('approve, allowance, transferFrom', () => {
   it('approve sets the allowance and emits Approval; transferFrom spends it, never beyond it', async () => {
     const owner = await memberWallet();
     const spender = await memberWallet();
@@ -86,7 +90,9 @@ describe('RemeToken as an ERC-20', () => {
     expect(await f.token.getFunction('allowance')(owner.address, spender.address)).toBe(MaxUint256);
     expect(await balanceOf(spender.address)).toBe(reme(50));
   });
+});
 
+describe('payClaim, payClaims', () => {
   it('only the distributor records a claim', async () => {
     await expectRevert(as(f.stranger).getFunction('payClaim')(f.stranger.address, reme(1)), f.token, 'NotDistributor');
     await expectRevert(f.token.getFunction('payClaims')([f.operator.address], [reme(1)]), f.token, 'NotDistributor');
