@@ -84,7 +84,10 @@ test('production path: register on one process, distribute, claim through the ot
   await (await funder.sendTransaction({ to: address, value: parseEther('0.05') })).wait();
 
   // The claim, in the same browser, through the other process (another address, so the member
-  // signs in there: the browser keeps its flags per address).
+  // signs in there: the browser keeps its flags per address). Cookies are kept per host, not per
+  // port, so the first process's session would open the other's dashboard without a sign-in:
+  // it is cleared, and the member signs in through the other process itself.
+  await context.clearCookies();
   await signInOnAuthScreen(page, email, PASSWORD, other.url);
   await expect(page).toHaveURL(/\/dashboard$/, { timeout: 30_000 });
   await expect(page.getByTestId('tokens-to-claim')).toHaveText('200.0000', { timeout: 30_000 });
