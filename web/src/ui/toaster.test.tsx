@@ -1,3 +1,4 @@
+import * as Dialog from '@radix-ui/react-dialog';
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { notify, Toaster } from './toaster';
@@ -9,5 +10,23 @@ describe('Toaster', () => {
     expect(await screen.findByText('Asked for before the toaster mounted')).toBeTruthy();
     notify.success('Asked for after');
     expect(await screen.findByText('Asked for after')).toBeTruthy();
+  });
+
+  it('a toast while a modal dialog is open stays where screen readers reach it', async () => {
+    render(
+      <>
+        <Toaster />
+        <Dialog.Root open>
+          <Dialog.Portal>
+            <Dialog.Content aria-describedby={undefined}>
+              <Dialog.Title>Swap</Dialog.Title>
+            </Dialog.Content>
+          </Dialog.Portal>
+        </Dialog.Root>
+      </>,
+    );
+    notify.info('Conversion Coming Soon!');
+    const toast = await screen.findByText('Conversion Coming Soon!');
+    expect(toast.closest('[aria-hidden="true"]')).toBeNull();
   });
 });

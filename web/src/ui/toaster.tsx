@@ -30,18 +30,25 @@ export function Toaster() {
   useEffect(() => {
     if (sonner) markMounted(sonner);
   }, [sonner]);
-  if (!sonner) return null;
-  const Sonner = sonner.Toaster;
+  // The host is in the page from the start and marked as a live region (off: sonner's own region
+  // inside speaks), because a modal dialog hides everything outside it from screen readers except
+  // live regions that exist when it opens: a toaster that arrived later, while the swap dialog was
+  // open, was hidden with the page and its toast never announced.
+  const Sonner = sonner?.Toaster;
   return (
-    <Sonner
-      className={styles.toaster}
-      position="top-right"
-      visibleToasts={TOAST_MAX_VISIBLE}
-      duration={TOAST_DURATION_MS}
-      theme="dark"
-      richColors
-      closeButton
-    />
+    <div aria-live="off">
+      {Sonner ? (
+        <Sonner
+          className={styles.toaster}
+          position="top-right"
+          visibleToasts={TOAST_MAX_VISIBLE}
+          duration={TOAST_DURATION_MS}
+          theme="dark"
+          richColors
+          closeButton
+        />
+      ) : null}
+    </div>
   );
 }
 
