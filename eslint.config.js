@@ -55,4 +55,15 @@ export default tseslint.config(
     },
   },
   ...featureBoundaries,
+  {
+    // The web's unit tests share a module graph per worker (vitest.config.ts: isolate false), so a
+    // module replaced in one file would stay replaced in the next: pass a stand-in instead.
+    files: ['web/src/**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.object.name='vi'][callee.property.name=/^(mock|doMock)$/]", message: 'No vi.mock in web tests: pass a stand-in (see keystore-check.ts).' },
+      ],
+    },
+  },
 );

@@ -6,5 +6,13 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     setupFiles: ['test/helpers/fail-on-console-error.ts'],
+    // Printed by the PGlite run (scripts/test.sh); the floor CI holds.
+    coverage: {
+      provider: 'v8',
+      include: ['src/**/*.ts'],
+      exclude: ['src/**/*.test.ts'],
+      reporter: ['text-summary'],
+      thresholds: { lines: 60, functions: 60, branches: 50, statements: 60 },
+    },
   },
 });

@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "== server tests on PGlite"
-TEST_DB=pglite npx vitest run
+TEST_DB=pglite npx vitest run --coverage
 if [ -n "${TEST_DATABASE_URL:-}" ]; then
   echo "== server tests on PostgreSQL (TEST_DATABASE_URL is set)"
   TEST_DB=postgres npx vitest run

@@ -131,8 +131,10 @@ describe('a sponsored claim on the dashboard (issue 14)', () => {
     expect(within(card).getByText('Queued').getAttribute('aria-current')).toBe('step');
     expect(screen.getByRole('button', { name: /^Claim .* REME$/ }).hasAttribute('disabled')).toBe(true);
     latest = { ...claim, status: 'confirmed', txHash: `0x${'ab'.repeat(32)}` };
+    // The page's event stream, taken before serving the new answers (serving forgets the streams).
+    const stream = eventSources.at(-1)!;
     serveMember(undefined, sponsored(latest));
-    act(() => void eventSources.at(-1)?.dispatchEvent(new Event('changed')));
+    act(() => void stream.dispatchEvent(new Event('changed')));
     await waitFor(() => expect(within(screen.getByTestId('sponsored-claim')).getByRole('heading', { name: 'Claim confirmed' })).toBeTruthy());
     expect(screen.getByText('200.0000 REME are now in your wallet. The network fee was paid by your community.')).toBeTruthy();
     fireEvent.click(within(screen.getByTestId('sponsored-claim')).getByRole('button', { name: 'Dismiss' }));

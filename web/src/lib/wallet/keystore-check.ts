@@ -9,8 +9,11 @@ import { runWalletTask } from './wallet-client';
 
 let pending: Promise<boolean> | null = null;
 
-export function checkKeystoreInBackground(keystore: string, password: string): void {
-  pending = runWalletTask({ kind: 'check', keystore, password }).then(
+/** What runs the check: the wallet worker (a test gives its own). */
+export type CheckRunner = (task: { kind: 'check'; keystore: string; password: string }) => Promise<{ opens: boolean }>;
+
+export function checkKeystoreInBackground(keystore: string, password: string, run: CheckRunner = runWalletTask): void {
+  pending = run({ kind: 'check', keystore, password }).then(
     ({ opens }) => {
       if (!opens) handoff.put('recoveryPassword', password);
       return opens;
