@@ -7,7 +7,9 @@ import globals from 'globals';
 // Features must not import each other: shared code lives in web/src/ui and web/src/lib
 // (imports flow ui/lib -> features -> app). Each feature may only import its own folder.
 // Every folder under web/src/features is one (a new feature is covered without editing this list).
-const features = readdirSync(new URL('./web/src/features', import.meta.url), { withFileTypes: true })
+const features = readdirSync(new URL('./web/src/features', import.meta.url), {
+  withFileTypes: true,
+})
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 const featureBoundaries = features.map((feature) => ({
@@ -18,8 +20,11 @@ const featureBoundaries = features.map((feature) => ({
       {
         patterns: [
           {
-            group: features.filter((f) => f !== feature).flatMap((f) => [`**/features/${f}`, `**/features/${f}/**`]),
-            message: 'Features do not import each other; move shared code to web/src/ui or web/src/lib.',
+            group: features
+              .filter((f) => f !== feature)
+              .flatMap((f) => [`**/features/${f}`, `**/features/${f}/**`]),
+            message:
+              'Features do not import each other; move shared code to web/src/ui or web/src/lib.',
           },
           { group: ['**/app/**', '**/app'], message: 'Features do not import the app layer.' },
         ],
@@ -29,13 +34,24 @@ const featureBoundaries = features.map((feature) => ({
 }));
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '**/test-results/**', '**/playwright-report/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'data/**',
+      '**/test-results/**',
+      '**/playwright-report/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node } },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
@@ -50,7 +66,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/features/**', '**/app/**'], message: 'ui/lib are imported by features, never the reverse.' }] },
+        {
+          patterns: [
+            {
+              group: ['**/features/**', '**/app/**'],
+              message: 'ui/lib are imported by features, never the reverse.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -62,7 +85,11 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': [
         'error',
-        { selector: "CallExpression[callee.object.name='vi'][callee.property.name=/^(mock|doMock)$/]", message: 'No vi.mock in web tests: pass a stand-in (see keystore-check.ts).' },
+        {
+          selector:
+            "CallExpression[callee.object.name='vi'][callee.property.name=/^(mock|doMock)$/]",
+          message: 'No vi.mock in web tests: pass a stand-in (see keystore-check.ts).',
+        },
       ],
     },
   },

@@ -14,7 +14,12 @@ export default defineConfig({
     coverage: {
       provider: 'v8',
       include: ['core/src/**/*.ts', 'web/src/**/*.{ts,tsx}'],
-      exclude: ['**/*.test.{ts,tsx}', 'web/src/test-*.{ts,tsx}', 'web/src/sw.ts', 'web/src/lib/wallet/wallet.worker.ts'],
+      exclude: [
+        '**/*.test.{ts,tsx}',
+        'web/src/test-*.{ts,tsx}',
+        'web/src/sw.ts',
+        'web/src/lib/wallet/wallet.worker.ts',
+      ],
       reporter: ['text-summary'],
       // The floor CI holds: a change that drops coverage below it fails `npm test`.
       thresholds: { lines: 70, functions: 68, branches: 63, statements: 68 },

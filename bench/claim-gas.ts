@@ -6,7 +6,13 @@
 import type { Contract } from 'ethers';
 import { BrowserProvider, Wallet, getAddress, hexlify, parseEther, randomBytes } from 'ethers';
 import { buildTree, proofAt, type Entitlement } from '@crw/core';
-import { claimManyOutcome, createDevChain, deployContracts, WELL_KNOWN_TEST_KEYS, type BatchClaim } from '@crw/contracts';
+import {
+  claimManyOutcome,
+  createDevChain,
+  deployContracts,
+  WELL_KNOWN_TEST_KEYS,
+  type BatchClaim,
+} from '@crw/contracts';
 import { median } from './lib/harness';
 
 const MEMBERS = Number(process.env.MEMBERS ?? 100_000);
@@ -14,9 +20,12 @@ const SAMPLE = 20;
 const BATCH_MEMBERS = Number(process.env.BATCH_MEMBERS ?? 1_000);
 const BATCH_SIZES = [10, 50, 100];
 const BATCHES = 5;
-if (BATCH_MEMBERS < BATCHES * BATCH_SIZES.reduce((sum, size) => sum + size, 0)) throw new Error('BATCH_MEMBERS is too small for the batches');
+if (BATCH_MEMBERS < BATCHES * BATCH_SIZES.reduce((sum, size) => sum + size, 0))
+  throw new Error('BATCH_MEMBERS is too small for the batches');
 
-const provider = new BrowserProvider(await createDevChain(WELL_KNOWN_TEST_KEYS), undefined, { cacheTimeout: -1 });
+const provider = new BrowserProvider(await createDevChain(WELL_KNOWN_TEST_KEYS), undefined, {
+  cacheTimeout: -1,
+});
 const operator = new Wallet(WELL_KNOWN_TEST_KEYS[0]!, provider);
 const { distributor } = await deployContracts(operator, parseEther('1000000000'));
 const claimer = distributor.connect(new Wallet(WELL_KNOWN_TEST_KEYS[1]!, provider)) as Contract;
@@ -35,7 +44,9 @@ async function round(index: number): Promise<number[]> {
   for (const i of sample) {
     const { address, amount } = entitlements[i]!;
     const proof = proofAt(tree.nodes, tree.treeIndex[i]!);
-    const receipt = await (await claimer.getFunction('claim')(address, amount, proof, index)).wait();
+    const receipt = await (
+      await claimer.getFunction('claim')(address, amount, proof, index)
+    ).wait();
     gas.push(Number(receipt.gasUsed));
   }
   return gas;
@@ -48,9 +59,12 @@ function report(label: string, gas: number[], goal?: number) {
   );
 }
 
-const proofLengths = (members: number) => `proofs of ${Math.ceil(Math.log2(members)) - 1}–${Math.ceil(Math.log2(members))} hashes`;
+const proofLengths = (members: number) =>
+  `proofs of ${Math.ceil(Math.log2(members)) - 1}–${Math.ceil(Math.log2(members))} hashes`;
 
-console.log(`claim gas, ${MEMBERS.toLocaleString('en')}-member round, ${SAMPLE} claims each (${proofLengths(MEMBERS)})`);
+console.log(
+  `claim gas, ${MEMBERS.toLocaleString('en')}-member round, ${SAMPLE} claims each (${proofLengths(MEMBERS)})`,
+);
 report('first claim', await round(1), 85_000);
 for (const i of sample) entitlements[i]!.amount += parseEther('100');
 report('repeat claim', await round(2), 55_000);
@@ -84,7 +98,8 @@ async function batchRound(index: number): Promise<number[][]> {
       }));
       const receipt = await (await relayer.getFunction('claimMany')(index, claims)).wait();
       const outcome = claimManyOutcome(await batched.getAddress(), receipt.logs);
-      if (outcome.paid.length !== claims.length) throw new Error(`batch paid ${outcome.paid.length} of ${claims.length}`);
+      if (outcome.paid.length !== claims.length)
+        throw new Error(`batch paid ${outcome.paid.length} of ${claims.length}`);
       perClaim.push(Math.round(Number(receipt.gasUsed) / claims.length));
     }
     gas.push(perClaim);

@@ -10,7 +10,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
-import { cloneMemberKeys, cookieOf, makeMemberKeys, registerBody } from '@crw/server/test/helpers/members';
+import {
+  cloneMemberKeys,
+  cookieOf,
+  makeMemberKeys,
+  registerBody,
+} from '@crw/server/test/helpers/members';
 import { startHardhatNode } from '@crw/server/test/helpers/hardhat-node';
 import { freePort, median, repoRoot, waitFor } from './lib/harness';
 
@@ -32,19 +37,29 @@ async function startServer(env: Record<string, string>) {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(async () => (await fetch(`${url}/api/health`).catch(() => undefined))?.status === 200, 120_000);
+  await waitFor(
+    async () => (await fetch(`${url}/api/health`).catch(() => undefined))?.status === 200,
+    120_000,
+  );
   return { url, stop: () => child.kill('SIGTERM') };
 }
 
 /** What the server has asked the chain node so far (its own count, from /metrics). */
 async function chainCalls(url: string): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${operatorApiKey}` } })).text();
-  return [...text.matchAll(/^crw_chain_node_calls_total\{[^}]*\} (\S+)$/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
+  const text = await (
+    await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${operatorApiKey}` } })
+  ).text();
+  return [...text.matchAll(/^crw_chain_node_calls_total\{[^}]*\} (\S+)$/gm)].reduce(
+    (sum, m) => sum + Number(m[1]),
+    0,
+  );
 }
 
 /** The server process's CPU time so far (prom-client's process metrics). */
 async function cpuSeconds(url: string): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${operatorApiKey}` } })).text();
+  const text = await (
+    await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${operatorApiKey}` } })
+  ).text();
   return Number(/^crw_process_cpu_seconds_total (\S+)$/m.exec(text)?.[1]);
 }
 
@@ -55,14 +70,25 @@ interface Figures {
   bad: number;
 }
 
-function load(url: string, cookies: string[], conns = connections, headers: Record<string, string> = {}): Promise<Figures> {
+function load(
+  url: string,
+  cookies: string[],
+  conns = connections,
+  headers: Record<string, string> = {},
+): Promise<Figures> {
   let next = 0;
   return autocannon({
     url,
     connections: conns,
     duration,
-    setupClient: (client) => client.setHeaders({ ...headers, cookie: cookies[next++ % cookies.length]! }),
-  }).then((r) => ({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors }));
+    setupClient: (client) =>
+      client.setHeaders({ ...headers, cookie: cookies[next++ % cookies.length]! }),
+  }).then((r) => ({
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    bad: r.non2xx + r.errors,
+  }));
 }
 
 const node = await startHardhatNode();
@@ -70,12 +96,21 @@ const database = await createPostgresDatabase();
 const servers: Array<{ stop: () => void }> = [];
 try {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'crw-bench-'));
-  const chainEnv = { CHAIN_RPC_URL: node.url, OPERATOR_PRIVATE_KEY: node.accounts[0]!, DATA_DIR: dataDir };
-  const deployed = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/src/cli/ops.ts', 'deploy', '--confirmations', '1'], {
-    cwd: repoRoot,
-    env: { ...process.env, ...chainEnv },
-  });
-  const line = (name: string) => new RegExp(`^${name}=(\\S+)$`, 'm').exec(deployed.stdout)?.[1] ?? '';
+  const chainEnv = {
+    CHAIN_RPC_URL: node.url,
+    OPERATOR_PRIVATE_KEY: node.accounts[0]!,
+    DATA_DIR: dataDir,
+  };
+  const deployed = await promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', 'server/src/cli/ops.ts', 'deploy', '--confirmations', '1'],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, ...chainEnv },
+    },
+  );
+  const line = (name: string) =>
+    new RegExp(`^${name}=(\\S+)$`, 'm').exec(deployed.stdout)?.[1] ?? '';
   const env = {
     ...chainEnv,
     TOKEN_ADDRESS: line('TOKEN_ADDRESS'),
@@ -96,7 +131,11 @@ try {
   for (let i = 0; i < MEMBERS; i++) {
     const keys = await cloneMemberKeys(base);
     const body = await registerBody(first.url, keys, referralCode ? { referralCode } : {});
-    const res = await fetch(`${first.url}/api/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${first.url}/api/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     if (res.status !== 201) throw new Error(`register: ${res.status} ${await res.text()}`);
     const signIn = await fetch(`${first.url}/auth/sign-in/email`, {
       method: 'POST',
@@ -104,9 +143,16 @@ try {
       body: JSON.stringify({ email: keys.email, password: keys.authSecret }),
     });
     cookies.push(cookieOf(signIn.headers.getSetCookie()));
-    if (i === 0) referralCode = ((await (await fetch(`${first.url}/api/me`, { headers: { cookie: cookies[0]! } })).json()) as { referralCode: string }).referralCode;
+    if (i === 0)
+      referralCode = (
+        (await (
+          await fetch(`${first.url}/api/me`, { headers: { cookie: cookies[0]! } })
+        ).json()) as { referralCode: string }
+      ).referralCode;
   }
-  console.log(`PostgreSQL, a Hardhat node process, ${MEMBERS} signed-in members; ${connections} connections, ${duration} s each, ${runs} runs\n`);
+  console.log(
+    `PostgreSQL, a Hardhat node process, ${MEMBERS} signed-in members; ${connections} connections, ${duration} s each, ${runs} runs\n`,
+  );
 
   const table: Record<string, Array<Figures & { calls: number; cpuUs: number }>> = {};
   const routes: Array<[string, string, Record<string, string>]> = [
@@ -133,24 +179,37 @@ try {
   servers.push(second);
   const twoProcesses: number[] = [];
   for (let run = 1; run <= runs; run++) {
-    const halves = await Promise.all([load(`${first.url}/api/me`, cookies, connections / 2), load(`${second.url}/api/me`, cookies, connections / 2)]);
+    const halves = await Promise.all([
+      load(`${first.url}/api/me`, cookies, connections / 2),
+      load(`${second.url}/api/me`, cookies, connections / 2),
+    ]);
     const rps = halves[0].rps + halves[1].rps;
     twoProcesses.push(rps);
-    console.log(`run ${run} /api/me on two processes  ${rps.toFixed(0).padStart(6)} req/s (${halves.map((h) => h.rps.toFixed(0)).join(' + ')})`);
+    console.log(
+      `run ${run} /api/me on two processes  ${rps.toFixed(0).padStart(6)} req/s (${halves.map((h) => h.rps.toFixed(0)).join(' + ')})`,
+    );
   }
 
   console.log(`\nmedians of ${runs} runs:`);
   for (const [route, all] of Object.entries(table)) {
     const perMinute = (median(all.map((f) => f.calls)) / duration) * 60;
     console.log(
-      `${route.padEnd(24)} ${median(all.map((f) => f.rps)).toFixed(0).padStart(6)} req/s  p50 ${median(all.map((f) => f.p50))} ms  p99 ${median(all.map((f) => f.p99))} ms  CPU ${median(all.map((f) => f.cpuUs)).toFixed(0)} µs/req  chain calls ${median(all.map((f) => f.calls))} per run (${perMinute.toFixed(0)}/min)`,
+      `${route.padEnd(24)} ${median(all.map((f) => f.rps))
+        .toFixed(0)
+        .padStart(
+          6,
+        )} req/s  p50 ${median(all.map((f) => f.p50))} ms  p99 ${median(all.map((f) => f.p99))} ms  CPU ${median(all.map((f) => f.cpuUs)).toFixed(0)} µs/req  chain calls ${median(all.map((f) => f.calls))} per run (${perMinute.toFixed(0)}/min)`,
     );
   }
   const me = median(table['/api/me']!.map((f) => f.rps));
   const config = median(table['/api/config']!.map((f) => f.rps));
   const fromDatabase = median(table['/api/me no-cache']!.map((f) => f.rps));
-  console.log(`/api/me at ${((me / config) * 100).toFixed(0)} % of /api/config's throughput (goal ≥ 40 %); read from the database every time ${((fromDatabase / config) * 100).toFixed(0)} %`);
-  console.log(`two processes: /api/me ${median(twoProcesses).toFixed(0)} req/s, ${(median(twoProcesses) / me).toFixed(2)}× one process (load generator on the same 2 cores)`);
+  console.log(
+    `/api/me at ${((me / config) * 100).toFixed(0)} % of /api/config's throughput (goal ≥ 40 %); read from the database every time ${((fromDatabase / config) * 100).toFixed(0)} %`,
+  );
+  console.log(
+    `two processes: /api/me ${median(twoProcesses).toFixed(0)} req/s, ${(median(twoProcesses) / me).toFixed(2)}× one process (load generator on the same 2 cores)`,
+  );
 } finally {
   for (const s of servers) s.stop();
   await node.stop();

@@ -22,7 +22,8 @@ import { claimData } from '@crw/server/distribution/claims';
 import { publishRound } from '@crw/server/distribution/rounds';
 import { createPostgresDatabase } from '@crw/server/test/helpers/test-database';
 
-process.env.TEST_DATABASE_URL ??= process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+process.env.TEST_DATABASE_URL ??=
+  process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const sizes = process.argv.slice(2).map(Number).filter(Boolean);
 const SAMPLE = 200;
 const CLAIMS = 3;
@@ -37,7 +38,11 @@ for (const size of sizes.length ? sizes : [100_000, 1_000_000]) {
     let t = performance.now();
     await seedMembers(database.db, size);
     const seedMs = performance.now() - t;
-    const chain = await openChain({ dataDir: mkdtempSync(path.join(tmpdir(), 'crw-bench-')) } as Config, database, silent);
+    const chain = await openChain(
+      { dataDir: mkdtempSync(path.join(tmpdir(), 'crw-bench-')) } as Config,
+      database,
+      silent,
+    );
 
     const marks: Record<string, number> = {};
     t = performance.now();
@@ -47,9 +52,14 @@ for (const size of sizes.length ? sizes : [100_000, 1_000_000]) {
     const endToEndMs = performance.now() - t;
 
     t = performance.now();
-    const { nodes } = await database.db.selectFrom('distribution_rounds').select('nodes').where('round_index', '=', 1).executeTakeFirstOrThrow();
+    const { nodes } = await database.db
+      .selectFrom('distribution_rounds')
+      .select('nodes')
+      .where('round_index', '=', 1)
+      .executeTakeFirstOrThrow();
     let proofHashes = 0;
-    for (let index = size - 1; index < 2 * size - 1; index++) proofHashes += proofAt(nodes, index).length;
+    for (let index = size - 1; index < 2 * size - 1; index++)
+      proofHashes += proofAt(nodes, index).length;
     const proofsMs = performance.now() - t;
 
     const onChainRoot = (await chain.distributor.getFunction('merkleRoot')()) as string;
@@ -57,20 +67,47 @@ for (const size of sizes.length ? sizes : [100_000, 1_000_000]) {
       .selectFrom('distribution_entries')
       .select(['user_id', 'wallet_address', 'cumulative_amount'])
       .where('round_index', '=', 1)
-      .where('user_id', 'in', Array.from({ length: SAMPLE }, (_, k) => memberId(1 + Math.floor((k * size) / SAMPLE))))
+      .where(
+        'user_id',
+        'in',
+        Array.from({ length: SAMPLE }, (_, k) => memberId(1 + Math.floor((k * size) / SAMPLE))),
+      )
       .execute();
     let verified = 0;
     let claimedOk = 0;
     for (const [k, entry] of sample.entries()) {
       const data = await claimData(database.db, 1, entry.user_id);
-      if (StandardMerkleTree.verify(onChainRoot, [...LEAF_ENCODING], [entry.wallet_address, entry.cumulative_amount], data.proof)) verified++;
+      if (
+        StandardMerkleTree.verify(
+          onChainRoot,
+          [...LEAF_ENCODING],
+          [entry.wallet_address, entry.cumulative_amount],
+          data.proof,
+        )
+      )
+        verified++;
       if (k < CLAIMS) {
         // Anyone may claim on a member's behalf; the tokens go to the member's wallet.
-        await (await (chain.distributor as Contract).getFunction('claim')(entry.wallet_address, entry.cumulative_amount, data.proof, 1)).wait();
-        if ((await chain.token.getFunction('balanceOf')(entry.wallet_address)) === BigInt(entry.cumulative_amount)) claimedOk++;
+        await (
+          await (chain.distributor as Contract).getFunction('claim')(
+            entry.wallet_address,
+            entry.cumulative_amount,
+            data.proof,
+            1,
+          )
+        ).wait();
+        if (
+          (await chain.token.getFunction('balanceOf')(entry.wallet_address)) ===
+          BigInt(entry.cumulative_amount)
+        )
+          claimedOk++;
       }
     }
-    const stored = await sql<{ bytes: string }>`SELECT octet_length(nodes) AS bytes FROM distribution_rounds WHERE round_index = 1`.execute(database.db);
+    const stored = await sql<{
+      bytes: string;
+    }>`SELECT octet_length(nodes) AS bytes FROM distribution_rounds WHERE round_index = 1`.execute(
+      database.db,
+    );
     console.log(
       `${size.toLocaleString('en')} members (seeded in ${seconds(seedMs)}): round published end to end in ${seconds(endToEndMs)} ` +
         `(entitlements read, tree built, nodes and ${published.members.toLocaleString('en')} leaves stored: ${seconds(marks.prepared ?? NaN)}; ` +
@@ -92,10 +129,16 @@ function memberId(i: number): string {
 async function seedMembers(db: Parameters<typeof claimData>[0], size: number): Promise<void> {
   const ids = sql`SELECT i, 'user-' || lpad(i::text, 8, '0') AS id FROM generate_series(1, ${size}) AS i`;
   await sql`INSERT INTO "user" (id, name, email, "emailVerified", "createdAt", "updatedAt")
-            SELECT id, 'Member ' || i, id || '@example.com', true, now(), now() FROM (${ids}) s`.execute(db);
-  await sql`INSERT INTO profiles (id, username, email) SELECT id, id, id || '@example.com' FROM (${ids}) s`.execute(db);
+            SELECT id, 'Member ' || i, id || '@example.com', true, now(), now() FROM (${ids}) s`.execute(
+    db,
+  );
+  await sql`INSERT INTO profiles (id, username, email) SELECT id, id, id || '@example.com' FROM (${ids}) s`.execute(
+    db,
+  );
   await sql`INSERT INTO user_wallets (user_id, wallet_address, encrypted_wallet)
-            SELECT id, '0x' || md5(id) || substr(md5('w' || id), 1, 8), '{}' FROM (${ids}) s`.execute(db);
+            SELECT id, '0x' || md5(id) || substr(md5('w' || id), 1, 8), '{}' FROM (${ids}) s`.execute(
+    db,
+  );
   await sql`INSERT INTO user_token_distributions (user_id, signup_tokens)
             SELECT id, (200 + (i % 5) * 25) * 10::numeric ^ 18 FROM (${ids}) s`.execute(db);
 }

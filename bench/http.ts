@@ -24,25 +24,46 @@ interface Figures {
 
 async function measure(url: string): Promise<Figures> {
   // Browsers ask for compressed bodies; so does the benchmark.
-  const result = await autocannon({ url, connections, duration, headers: { 'accept-encoding': 'br, gzip' } });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx + result.errors };
+  const result = await autocannon({
+    url,
+    connections,
+    duration,
+    headers: { 'accept-encoding': 'br, gzip' },
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx + result.errors,
+  };
 }
 
 const server = await startServer();
 try {
-  const targets = { '/api/health': '/api/health', 'static asset': await staticAssetPath(server.url) };
+  const targets = {
+    '/api/health': '/api/health',
+    'static asset': await staticAssetPath(server.url),
+  };
   const table: Record<string, Figures[]> = {};
   for (let run = 1; run <= runs; run++) {
     for (const [name, route] of Object.entries(targets)) {
       const figures = await measure(`${server.url}${route}`);
       (table[name] ??= []).push(figures);
-      console.log(`run ${run}/${runs} ${name.padEnd(13)} ${figures.rps.toFixed(0).padStart(7)} req/s  p50 ${figures.p50} ms  p99 ${figures.p99} ms  non-2xx/errors ${figures.non2xx}`);
+      console.log(
+        `run ${run}/${runs} ${name.padEnd(13)} ${figures.rps.toFixed(0).padStart(7)} req/s  p50 ${figures.p50} ms  p99 ${figures.p99} ms  non-2xx/errors ${figures.non2xx}`,
+      );
     }
   }
-  console.log(`\nmedian of ${runs} runs, ${connections} connections, ${duration} s each (${targets['static asset']} as the static asset):`);
+  console.log(
+    `\nmedian of ${runs} runs, ${connections} connections, ${duration} s each (${targets['static asset']} as the static asset):`,
+  );
   for (const [name, all] of Object.entries(table)) {
     console.log(
-      `${name.padEnd(13)} ${median(all.map((f) => f.rps)).toFixed(0).padStart(7)} req/s  p50 ${median(all.map((f) => f.p50))} ms  p99 ${median(all.map((f) => f.p99))} ms`,
+      `${name.padEnd(13)} ${median(all.map((f) => f.rps))
+        .toFixed(0)
+        .padStart(
+          7,
+        )} req/s  p50 ${median(all.map((f) => f.p50))} ms  p99 ${median(all.map((f) => f.p99))} ms`,
     );
   }
 } finally {

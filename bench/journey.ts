@@ -16,11 +16,20 @@ const NEW_PASSWORD = 'Journey-Bench-2';
 type Timing = { ms: number; longestTaskMs: number };
 
 /** Marks the press of the button, then waits for `usable` on every animation frame. */
-async function timed(page: Page, press: () => Promise<void>, usable: () => boolean, timeoutMs = 60_000): Promise<Timing> {
+async function timed(
+  page: Page,
+  press: () => Promise<void>,
+  usable: () => boolean,
+  timeoutMs = 60_000,
+): Promise<Timing> {
   await page.evaluate(() => {
     const w = window as unknown as { __pressedAt: number };
     w.__pressedAt = Number.POSITIVE_INFINITY;
-    document.addEventListener('click', () => (w.__pressedAt = Math.min(w.__pressedAt, performance.now())), { capture: true, once: true });
+    document.addEventListener(
+      'click',
+      () => (w.__pressedAt = Math.min(w.__pressedAt, performance.now())),
+      { capture: true, once: true },
+    );
   });
   await press();
   await page.waitForFunction(usable, undefined, { polling: 'raf', timeout: timeoutMs });
@@ -32,10 +41,19 @@ async function timed(page: Page, press: () => Promise<void>, usable: () => boole
   });
 }
 
-async function devMailLink(url: string, to: string, subject: string, contains: string): Promise<string> {
+async function devMailLink(
+  url: string,
+  to: string,
+  subject: string,
+  contains: string,
+): Promise<string> {
   for (let i = 0; i < 150; i++) {
-    const { messages } = (await (await fetch(`${url}/dev/mail.json?to=${encodeURIComponent(to)}`)).json()) as { messages: Array<{ subject: string; links: string[] }> };
-    const link = messages.find((m) => m.subject.includes(subject))?.links.find((l) => l.includes(contains));
+    const { messages } = (await (
+      await fetch(`${url}/dev/mail.json?to=${encodeURIComponent(to)}`)
+    ).json()) as { messages: Array<{ subject: string; links: string[] }> };
+    const link = messages
+      .find((m) => m.subject.includes(subject))
+      ?.links.find((l) => l.includes(contains));
     if (link) return link;
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -45,20 +63,39 @@ async function devMailLink(url: string, to: string, subject: string, contains: s
 const server = await startServer({ REQUIRE_EMAIL_CONFIRMATION: 'false', SPONSOR_CLAIMS: 'true' });
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
 });
-const results: Record<'signUp' | 'signIn' | 'claim' | 'recovery', Timing[]> = { signUp: [], signIn: [], claim: [], recovery: [] };
+const results: Record<'signUp' | 'signIn' | 'claim' | 'recovery', Timing[]> = {
+  signUp: [],
+  signIn: [],
+  claim: [],
+  recovery: [],
+};
 try {
   const emails: string[] = [];
   for (let run = 0; run < runs; run++) {
     const email = `journey.${Date.now().toString(36)}${run}@example.test`;
     emails.push(email);
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 900 },
+      permissions: ['clipboard-read', 'clipboard-write'],
+    });
     await context.addInitScript(() => {
       const w = window as unknown as { __name: unknown; __longTasks: PerformanceEntry[] };
       w.__name = (fn: unknown) => fn; // tsx names functions with a helper the page lacks
       w.__longTasks = [];
-      new PerformanceObserver((list) => w.__longTasks.push(...list.getEntries())).observe({ type: 'longtask', buffered: true });
+      new PerformanceObserver((list) => w.__longTasks.push(...list.getEntries())).observe({
+        type: 'longtask',
+        buffered: true,
+      });
     });
     const page = await context.newPage();
 
@@ -74,7 +111,14 @@ try {
         () => document.querySelectorAll('[aria-label="Recovery code"] li').length === 12,
       ),
     );
-    const phrase = (await page.getByRole('list', { name: 'Recovery code' }).getByRole('listitem').allTextContents()).map((t) => t.replace(/^\d+\.\s*/, '').trim()).join(' ');
+    const phrase = (
+      await page
+        .getByRole('list', { name: 'Recovery code' })
+        .getByRole('listitem')
+        .allTextContents()
+    )
+      .map((t) => t.replace(/^\d+\.\s*/, '').trim())
+      .join(' ');
     await page.getByRole('button', { name: 'Copy All Words' }).click();
     await page.getByRole('button', { name: 'I have saved my code' }).click();
     await page.getByLabel('Your 12-word code').fill(phrase);
@@ -90,7 +134,14 @@ try {
       await timed(
         page,
         () => page.getByRole('button', { name: 'LOGIN' }).click(),
-        () => location.pathname === '/dashboard' && Array.from(document.querySelectorAll('h1')).some((h) => h.textContent?.startsWith('Hello')) && Array.from(document.querySelectorAll('button')).some((b) => /Claim/.test(b.textContent ?? '')),
+        () =>
+          location.pathname === '/dashboard' &&
+          Array.from(document.querySelectorAll('h1')).some((h) =>
+            h.textContent?.startsWith('Hello'),
+          ) &&
+          Array.from(document.querySelectorAll('button')).some((b) =>
+            /Claim/.test(b.textContent ?? ''),
+          ),
       ),
     );
     await page.getByRole('button', { name: 'Logout' }).click();
@@ -99,10 +150,14 @@ try {
   }
 
   // One round for every member, then each claims (sponsored: no ETH needed).
-  await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/src/cli/ops.ts', 'distribute', '--publish'], {
-    cwd: repoRoot,
-    env: { PATH: process.env.PATH ?? '', SERVER_URL: server.url, DATA_DIR: server.dataDir },
-  });
+  await promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', 'server/src/cli/ops.ts', 'distribute', '--publish'],
+    {
+      cwd: repoRoot,
+      env: { PATH: process.env.PATH ?? '', SERVER_URL: server.url, DATA_DIR: server.dataDir },
+    },
+  );
 
   for (const email of emails) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -110,7 +165,10 @@ try {
       const w = window as unknown as { __name: unknown; __longTasks: PerformanceEntry[] };
       w.__name = (fn: unknown) => fn;
       w.__longTasks = [];
-      new PerformanceObserver((list) => w.__longTasks.push(...list.getEntries())).observe({ type: 'longtask', buffered: true });
+      new PerformanceObserver((list) => w.__longTasks.push(...list.getEntries())).observe({
+        type: 'longtask',
+        buffered: true,
+      });
     });
     const page = await context.newPage();
     await page.goto(`${server.url}/`);
@@ -123,7 +181,13 @@ try {
       await timed(
         page,
         () => page.getByRole('button', { name: 'Complete' }).click(),
-        () => location.pathname === '/dashboard' && Array.from(document.querySelectorAll('[role="status"], section, div')).some((e) => /Processing|Queued|Sent to the network|In your wallet|Claim confirmed/.test(e.textContent ?? '')),
+        () =>
+          location.pathname === '/dashboard' &&
+          Array.from(document.querySelectorAll('[role="status"], section, div')).some((e) =>
+            /Processing|Queued|Sent to the network|In your wallet|Claim confirmed/.test(
+              e.textContent ?? '',
+            ),
+          ),
       ),
     );
     await page.getByRole('button', { name: 'Logout' }).click();
@@ -134,9 +198,14 @@ try {
     await fetch(`${server.url}/auth/request-password-reset`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: server.url },
-      body: JSON.stringify({ email, redirectTo: `/reset-password?email=${encodeURIComponent(email)}` }),
+      body: JSON.stringify({
+        email,
+        redirectTo: `/reset-password?email=${encodeURIComponent(email)}`,
+      }),
     });
-    await page.goto(await devMailLink(server.url, email, 'Reset your password', '/auth/reset-password/'));
+    await page.goto(
+      await devMailLink(server.url, email, 'Reset your password', '/auth/reset-password/'),
+    );
     await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
     await page.getByLabel('Confirm new password', { exact: true }).fill(NEW_PASSWORD);
     await page.getByRole('button', { name: 'Save new password' }).click();
@@ -151,13 +220,22 @@ try {
       await timed(
         page,
         () => page.getByRole('button', { name: 'Recover' }).click(),
-        () => location.pathname === '/dashboard' && Array.from(document.querySelectorAll('h1')).some((h) => h.textContent?.startsWith('Hello')),
+        () =>
+          location.pathname === '/dashboard' &&
+          Array.from(document.querySelectorAll('h1')).some((h) =>
+            h.textContent?.startsWith('Hello'),
+          ),
       ),
     );
     await context.close();
   }
 
-  const goals: Record<keyof typeof results, string> = { signUp: 'goal ≤ 3000 ms', signIn: 'goal ≤ 1500 ms', claim: '', recovery: '' };
+  const goals: Record<keyof typeof results, string> = {
+    signUp: 'goal ≤ 3000 ms',
+    signIn: 'goal ≤ 1500 ms',
+    claim: '',
+    recovery: '',
+  };
   for (const [name, rows] of Object.entries(results) as Array<[keyof typeof results, Timing[]]>) {
     const ms = rows.map((r) => r.ms);
     const tasks = rows.map((r) => r.longestTaskMs);

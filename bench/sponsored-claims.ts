@@ -8,7 +8,14 @@
 // Run with TEST_DB=postgres TEST_DATABASE_URL=… for PostgreSQL; PGlite otherwise.
 import { claimRequestDomain, claimRequestTypes, CLAIM_REQUEST_LIFETIME_S } from '@crw/core';
 import { Wallet, formatEther, parseUnits } from 'ethers';
-import { cloneMemberKeys, makeMemberKeys, ORIGIN, registerBody, signIn, cookieOf } from '@crw/server/test/helpers/members';
+import {
+  cloneMemberKeys,
+  makeMemberKeys,
+  ORIGIN,
+  registerBody,
+  signIn,
+  cookieOf,
+} from '@crw/server/test/helpers/members';
 import { buildTestApp } from '@crw/server/test/helpers/test-app';
 import { median } from './lib/harness';
 
@@ -19,12 +26,14 @@ const CONCURRENCY = 20;
 
 async function pool<T>(items: T[], work: (item: T, i: number) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      await work(items[i]!, i);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        await work(items[i]!, i);
+      }
+    }),
+  );
 }
 
 interface RunFigures {
@@ -50,56 +59,117 @@ async function run(): Promise<RunFigures> {
   });
   try {
     const base = await makeMemberKeys();
-    const members: Array<{ keys: Awaited<ReturnType<typeof cloneMemberKeys>>; cookie: string }> = [];
+    const members: Array<{ keys: Awaited<ReturnType<typeof cloneMemberKeys>>; cookie: string }> =
+      [];
     const started = Date.now();
     await pool(Array.from({ length: MEMBERS }), async () => {
       const keys = await cloneMemberKeys(base);
-      const res = await t.app.inject({ method: 'POST', url: '/api/register', payload: await registerBody(t.app, keys) });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/register',
+        payload: await registerBody(t.app, keys),
+      });
       if (res.statusCode !== 201) throw new Error(`register: ${res.statusCode} ${res.body}`);
       const signedIn = await signIn(t.app, keys.email, keys.authSecret);
       members.push({ keys, cookie: cookieOf(signedIn.headers['set-cookie']) });
     });
-    const published = await t.app.inject({ method: 'POST', url: '/api/operator/distributions', headers: { authorization: `Bearer ${t.services.operatorKey}` } });
+    const published = await t.app.inject({
+      method: 'POST',
+      url: '/api/operator/distributions',
+      headers: { authorization: `Bearer ${t.services.operatorKey}` },
+    });
     if (published.statusCode !== 200) throw new Error(`publish: ${published.body}`);
     const round = (published.json() as { index: number }).index;
-    console.log(`  ${MEMBERS} members signed up and in round ${round} (${((Date.now() - started) / 1000).toFixed(0)} s, not timed)`);
+    console.log(
+      `  ${MEMBERS} members signed up and in round ${round} (${((Date.now() - started) / 1000).toFixed(0)} s, not timed)`,
+    );
 
-    const domain = claimRequestDomain(t.services.chain.chainId, String(t.services.chain.distributor.target));
+    const domain = claimRequestDomain(
+      t.services.chain.chainId,
+      String(t.services.chain.distributor.target),
+    );
     const signed = await Promise.all(
       members.map(async ({ keys, cookie }) => {
-        const answer = await t.app.inject({ method: "GET", url: "/api/claim", headers: { cookie } });
-        if (answer.statusCode !== 200) throw new Error(`claim data: ${answer.statusCode} ${answer.body}`);
+        const answer = await t.app.inject({
+          method: 'GET',
+          url: '/api/claim',
+          headers: { cookie },
+        });
+        if (answer.statusCode !== 200)
+          throw new Error(`claim data: ${answer.statusCode} ${answer.body}`);
         const claim = answer.json() as { distributedTokens: string };
-        const request = { account: keys.address, cumulativeAmount: claim.distributedTokens, round, deadline: Math.floor(Date.now() / 1000) + CLAIM_REQUEST_LIFETIME_S };
-        return { cookie, body: { ...request, signature: await new Wallet(keys.privateKey).signTypedData(domain, claimRequestTypes, request) } };
+        const request = {
+          account: keys.address,
+          cumulativeAmount: claim.distributedTokens,
+          round,
+          deadline: Math.floor(Date.now() / 1000) + CLAIM_REQUEST_LIFETIME_S,
+        };
+        return {
+          cookie,
+          body: {
+            ...request,
+            signature: await new Wallet(keys.privateKey).signTypedData(
+              domain,
+              claimRequestTypes,
+              request,
+            ),
+          },
+        };
       }),
     );
 
     const db = t.services.database.db;
     const t0 = Date.now();
     await pool(signed, async ({ cookie, body }) => {
-      const res = await t.app.inject({ method: 'POST', url: '/api/claim/sponsored', headers: { cookie, origin: ORIGIN }, payload: body });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/claim/sponsored',
+        headers: { cookie, origin: ORIGIN },
+        payload: body,
+      });
       if (res.statusCode !== 202) throw new Error(`request: ${res.statusCode} ${res.body}`);
     });
     const queuedIn = (Date.now() - t0) / 1000;
     for (;;) {
-      const left = await db.selectFrom('sponsored_claims').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '<>', 'confirmed').executeTakeFirstOrThrow();
-      const failed = await db.selectFrom('sponsored_claims').select('id').where('status', '=', 'failed').execute();
+      const left = await db
+        .selectFrom('sponsored_claims')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('status', '<>', 'confirmed')
+        .executeTakeFirstOrThrow();
+      const failed = await db
+        .selectFrom('sponsored_claims')
+        .select('id')
+        .where('status', '=', 'failed')
+        .execute();
       if (failed.length > 0) throw new Error(`${failed.length} claims failed`);
       if (Number(left.n) === 0) break;
       if (Date.now() - t0 > 600_000) throw new Error('not all confirmed within 10 minutes');
       await new Promise((r) => setTimeout(r, 100));
     }
     const seconds = (Date.now() - t0) / 1000;
-    const txs = await db.selectFrom('relayer_transactions').select(['gas_used', 'cost_wei', 'status']).execute();
-    if (txs.some((tx) => tx.status !== 'mined')) throw new Error('a relayer transaction did not mine');
+    const txs = await db
+      .selectFrom('relayer_transactions')
+      .select(['gas_used', 'cost_wei', 'status'])
+      .execute();
+    if (txs.some((tx) => tx.status !== 'mined'))
+      throw new Error('a relayer transaction did not mine');
     const gas = txs.reduce((sum, tx) => sum + Number(tx.gas_used), 0);
     const spentWei = txs.reduce((sum, tx) => sum + BigInt(tx.cost_wei ?? 0), 0n);
     // Every member paid, once.
-    const paid = await Promise.all(members.slice(0, 20).map(({ keys }) => t.services.chain.token.getFunction('balanceOf')(keys.address) as Promise<bigint>));
-    if (paid.some((b) => b !== 200n * 10n ** 18n)) throw new Error('a member was not paid 200 REME');
+    const paid = await Promise.all(
+      members
+        .slice(0, 20)
+        .map(
+          ({ keys }) =>
+            t.services.chain.token.getFunction('balanceOf')(keys.address) as Promise<bigint>,
+        ),
+    );
+    if (paid.some((b) => b !== 200n * 10n ** 18n))
+      throw new Error('a member was not paid 200 REME');
     const gasPerClaim = gas / MEMBERS;
-    console.log(`  requests accepted in ${queuedIn.toFixed(1)} s; all confirmed in ${seconds.toFixed(1)} s; ${txs.length} batch transactions`);
+    console.log(
+      `  requests accepted in ${queuedIn.toFixed(1)} s; all confirmed in ${seconds.toFixed(1)} s; ${txs.length} batch transactions`,
+    );
     return {
       seconds,
       perMinute: (MEMBERS / seconds) * 60,
@@ -113,7 +183,9 @@ async function run(): Promise<RunFigures> {
   }
 }
 
-console.log(`Sponsored claims: ${MEMBERS} members, batches of ${BATCH}, embedded chain, ${runs} run(s)`);
+console.log(
+  `Sponsored claims: ${MEMBERS} members, batches of ${BATCH}, embedded chain, ${runs} run(s)`,
+);
 const all: RunFigures[] = [];
 for (let i = 1; i <= runs; i++) {
   const figures = await run();

@@ -7,28 +7,49 @@ import { chromium } from '@playwright/test';
 import { median, repoRoot, startServer } from './lib/harness';
 
 const runs = Number(process.env.RUNS ?? 5);
-const workerAsset = readdirSync(path.join(repoRoot, 'web/dist/assets')).find((f) => /^wallet\.worker-.*\.js$/.test(f));
+const workerAsset = readdirSync(path.join(repoRoot, 'web/dist/assets')).find((f) =>
+  /^wallet\.worker-.*\.js$/.test(f),
+);
 if (!workerAsset) throw new Error('no built wallet worker: run `npm run build -w web` first');
 
 const server = await startServer();
 const base = server.url;
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
 });
 try {
   const page = await browser.newPage();
   // tsx keeps function names with a helper that the page does not have.
   await page.addInitScript('window.__name = (fn) => fn');
   await page.goto(base);
-  const rows: Array<{ create: number; createLongest: number; decrypt: number; decryptLongest: number }> = [];
+  const rows: Array<{
+    create: number;
+    createLongest: number;
+    decrypt: number;
+    decryptLongest: number;
+  }> = [];
   for (let run = 1; run <= runs; run++) {
     const figures = await page.evaluate(async (workerUrl) => {
       const longTasks: Array<[number, number]> = [];
-      const observer = new PerformanceObserver((list) => list.getEntries().forEach((e) => longTasks.push([e.startTime, e.duration])));
+      const observer = new PerformanceObserver((list) =>
+        list.getEntries().forEach((e) => longTasks.push([e.startTime, e.duration])),
+      );
       observer.observe({ type: 'longtask' });
       const task = (message: unknown) =>
-        new Promise<{ result: { wallet?: { keystore: string }; opens?: boolean }; ms: number; longest: number }>((resolve, reject) => {
+        new Promise<{
+          result: { wallet?: { keystore: string }; opens?: boolean };
+          ms: number;
+          longest: number;
+        }>((resolve, reject) => {
           const worker = new Worker(workerUrl, { type: 'module' });
           const started = performance.now();
           worker.onmessage = (event) => {
@@ -38,17 +59,32 @@ try {
             if (event.data.type !== 'done') return reject(new Error(event.data.message));
             // Long tasks are reported a little after they end; wait one frame before reading.
             setTimeout(() => {
-              const during = longTasks.filter(([start]) => start >= started && start <= ended).map(([, d]) => d);
-              resolve({ result: event.data.result, ms: ended - started, longest: Math.max(0, ...during) });
+              const during = longTasks
+                .filter(([start]) => start >= started && start <= ended)
+                .map(([, d]) => d);
+              resolve({
+                result: event.data.result,
+                ms: ended - started,
+                longest: Math.max(0, ...during),
+              });
             }, 50);
           };
           worker.postMessage(message);
         });
       const created = await task({ kind: 'create', password: 'bench-password-1' });
-      const opened = await task({ kind: 'check', keystore: created.result.wallet!.keystore, password: 'bench-password-1' });
+      const opened = await task({
+        kind: 'check',
+        keystore: created.result.wallet!.keystore,
+        password: 'bench-password-1',
+      });
       observer.disconnect();
       if (!opened.result.opens) throw new Error('the keystore did not open');
-      return { create: created.ms, createLongest: created.longest, decrypt: opened.ms, decryptLongest: opened.longest };
+      return {
+        create: created.ms,
+        createLongest: created.longest,
+        decrypt: opened.ms,
+        decryptLongest: opened.longest,
+      };
     }, `/assets/${workerAsset}`);
     rows.push(figures);
     console.log(
@@ -61,7 +97,9 @@ try {
     () =>
       new Promise<number>((resolve) => {
         let longest = 0;
-        const observer = new PerformanceObserver((list) => list.getEntries().forEach((e) => (longest = Math.max(longest, e.duration))));
+        const observer = new PerformanceObserver((list) =>
+          list.getEntries().forEach((e) => (longest = Math.max(longest, e.duration))),
+        );
         observer.observe({ type: 'longtask' });
         // A real event-loop task (scripts run by the test driver itself are not reported).
         setTimeout(() => {
@@ -76,9 +114,15 @@ try {
   );
   const m = (key: keyof (typeof rows)[number]) => median(rows.map((r) => r[key])).toFixed(0);
   console.log(`\nmedian of ${runs} runs in Chromium (wallet worker, scrypt N=131072 r=8 p=1):`);
-  console.log(`wallet creation + encryption ${m('create')} ms, longest main-thread task ${m('createLongest')} ms`);
-  console.log(`wallet decryption            ${m('decrypt')} ms, longest main-thread task ${m('decryptLongest')} ms`);
-  console.log(`(check of the long-task observer: a 200 ms busy loop on the main thread registers as ${calibration.toFixed(0)} ms)`);
+  console.log(
+    `wallet creation + encryption ${m('create')} ms, longest main-thread task ${m('createLongest')} ms`,
+  );
+  console.log(
+    `wallet decryption            ${m('decrypt')} ms, longest main-thread task ${m('decryptLongest')} ms`,
+  );
+  console.log(
+    `(check of the long-task observer: a 200 ms busy loop on the main thread registers as ${calibration.toFixed(0)} ms)`,
+  );
 } finally {
   await browser.close();
   server.stop();

@@ -13,7 +13,8 @@ import { median, repoRoot, startServer } from './lib/harness';
 
 const runs = Number(process.env.RUNS ?? 7);
 const dist = path.join(repoRoot, 'web/dist');
-if (!existsSync(path.join(dist, 'index.html'))) throw new Error('no built web app: run `npm run build -w web` first');
+if (!existsSync(path.join(dist, 'index.html')))
+  throw new Error('no built web app: run `npm run build -w web` first');
 
 /** Sizes of the scripts a page loaded, from the build's own .gz files, and whether ethers is in them. */
 function scriptFigures(urls: string[]) {
@@ -23,24 +24,40 @@ function scriptFigures(urls: string[]) {
   for (const url of urls) {
     const file = path.join(dist, new URL(url).pathname);
     // The build pre-compresses all but the smallest files; those are gzipped here alike.
-    const size = existsSync(`${file}.gz`) ? readFileSync(`${file}.gz`).length : gzipSync(readFileSync(file), { level: 9 }).length;
+    const size = existsSync(`${file}.gz`)
+      ? readFileSync(`${file}.gz`).length
+      : gzipSync(readFileSync(file), { level: 9 }).length;
     gz += size;
     sizes.push(`${path.basename(file).replace(/-[\w-]{8}\.js$/, '')} ${(size / 1024).toFixed(1)}`);
     const map = `${file}.map`;
-    if (existsSync(map) && (JSON.parse(readFileSync(map, 'utf8')) as { sources: string[] }).sources.some((s) => s.includes('node_modules/ethers/'))) ethers = true;
+    if (
+      existsSync(map) &&
+      (JSON.parse(readFileSync(map, 'utf8')) as { sources: string[] }).sources.some((s) =>
+        s.includes('node_modules/ethers/'),
+      )
+    )
+      ethers = true;
   }
-  return { kb: gz / 1024, files: urls.length, ethers, sizes: sizes.sort((a, b) => Number(b.split(' ')[1]) - Number(a.split(' ')[1])) };
+  return {
+    kb: gz / 1024,
+    files: urls.length,
+    ethers,
+    sizes: sizes.sort((a, b) => Number(b.split(' ')[1]) - Number(a.split(' ')[1])),
+  };
 }
 
 /** The page's clock (ms since navigation) at the first frame where `usable` returns it (not false). */
 const usableAt = (page: Page, usable: () => number | false) =>
-  page.waitForFunction(usable, undefined, { polling: 'raf', timeout: 30_000 }).then((h) => h.jsonValue() as Promise<number>);
+  page
+    .waitForFunction(usable, undefined, { polling: 'raf', timeout: 30_000 })
+    .then((h) => h.jsonValue() as Promise<number>);
 
 async function coldLoad(context: BrowserContext, url: string, usable: () => number | false) {
   const page = await context.newPage();
   const scripts = new Set<string>();
   page.on('response', (response) => {
-    if (response.request().resourceType() === 'script' && response.url().endsWith('.js')) scripts.add(response.url());
+    if (response.request().resourceType() === 'script' && response.url().endsWith('.js'))
+      scripts.add(response.url());
   });
   await page.goto(url, { waitUntil: 'commit' });
   const ms = await usableAt(page, usable);
@@ -52,12 +69,24 @@ async function coldLoad(context: BrowserContext, url: string, usable: () => numb
 const server = await startServer({ REQUIRE_EMAIL_CONFIRMATION: 'false' });
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
 });
 try {
   // One member, registered and signed in through the API (the wallet made as the browser makes it).
   const keys = await makeMemberKeys();
-  const registered = await fetch(`${server.url}/api/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(await registerBody(server.url, keys)) });
+  const registered = await fetch(`${server.url}/api/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(await registerBody(server.url, keys)),
+  });
   if (!registered.ok) throw new Error(`register: ${registered.status} ${await registered.text()}`);
   const signedIn = await fetch(`${server.url}/auth/sign-in/email`, {
     method: 'POST',
@@ -77,9 +106,16 @@ try {
     const visitor = await browser.newContext();
     await visitor.addInitScript('window.__name = (fn) => fn'); // tsx names functions with a helper the page lacks
     auth.push(
-      await coldLoad(visitor, `${server.url}/`, () =>
-        Array.from(document.querySelectorAll('button')).some((b) => b.textContent?.trim() === 'LOGIN' && !b.disabled && b.getBoundingClientRect().height > 0) &&
-        performance.now(),
+      await coldLoad(
+        visitor,
+        `${server.url}/`,
+        () =>
+          Array.from(document.querySelectorAll('button')).some(
+            (b) =>
+              b.textContent?.trim() === 'LOGIN' &&
+              !b.disabled &&
+              b.getBoundingClientRect().height > 0,
+          ) && performance.now(),
       ),
     );
     await visitor.close();
@@ -93,8 +129,12 @@ try {
         member,
         `${server.url}/dashboard`,
         () =>
-          Array.from(document.querySelectorAll('h1')).some((h) => h.textContent === 'Hello, Ada Lovelace') &&
-          Array.from(document.querySelectorAll('button')).some((b) => /^Claim .* REME$/.test(b.textContent?.trim() ?? '')) &&
+          Array.from(document.querySelectorAll('h1')).some(
+            (h) => h.textContent === 'Hello, Ada Lovelace',
+          ) &&
+          Array.from(document.querySelectorAll('button')).some((b) =>
+            /^Claim .* REME$/.test(b.textContent?.trim() ?? ''),
+          ) &&
           performance.now(),
       ),
     );

@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
-import { communityAppSecret, communityAppURL, mainPort, mainURL, noConfirmPort } from './fixtures/servers';
+import {
+  communityAppSecret,
+  communityAppURL,
+  mainPort,
+  mainURL,
+  noConfirmPort,
+} from './fixtures/servers';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = (process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'crw-e2e-')));
@@ -54,7 +60,15 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     },
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
@@ -62,6 +76,9 @@ export default defineConfig({
   // pays it (sponsored claims, on by default with the embedded chain).
   webServer: [
     server(mainPort, dataDir, { SPONSOR_CLAIMS: 'false' }),
-    server(noConfirmPort, `${dataDir}-no-confirm`, { REQUIRE_EMAIL_CONFIRMATION: 'false', RELAYER_BATCH_WAIT_MS: '500' }),
+    server(noConfirmPort, `${dataDir}-no-confirm`, {
+      REQUIRE_EMAIL_CONFIRMATION: 'false',
+      RELAYER_BATCH_WAIT_MS: '500',
+    }),
   ],
 });

@@ -16,5 +16,8 @@ if (!existsSync(chromium)) {
   process.exit(0);
 }
 
-const result = spawnSync('npx', ['playwright', 'test', ...process.argv.slice(2)], { stdio: 'inherit', cwd: import.meta.dirname });
+const result = spawnSync('npx', ['playwright', 'test', ...process.argv.slice(2)], {
+  stdio: 'inherit',
+  cwd: import.meta.dirname,
+});
 process.exit(result.status ?? 1);

@@ -8,7 +8,9 @@ const PLACEHOLDER = '__APP_SHELL__';
 
 async function digest(text: string): Promise<string> {
   const hash = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(hash), (b) => b.toString(16).padStart(2, '0')).join('').slice(0, 16);
+  return Array.from(new Uint8Array(hash), (b) => b.toString(16).padStart(2, '0'))
+    .join('')
+    .slice(0, 16);
 }
 
 export function appShell(): Plugin {
@@ -23,13 +25,15 @@ export function appShell(): Plugin {
       async handler(_options, bundle) {
         const html = bundle['index.html'];
         const sw = bundle['sw.js'];
-        if (html?.type !== 'asset' || sw?.type !== 'chunk') throw new Error('app-shell: index.html or sw.js is missing from the build');
+        if (html?.type !== 'asset' || sw?.type !== 'chunk')
+          throw new Error('app-shell: index.html or sw.js is missing from the build');
         const assets = Object.keys(bundle)
           .filter((name) => /^assets\/[^/]+\.(js|css)$/.test(name))
           .sort();
         const version = await digest([...assets, String(html.source)].join('\n'));
         const files = ['/index.html', ...assets.map((name) => `/${name}`)];
-        if (!sw.code.includes(PLACEHOLDER)) throw new Error('app-shell: sw.js has no place for the shell');
+        if (!sw.code.includes(PLACEHOLDER))
+          throw new Error('app-shell: sw.js has no place for the shell');
         sw.code = sw.code.replace(PLACEHOLDER, JSON.stringify({ version, files }));
       },
     },

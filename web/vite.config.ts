@@ -8,7 +8,11 @@ const api = 'http://localhost:3000';
 export default defineConfig({
   // Pre-compressed .br/.gz copies: the server sends them as they are, spending no CPU per request.
   // sw.js is left uncompressed: the app-shell plugin writes the file list into it last.
-  plugins: [react(), appShell(), compression({ algorithms: ['gzip', 'brotliCompress'], exclude: [/\.map$/, /^sw\.js$/] })],
+  plugins: [
+    react(),
+    appShell(),
+    compression({ algorithms: ['gzip', 'brotliCompress'], exclude: [/\.map$/, /^sw\.js$/] }),
+  ],
   server: {
     port: 5173,
     proxy: { '/api': api, '/auth': api, '/rpc': api, '/dev': api },

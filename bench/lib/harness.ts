@@ -25,17 +25,35 @@ export async function waitFor(condition: () => Promise<boolean>, timeoutMs: numb
 }
 
 /** BENCH_URL when given; otherwise a fresh server process (embedded database, quiet logs). */
-export async function startServer(env: Record<string, string> = {}): Promise<{ url: string; dataDir: string; stop: () => void }> {
-  if (process.env.BENCH_URL) return { url: process.env.BENCH_URL, dataDir: process.env.DATA_DIR ?? '', stop: () => undefined };
+export async function startServer(
+  env: Record<string, string> = {},
+): Promise<{ url: string; dataDir: string; stop: () => void }> {
+  if (process.env.BENCH_URL)
+    return {
+      url: process.env.BENCH_URL,
+      dataDir: process.env.DATA_DIR ?? '',
+      stop: () => undefined,
+    };
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'crw-bench-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
     cwd: repoRoot,
     // PUBLIC_URL is where this server listens, so the links it mails lead back to it.
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn', DATA_DIR: dataDir, ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+      ...env,
+    },
     stdio: 'inherit',
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(async () => (await fetch(`${url}/api/health`).catch(() => undefined))?.status === 200, 120_000);
+  await waitFor(
+    async () => (await fetch(`${url}/api/health`).catch(() => undefined))?.status === 200,
+    120_000,
+  );
   return { url, dataDir, stop: () => child.kill('SIGTERM') };
 }

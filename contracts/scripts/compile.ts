@@ -20,7 +20,10 @@ const settings = {
 
 const sourceNames = readdirSync(path.join(root, 'src')).filter((name) => name.endsWith('.sol'));
 const sources = Object.fromEntries(
-  sourceNames.map((name) => [`src/${name}`, { content: readFileSync(path.join(root, 'src', name), 'utf8') }]),
+  sourceNames.map((name) => [
+    `src/${name}`,
+    { content: readFileSync(path.join(root, 'src', name), 'utf8') },
+  ]),
 );
 const fingerprint = createHash('sha256')
   .update(JSON.stringify({ version: solc.version(), settings, sources }))
@@ -41,10 +44,15 @@ function findImports(importPath: string): { contents: string } | { error: string
 
 const started = Date.now();
 const output = JSON.parse(
-  solc.compile(JSON.stringify({ language: 'Solidity', sources, settings }), { import: findImports }),
+  solc.compile(JSON.stringify({ language: 'Solidity', sources, settings }), {
+    import: findImports,
+  }),
 ) as {
   errors?: { severity: string; formattedMessage: string }[];
-  contracts: Record<string, Record<string, { abi: unknown[]; evm: { bytecode: { object: string } } }>>;
+  contracts: Record<
+    string,
+    Record<string, { abi: unknown[]; evm: { bytecode: { object: string } } }>
+  >;
 };
 const problems = output.errors ?? [];
 for (const problem of problems) console.error(problem.formattedMessage);
@@ -57,5 +65,10 @@ for (const name of sourceNames) {
   }
 }
 mkdirSync(path.dirname(outFile), { recursive: true });
-writeFileSync(outFile, JSON.stringify({ fingerprint, compiler: solc.version(), settings, contracts }, null, 1));
-console.log(`contracts: compiled ${Object.keys(contracts).join(', ')} with solc ${solc.version()} in ${Date.now() - started} ms`);
+writeFileSync(
+  outFile,
+  JSON.stringify({ fingerprint, compiler: solc.version(), settings, contracts }, null, 1),
+);
+console.log(
+  `contracts: compiled ${Object.keys(contracts).join(', ')} with solc ${solc.version()} in ${Date.now() - started} ms`,
+);

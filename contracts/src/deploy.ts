@@ -36,18 +36,35 @@ export function deploymentTransactions(plan: DeploymentPlan, supply: bigint) {
     return concat([bytecode, new Interface(abi).encodeDeploy(args)]);
   };
   return {
-    token: { nonce: plan.nonce, data: creation('RemeToken', [plan.operator, supply, plan.distributor]) },
-    distributor: { nonce: plan.nonce + 1, data: creation('RewardsDistributor', [plan.operator, plan.token]) },
-    approval: { to: plan.token, data: new Interface(artifact('RemeToken').abi).encodeFunctionData('approve', [plan.distributor, MaxUint256]) },
+    token: {
+      nonce: plan.nonce,
+      data: creation('RemeToken', [plan.operator, supply, plan.distributor]),
+    },
+    distributor: {
+      nonce: plan.nonce + 1,
+      data: creation('RewardsDistributor', [plan.operator, plan.token]),
+    },
+    approval: {
+      to: plan.token,
+      data: new Interface(artifact('RemeToken').abi).encodeFunctionData('approve', [
+        plan.distributor,
+        MaxUint256,
+      ]),
+    },
   };
 }
 
 export async function deployContracts(operator: Signer, supply: bigint): Promise<Deployment> {
   const plan = planDeployment(await operator.getAddress(), await operator.getNonce('pending'));
   const transactions = deploymentTransactions(plan, supply);
-  const created = [await operator.sendTransaction(transactions.token), await operator.sendTransaction(transactions.distributor)];
+  const created = [
+    await operator.sendTransaction(transactions.token),
+    await operator.sendTransaction(transactions.distributor),
+  ];
   await Promise.all(created.map((sent) => sent.wait()));
-  await (await operator.sendTransaction({ ...transactions.approval, nonce: plan.nonce + 2 })).wait();
+  await (
+    await operator.sendTransaction({ ...transactions.approval, nonce: plan.nonce + 2 })
+  ).wait();
   return {
     token: new Contract(plan.token, artifact('RemeToken').abi, operator),
     distributor: new Contract(plan.distributor, artifact('RewardsDistributor').abi, operator),

@@ -33,7 +33,10 @@ export async function createDevChain(accountKeys: readonly string[]): Promise<De
       intervalMining: 0,
       mempoolOrder: 'priority',
       chains: new Map(),
-      genesisAccounts: accountKeys.map((privateKey) => ({ privateKey, balance: DEV_BALANCE.toString() })),
+      genesisAccounts: accountKeys.map((privateKey) => ({
+        privateKey,
+        balance: DEV_BALANCE.toString(),
+      })),
       allowUnlimitedContractSize: false,
       throwOnTransactionFailures: false,
       throwOnCallFailures: true,

@@ -4,8 +4,20 @@ import { readFileSync } from 'node:fs';
 import { ContractFactory, type ContractRunner, type InterfaceAbi } from 'ethers';
 
 export { createDevChain, WELL_KNOWN_TEST_KEYS, DEV_CHAIN_ID, type DevChain } from './dev-chain';
-export { deployContracts, deploymentTransactions, planDeployment, type Deployment, type DeploymentPlan } from './deploy';
-export { claimManyOutcome, CLAIM_SKIP_REASONS, type BatchClaim, type BatchOutcome, type ClaimSkipReason } from './claim-many';
+export {
+  deployContracts,
+  deploymentTransactions,
+  planDeployment,
+  type Deployment,
+  type DeploymentPlan,
+} from './deploy';
+export {
+  claimManyOutcome,
+  CLAIM_SKIP_REASONS,
+  type BatchClaim,
+  type BatchOutcome,
+  type ClaimSkipReason,
+} from './claim-many';
 
 export type ContractName = 'RemeToken' | 'RewardsDistributor';
 

@@ -15,7 +15,8 @@ beforeEach(async () => {
 });
 
 const balanceOf = (address: string): Promise<bigint> => f.token.getFunction('balanceOf')(address);
-const claimedOf = (address: string): Promise<bigint> => f.distributor.getFunction('claimed')(address);
+const claimedOf = (address: string): Promise<bigint> =>
+  f.distributor.getFunction('claimed')(address);
 
 /** Publishes round `index` and returns each entitlement as a batch claim with its proof. */
 async function round(index: number, entitlements: Entitlement[]) {
@@ -30,9 +31,15 @@ async function round(index: number, entitlements: Entitlement[]) {
 
 async function claimMany(index: number, claims: BatchClaim[]) {
   const paid = (await relayer.getFunction('claimMany').staticCall(index, claims)) as bigint[];
-  const receipt = (await (await relayer.getFunction('claimMany')(index, claims)).wait()) as ContractTransactionReceipt;
+  const receipt = (await (
+    await relayer.getFunction('claimMany')(index, claims)
+  ).wait()) as ContractTransactionReceipt;
   expect(receipt.status).toBe(1);
-  return { paid: [...paid], receipt, outcome: claimManyOutcome(await f.distributor.getAddress(), receipt.logs) };
+  return {
+    paid: [...paid],
+    receipt,
+    outcome: claimManyOutcome(await f.distributor.getAddress(), receipt.logs),
+  };
 }
 
 describe('claimMany', () => {
@@ -43,10 +50,17 @@ describe('claimMany', () => {
 
     const first = await claimMany(1, claims);
     expect(first.paid).toEqual(entitlements.map((e) => e.amount));
-    expect(eventsOf(first.receipt, f.distributor, 'Claimed')).toEqual(entitlements.map((e) => [e.address, e.amount]));
-    expect(eventsOf(first.receipt, f.token, 'Transfer')).toEqual(entitlements.map((e) => [distributor, e.address, e.amount]));
+    expect(eventsOf(first.receipt, f.distributor, 'Claimed')).toEqual(
+      entitlements.map((e) => [e.address, e.amount]),
+    );
+    expect(eventsOf(first.receipt, f.token, 'Transfer')).toEqual(
+      entitlements.map((e) => [distributor, e.address, e.amount]),
+    );
     expect(eventsOf(first.receipt, f.distributor, 'ClaimSkipped')).toEqual([]);
-    expect(first.outcome).toEqual({ paid: entitlements.map((e) => ({ account: e.address, amount: e.amount })), skipped: [] });
+    expect(first.outcome).toEqual({
+      paid: entitlements.map((e) => ({ account: e.address, amount: e.amount })),
+      skipped: [],
+    });
     for (const { address, amount } of entitlements) {
       expect(await balanceOf(address)).toBe(amount);
       expect(await claimedOf(address)).toBe(amount);
@@ -59,7 +73,9 @@ describe('claimMany', () => {
     expect(again.paid).toEqual(entitlements.map(() => 0n));
     expect(eventsOf(again.receipt, f.distributor, 'Claimed')).toEqual([]);
     expect(eventsOf(again.receipt, f.token, 'Transfer')).toEqual([]);
-    expect(again.outcome.skipped).toEqual(entitlements.map((e) => ({ account: e.address, reason: 'NothingToClaim' })));
+    expect(again.outcome.skipped).toEqual(
+      entitlements.map((e) => ({ account: e.address, reason: 'NothingToClaim' })),
+    );
     for (const { address, amount } of entitlements) expect(await balanceOf(address)).toBe(amount);
   });
 
@@ -71,7 +87,14 @@ describe('claimMany', () => {
     ]);
     // a and b claim round 1 themselves.
     for (const claim of one.claims) {
-      await (await f.distributor.getFunction('claim')(claim.account, claim.cumulativeAmount, claim.proof, 1)).wait();
+      await (
+        await f.distributor.getFunction('claim')(
+          claim.account,
+          claim.cumulativeAmount,
+          claim.proof,
+          1,
+        )
+      ).wait();
     }
 
     const two = await round(2, [
@@ -81,7 +104,13 @@ describe('claimMany', () => {
       { address: d, amount: reme(500) },
       { address: e, amount: reme(600) },
     ]);
-    const [ca, cb, cc, cd, ce] = two.claims as [BatchClaim, BatchClaim, BatchClaim, BatchClaim, BatchClaim];
+    const [ca, cb, cc, cd, ce] = two.claims as [
+      BatchClaim,
+      BatchClaim,
+      BatchClaim,
+      BatchClaim,
+      BatchClaim,
+    ];
     const tampered = { ...cd, proof: [`0x${'11'.repeat(32)}`, ...cd.proof.slice(1)] };
     const inflated = { ...ce, cumulativeAmount: ce.cumulativeAmount + 1n };
     const batch = [ca, cb, cc, tampered, cc, inflated, ce, ce];
@@ -114,7 +143,9 @@ describe('claimMany', () => {
       expect(await balanceOf(address)).toBe(amount);
       expect(await claimedOf(address)).toBe(amount);
     }
-    expect(await balanceOf(await f.distributor.getAddress())).toBe(two.total - reme(200 + 375 + 400 + 600));
+    expect(await balanceOf(await f.distributor.getAddress())).toBe(
+      two.total - reme(200 + 375 + 400 + 600),
+    );
     expect(await balanceOf(f.stranger.address)).toBe(0n);
 
     // d, skipped, can still claim with the right proof.
@@ -123,12 +154,30 @@ describe('claimMany', () => {
   });
 
   it('accepts an empty batch and reverts a batch for any round but the current one', async () => {
-    const one = await round(1, f.members.map((address) => ({ address, amount: reme(100) })));
+    const one = await round(
+      1,
+      f.members.map((address) => ({ address, amount: reme(100) })),
+    );
     expect((await claimMany(1, [])).paid).toEqual([]);
-    await expectRevert(relayer.getFunction('claimMany')(2, one.claims), f.distributor, 'WrongRound');
-    await expectRevert(relayer.getFunction('claimMany')(0, one.claims), f.distributor, 'WrongRound');
-    await round(2, f.members.map((address) => ({ address, amount: reme(150) })));
-    await expectRevert(relayer.getFunction('claimMany')(1, one.claims), f.distributor, 'WrongRound');
+    await expectRevert(
+      relayer.getFunction('claimMany')(2, one.claims),
+      f.distributor,
+      'WrongRound',
+    );
+    await expectRevert(
+      relayer.getFunction('claimMany')(0, one.claims),
+      f.distributor,
+      'WrongRound',
+    );
+    await round(
+      2,
+      f.members.map((address) => ({ address, amount: reme(150) })),
+    );
+    await expectRevert(
+      relayer.getFunction('claimMany')(1, one.claims),
+      f.distributor,
+      'WrongRound',
+    );
     for (const address of f.members) expect(await balanceOf(address)).toBe(0n);
   });
 
@@ -149,6 +198,10 @@ describe('claimMany', () => {
 
 describe('payClaims', () => {
   it('can be called only by the distributor', async () => {
-    await expectRevert(f.token.getFunction('payClaims')([f.members[0]], [reme(1)]), f.token, 'NotDistributor');
+    await expectRevert(
+      f.token.getFunction('payClaims')([f.members[0]], [reme(1)]),
+      f.token,
+      'NotDistributor',
+    );
   });
 });

@@ -9,7 +9,9 @@ export const reme = (n: number) => parseEther(String(n));
 
 /** A fresh chain with both contracts, the operator, a stranger and some member wallets. */
 export async function deployed() {
-  const provider = new BrowserProvider(await createDevChain(WELL_KNOWN_TEST_KEYS), undefined, { cacheTimeout: -1 });
+  const provider = new BrowserProvider(await createDevChain(WELL_KNOWN_TEST_KEYS), undefined, {
+    cacheTimeout: -1,
+  });
   const operator = new Wallet(WELL_KNOWN_TEST_KEYS[0]!, provider);
   const stranger = new Wallet(WELL_KNOWN_TEST_KEYS[1]!, provider);
   const { token, distributor } = await deployContracts(operator, SUPPLY);
@@ -18,7 +20,11 @@ export async function deployed() {
 }
 
 /** Builds a round, publishes it as the operator and returns each entitlement's proof. */
-export async function publishRound(distributor: Contract, index: number, entitlements: Entitlement[]) {
+export async function publishRound(
+  distributor: Contract,
+  index: number,
+  entitlements: Entitlement[],
+) {
   const tree = await buildTree(entitlements);
   const total = entitlements.reduce((sum, e) => sum + e.amount, 0n);
   await (await distributor.getFunction('publishRoot')(index, tree.root, total)).wait();
@@ -31,7 +37,11 @@ export async function publishRound(distributor: Contract, index: number, entitle
 }
 
 /** Awaits `promise` and expects it to fail with `contract`'s custom error `errorName`. */
-export async function expectRevert(promise: Promise<unknown>, contract: Contract, errorName: string) {
+export async function expectRevert(
+  promise: Promise<unknown>,
+  contract: Contract,
+  errorName: string,
+) {
   const error = await promise.then(
     () => undefined,
     (e: { data?: string; info?: { error?: { data?: string } } }) => e,
@@ -42,7 +52,11 @@ export async function expectRevert(promise: Promise<unknown>, contract: Contract
 }
 
 /** The arguments of each `name` event of `contract` in `receipt`, in log order. */
-export function eventsOf(receipt: ContractTransactionReceipt | null, contract: Contract, name: string) {
+export function eventsOf(
+  receipt: ContractTransactionReceipt | null,
+  contract: Contract,
+  name: string,
+) {
   return (receipt?.logs ?? [])
     .map((log) => contract.interface.parseLog(log))
     .filter((parsed) => parsed?.name === name)

@@ -2,7 +2,15 @@
 // (docs/decisions/0007), so it rewrites OpenZeppelin's storage: these are the ERC-20 behaviours a
 // wallet, an exchange or a block explorer relies on, checked against that storage, and the claim's
 // gas pinned with a margin.
-import { MaxUint256, Wallet, ZeroAddress, parseEther, type Contract, type ContractTransactionReceipt, type Signer } from 'ethers';
+import {
+  MaxUint256,
+  Wallet,
+  ZeroAddress,
+  parseEther,
+  type Contract,
+  type ContractTransactionReceipt,
+  type Signer,
+} from 'ethers';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { deployed, eventsOf, expectRevert, publishRound, reme, SUPPLY } from './fixture';
 
@@ -39,7 +47,9 @@ describe('transfer', () => {
     const to = Wallet.createRandom().address;
     expect(await f.token.getFunction('transfer').staticCall(to, reme(10))).toBe(true);
     const before = await balanceOf(f.operator.address);
-    const receipt = (await (await f.token.getFunction('transfer')(to, reme(10))).wait()) as ContractTransactionReceipt;
+    const receipt = (await (
+      await f.token.getFunction('transfer')(to, reme(10))
+    ).wait()) as ContractTransactionReceipt;
     expect(eventsOf(receipt, f.token, 'Transfer')).toEqual([[f.operator.address, to, reme(10)]]);
     expect(await balanceOf(to)).toBe(reme(10));
     expect(await balanceOf(f.operator.address)).toBe(before - reme(10));
@@ -49,8 +59,16 @@ describe('transfer', () => {
   it('refuses more than the balance and the zero address, and changes nothing', async () => {
     const member = await memberWallet();
     await (await f.token.getFunction('transfer')(member.address, reme(5))).wait();
-    await expectRevert(as(member).getFunction('transfer')(f.stranger.address, reme(6)), f.token, 'ERC20InsufficientBalance');
-    await expectRevert(f.token.getFunction('transfer')(ZeroAddress, reme(1)), f.token, 'ERC20InvalidReceiver');
+    await expectRevert(
+      as(member).getFunction('transfer')(f.stranger.address, reme(6)),
+      f.token,
+      'ERC20InsufficientBalance',
+    );
+    await expectRevert(
+      f.token.getFunction('transfer')(ZeroAddress, reme(1)),
+      f.token,
+      'ERC20InvalidReceiver',
+    );
     expect(await balanceOf(member.address)).toBe(reme(5));
     expect(await balanceOf(f.stranger.address)).toBe(0n);
   });
@@ -63,21 +81,39 @@ describe('approve, allowance, transferFrom', () => {
     const to = Wallet.createRandom().address;
     await (await f.token.getFunction('transfer')(owner.address, reme(100))).wait();
 
-    const approval = (await (await as(owner).getFunction('approve')(spender.address, reme(30))).wait()) as ContractTransactionReceipt;
-    expect(eventsOf(approval, f.token, 'Approval')).toEqual([[owner.address, spender.address, reme(30)]]);
+    const approval = (await (
+      await as(owner).getFunction('approve')(spender.address, reme(30))
+    ).wait()) as ContractTransactionReceipt;
+    expect(eventsOf(approval, f.token, 'Approval')).toEqual([
+      [owner.address, spender.address, reme(30)],
+    ]);
     expect(await f.token.getFunction('allowance')(owner.address, spender.address)).toBe(reme(30));
 
-    const moved = (await (await as(spender).getFunction('transferFrom')(owner.address, to, reme(20))).wait()) as ContractTransactionReceipt;
+    const moved = (await (
+      await as(spender).getFunction('transferFrom')(owner.address, to, reme(20))
+    ).wait()) as ContractTransactionReceipt;
     expect(eventsOf(moved, f.token, 'Transfer')).toEqual([[owner.address, to, reme(20)]]);
     expect(await f.token.getFunction('allowance')(owner.address, spender.address)).toBe(reme(10));
     expect(await balanceOf(owner.address)).toBe(reme(80));
     expect(await balanceOf(to)).toBe(reme(20));
 
-    await expectRevert(as(spender).getFunction('transferFrom')(owner.address, to, reme(11)), f.token, 'ERC20InsufficientAllowance');
-    await expectRevert(as(f.stranger).getFunction('transferFrom')(owner.address, to, 1n), f.token, 'ERC20InsufficientAllowance');
+    await expectRevert(
+      as(spender).getFunction('transferFrom')(owner.address, to, reme(11)),
+      f.token,
+      'ERC20InsufficientAllowance',
+    );
+    await expectRevert(
+      as(f.stranger).getFunction('transferFrom')(owner.address, to, 1n),
+      f.token,
+      'ERC20InsufficientAllowance',
+    );
     // An allowance above the balance still cannot move more than the balance.
     await (await as(owner).getFunction('approve')(spender.address, reme(1000))).wait();
-    await expectRevert(as(spender).getFunction('transferFrom')(owner.address, to, reme(81)), f.token, 'ERC20InsufficientBalance');
+    await expectRevert(
+      as(spender).getFunction('transferFrom')(owner.address, to, reme(81)),
+      f.token,
+      'ERC20InsufficientBalance',
+    );
     expect(await balanceOf(owner.address)).toBe(reme(80));
   });
 
@@ -86,7 +122,9 @@ describe('approve, allowance, transferFrom', () => {
     const spender = await memberWallet();
     await (await f.token.getFunction('transfer')(owner.address, reme(50))).wait();
     await (await as(owner).getFunction('approve')(spender.address, MaxUint256)).wait();
-    await (await as(spender).getFunction('transferFrom')(owner.address, spender.address, reme(50))).wait();
+    await (
+      await as(spender).getFunction('transferFrom')(owner.address, spender.address, reme(50))
+    ).wait();
     expect(await f.token.getFunction('allowance')(owner.address, spender.address)).toBe(MaxUint256);
     expect(await balanceOf(spender.address)).toBe(reme(50));
   });
@@ -94,8 +132,16 @@ describe('approve, allowance, transferFrom', () => {
 
 describe('payClaim, payClaims', () => {
   it('only the distributor records a claim', async () => {
-    await expectRevert(as(f.stranger).getFunction('payClaim')(f.stranger.address, reme(1)), f.token, 'NotDistributor');
-    await expectRevert(f.token.getFunction('payClaims')([f.operator.address], [reme(1)]), f.token, 'NotDistributor');
+    await expectRevert(
+      as(f.stranger).getFunction('payClaim')(f.stranger.address, reme(1)),
+      f.token,
+      'NotDistributor',
+    );
+    await expectRevert(
+      f.token.getFunction('payClaims')([f.operator.address], [reme(1)]),
+      f.token,
+      'NotDistributor',
+    );
     expect(await f.token.getFunction('claimedOf')(f.stranger.address)).toBe(0n);
   });
 });
@@ -108,7 +154,9 @@ describe('balances after claims', () => {
       { address: member.address, amount: reme(200) },
       { address: friend, amount: reme(100) },
     ]);
-    await (await f.distributor.getFunction('claim')(member.address, reme(200), one.proofs[0], 1)).wait();
+    await (
+      await f.distributor.getFunction('claim')(member.address, reme(200), one.proofs[0], 1)
+    ).wait();
     await (await as(member).getFunction('transfer')(friend, reme(150))).wait();
     expect(await balanceOf(member.address)).toBe(reme(50));
     expect(await balanceOf(friend)).toBe(reme(150));
@@ -122,7 +170,9 @@ describe('balances after claims', () => {
       { address: member.address, amount: reme(260) },
       { address: friend, amount: reme(100) },
     ]);
-    await (await f.distributor.getFunction('claim')(member.address, reme(260), two.proofs[0], 2)).wait();
+    await (
+      await f.distributor.getFunction('claim')(member.address, reme(260), two.proofs[0], 2)
+    ).wait();
     expect(await balanceOf(member.address)).toBe(reme(110));
     expect(await f.token.getFunction('claimedOf')(member.address)).toBe(reme(260));
     expect(await f.token.getFunction('totalSupply')()).toBe(SUPPLY);
@@ -130,10 +180,22 @@ describe('balances after claims', () => {
 
   it('a first claim costs at most 62,000 gas, a repeat claim at most 45,000 (pinned with a margin)', async () => {
     const members = f.members.slice(0, 2);
-    const one = await publishRound(f.distributor, 1, members.map((address) => ({ address, amount: reme(200) })));
-    const first = (await (await f.distributor.getFunction('claim')(members[0], reme(200), one.proofs[0], 1)).wait()) as ContractTransactionReceipt;
-    const two = await publishRound(f.distributor, 2, members.map((address) => ({ address, amount: reme(300) })));
-    const repeat = (await (await f.distributor.getFunction('claim')(members[0], reme(300), two.proofs[0], 2)).wait()) as ContractTransactionReceipt;
+    const one = await publishRound(
+      f.distributor,
+      1,
+      members.map((address) => ({ address, amount: reme(200) })),
+    );
+    const first = (await (
+      await f.distributor.getFunction('claim')(members[0], reme(200), one.proofs[0], 1)
+    ).wait()) as ContractTransactionReceipt;
+    const two = await publishRound(
+      f.distributor,
+      2,
+      members.map((address) => ({ address, amount: reme(300) })),
+    );
+    const repeat = (await (
+      await f.distributor.getFunction('claim')(members[0], reme(300), two.proofs[0], 2)
+    ).wait()) as ContractTransactionReceipt;
     console.log(`claim gas: first ${first.gasUsed}, repeat ${repeat.gasUsed}`);
     expect(Number(first.gasUsed)).toBeLessThanOrEqual(62_000);
     expect(Number(repeat.gasUsed)).toBeLessThanOrEqual(45_000);

@@ -19,29 +19,50 @@ describe('publishRoot', () => {
     ]);
     expect(await f.distributor.getFunction('merkleRoot')()).toBe(round.root);
     expect(await f.distributor.getFunction('currentIndex')()).toBe(1n);
-    expect(await f.token.getFunction('balanceOf')(await f.distributor.getAddress())).toBe(reme(500));
+    expect(await f.token.getFunction('balanceOf')(await f.distributor.getAddress())).toBe(
+      reme(500),
+    );
 
     const next = await publishRound(f.distributor, 2, [
       { address: a!, amount: reme(250) },
       { address: b!, amount: reme(300) },
     ]);
     const receipt = await f.provider.getTransactionReceipt(
-      (await f.distributor.queryFilter(f.distributor.filters.RootPublished!(2)))[0]!.transactionHash,
+      (await f.distributor.queryFilter(f.distributor.filters.RootPublished!(2)))[0]!
+        .transactionHash,
     );
-    expect(eventsOf(receipt as ContractTransactionReceipt, f.distributor, 'RootPublished')).toEqual([
-      [2n, next.root, reme(550), reme(50)],
-    ]);
-    expect(await f.token.getFunction('balanceOf')(await f.distributor.getAddress())).toBe(reme(550));
+    expect(eventsOf(receipt as ContractTransactionReceipt, f.distributor, 'RootPublished')).toEqual(
+      [[2n, next.root, reme(550), reme(50)]],
+    );
+    expect(await f.token.getFunction('balanceOf')(await f.distributor.getAddress())).toBe(
+      reme(550),
+    );
   });
 
   it('refuses a stranger, a repeated or skipped round and an empty root', async () => {
     const root = bytesToHex(new Uint8Array(32).fill(1));
     const asStranger = f.distributor.connect(f.stranger) as Contract;
-    await expectRevert(asStranger.getFunction('publishRoot')(1, root, 0), f.distributor, 'OwnableUnauthorizedAccount');
-    await expectRevert(f.distributor.getFunction('publishRoot')(2, root, 0), f.distributor, 'RoundOutOfOrder');
+    await expectRevert(
+      asStranger.getFunction('publishRoot')(1, root, 0),
+      f.distributor,
+      'OwnableUnauthorizedAccount',
+    );
+    await expectRevert(
+      f.distributor.getFunction('publishRoot')(2, root, 0),
+      f.distributor,
+      'RoundOutOfOrder',
+    );
     await (await f.distributor.getFunction('publishRoot')(1, root, 0)).wait();
-    await expectRevert(f.distributor.getFunction('publishRoot')(1, root, 0), f.distributor, 'RoundOutOfOrder');
-    await expectRevert(f.distributor.getFunction('publishRoot')(2, `0x${'00'.repeat(32)}`, 0), f.distributor, 'EmptyRoot');
+    await expectRevert(
+      f.distributor.getFunction('publishRoot')(1, root, 0),
+      f.distributor,
+      'RoundOutOfOrder',
+    );
+    await expectRevert(
+      f.distributor.getFunction('publishRoot')(2, `0x${'00'.repeat(32)}`, 0),
+      f.distributor,
+      'EmptyRoot',
+    );
     expect(await f.distributor.getFunction('currentIndex')()).toBe(1n);
   });
 });
@@ -60,16 +81,25 @@ describe('claim', () => {
     expect(await f.token.getFunction('balanceOf')(address)).toBe(amount);
     expect(await f.distributor.getFunction('claimed')(address)).toBe(amount);
     expect(eventsOf(receipt, f.distributor, 'Claimed')).toEqual([[address, amount]]);
-    expect(eventsOf(receipt, f.token, 'Transfer')).toEqual([[await f.distributor.getAddress(), address, amount]]);
+    expect(eventsOf(receipt, f.token, 'Transfer')).toEqual([
+      [await f.distributor.getAddress(), address, amount],
+    ]);
   });
 
   it('pays only the increase on a repeat claim after a new round, and nothing twice', async () => {
     const { entitlements, proofs } = await roundOne();
     const { address, amount } = entitlements[0]!;
     await (await f.distributor.getFunction('claim')(address, amount, proofs[0], 1)).wait();
-    await expectRevert(f.distributor.getFunction('claim')(address, amount, proofs[0], 1), f.token, 'NothingToClaim');
+    await expectRevert(
+      f.distributor.getFunction('claim')(address, amount, proofs[0], 1),
+      f.token,
+      'NothingToClaim',
+    );
 
-    const raised = entitlements.map((e, i) => ({ ...e, amount: i === 0 ? e.amount + reme(75) : e.amount }));
+    const raised = entitlements.map((e, i) => ({
+      ...e,
+      amount: i === 0 ? e.amount + reme(75) : e.amount,
+    }));
     const two = await publishRound(f.distributor, 2, raised);
     const receipt = (await (
       await f.distributor.getFunction('claim')(address, raised[0]!.amount, two.proofs[0], 2)
@@ -95,7 +125,11 @@ describe('claim', () => {
     tampered[0] = `0x${'11'.repeat(32)}`;
     await expectRevert(claim(address, amount, tampered, 1), f.distributor, 'InvalidProof');
     await expectRevert(claim(address, amount + 1n, proofs[3], 1), f.distributor, 'InvalidProof');
-    await expectRevert(claim(entitlements[4]!.address, amount, proofs[3], 1), f.distributor, 'InvalidProof');
+    await expectRevert(
+      claim(entitlements[4]!.address, amount, proofs[3], 1),
+      f.distributor,
+      'InvalidProof',
+    );
     await expectRevert(claim(address, amount, proofs[3], 2), f.distributor, 'WrongRound');
     await expectRevert(claim(address, amount, proofs[3], 0), f.distributor, 'WrongRound');
 
@@ -116,7 +150,9 @@ describe('claim', () => {
       const { address, amount } = entitlements[i]!;
       await (await f.distributor.getFunction('claim')(address, amount, proofs[i], 1)).wait();
       claimed += amount;
-      expect(await f.token.getFunction('balanceOf')(await f.distributor.getAddress())).toBe(total - claimed);
+      expect(await f.token.getFunction('balanceOf')(await f.distributor.getAddress())).toBe(
+        total - claimed,
+      );
     }
     expect(await f.token.getFunction('totalSupply')()).toBe(SUPPLY);
   });
@@ -124,6 +160,10 @@ describe('claim', () => {
 
 describe('payClaim', () => {
   it('can be called only by the distributor', async () => {
-    await expectRevert(f.token.getFunction('payClaim')(f.members[0], reme(1)), f.token, 'NotDistributor');
+    await expectRevert(
+      f.token.getFunction('payClaim')(f.members[0], reme(1)),
+      f.token,
+      'NotDistributor',
+    );
   });
 });

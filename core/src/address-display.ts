@@ -3,5 +3,7 @@ import { ADDRESS_DISPLAY } from './constants';
 /** SPEC §9: addresses show their first 6 and last 4 characters. */
 export function shortAddress(address: string): string {
   const { head, tail } = ADDRESS_DISPLAY;
-  return address.length <= head + tail ? address : `${address.slice(0, head)}...${address.slice(-tail)}`;
+  return address.length <= head + tail
+    ? address
+    : `${address.slice(0, head)}...${address.slice(-tail)}`;
 }

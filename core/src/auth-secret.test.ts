@@ -5,7 +5,13 @@ import { AUTH_SECRET_PATTERN, deriveAuthSecret } from './auth-secret';
 describe('deriveAuthSecret (DESIGN §3)', () => {
   it('is PBKDF2-SHA256 over the password, salted with the app id and the lowercased e-mail, 600,000 rounds', async () => {
     const secret = await deriveAuthSecret('correct horse', '  Member@Example.COM ');
-    const expected = pbkdf2Sync('correct horse', 'community-rewards-wallet:member@example.com', 600_000, 32, 'sha256').toString('hex');
+    const expected = pbkdf2Sync(
+      'correct horse',
+      'community-rewards-wallet:member@example.com',
+      600_000,
+      32,
+      'sha256',
+    ).toString('hex');
     expect(secret).toBe(expected);
     expect(secret).toMatch(AUTH_SECRET_PATTERN);
   });

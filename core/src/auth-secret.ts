@@ -9,9 +9,15 @@ export function authSecretSalt(email: string): string {
 }
 
 /** 32 bytes as 64 lowercase hex characters, computed by WebCrypto (browser and Node alike). */
-export async function deriveAuthSecret(password: string, email: string, iterations: number = AUTH_SECRET_ITERATIONS): Promise<string> {
+export async function deriveAuthSecret(
+  password: string,
+  email: string,
+  iterations: number = AUTH_SECRET_ITERATIONS,
+): Promise<string> {
   const encoder = new TextEncoder();
-  const key = await crypto.subtle.importKey('raw', encoder.encode(password), 'PBKDF2', false, ['deriveBits']);
+  const key = await crypto.subtle.importKey('raw', encoder.encode(password), 'PBKDF2', false, [
+    'deriveBits',
+  ]);
   const bits = await crypto.subtle.deriveBits(
     { name: 'PBKDF2', hash: 'SHA-256', salt: encoder.encode(authSecretSalt(email)), iterations },
     key,

@@ -9,7 +9,9 @@ export const CAPS_MILESTONE_STEP = 10_000;
 /** The first milestone above `total`, and how many CAPs are still missing to reach it. */
 export function nextCapsMilestone(total: number): { milestone: number; remaining: number } {
   const caps = Math.max(0, Math.floor(total));
-  const milestone = CAPS_MILESTONES.find((m) => m > caps) ?? (Math.floor(caps / CAPS_MILESTONE_STEP) + 1) * CAPS_MILESTONE_STEP;
+  const milestone =
+    CAPS_MILESTONES.find((m) => m > caps) ??
+    (Math.floor(caps / CAPS_MILESTONE_STEP) + 1) * CAPS_MILESTONE_STEP;
   return { milestone, remaining: milestone - caps };
 }
 

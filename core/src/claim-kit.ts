@@ -10,7 +10,8 @@ import type { ClaimData, PublicChain } from './api/claims';
 import { TOKEN_DECIMALS } from './constants';
 
 export const CLAIM_KIT_FORMAT = 'reme-claim-kit/1';
-export const CLAIM_FUNCTION = 'claim(address account, uint256 cumulativeAmount, bytes32[] proof, uint256 index)';
+export const CLAIM_FUNCTION =
+  'claim(address account, uint256 cumulativeAmount, bytes32[] proof, uint256 index)';
 
 /** The distributor's claim() and the errors a claim can end in, as JSON ABI: for wallet tools that ask
  * for an ABI ("Interact with contract") and to read why a claim was refused. */
@@ -50,29 +51,47 @@ export function claimAbi(): ClaimKit['claim']['abi'] {
 }
 
 /** Chains the kit can name, with their public block explorer (none for the development chain). */
-const KNOWN_CHAINS: Record<number, { name: string; inProse: string; explorerUrl: string | null; feeNote: string }> = {
-  1: { name: 'Ethereum', inProse: 'Ethereum (mainnet)', explorerUrl: 'https://etherscan.io', feeNote: 'a little ETH' },
+const KNOWN_CHAINS: Record<
+  number,
+  { name: string; inProse: string; explorerUrl: string | null; feeNote: string }
+> = {
+  1: {
+    name: 'Ethereum',
+    inProse: 'Ethereum (mainnet)',
+    explorerUrl: 'https://etherscan.io',
+    feeNote: 'a little ETH',
+  },
   11155111: {
     name: 'Sepolia',
     inProse: 'the Sepolia network',
     explorerUrl: 'https://sepolia.etherscan.io',
     feeNote: 'a little Sepolia ETH (it is free from a "Sepolia faucet" website)',
   },
-  31337: { name: 'Local development chain', inProse: 'the local development chain', explorerUrl: null, feeNote: 'a little ETH on that chain' },
+  31337: {
+    name: 'Local development chain',
+    inProse: 'the local development chain',
+    explorerUrl: null,
+    feeNote: 'a little ETH on that chain',
+  },
 };
 
 const address = z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/));
 const hash = z.string().check(z.regex(/^0x[0-9a-fA-F]{64}$/));
 const wei = z.string().check(z.regex(/^[1-9]\d*$/, 'a positive integer amount in wei'));
 const abiParam = z.object({ name: z.string(), type: z.string() });
-const argument = <N extends string, T extends string>(name: N, type: T) => z.object({ name: z.literal(name), type: z.literal(type), value: z.string() });
+const argument = <N extends string, T extends string>(name: N, type: T) =>
+  z.object({ name: z.literal(name), type: z.literal(type), value: z.string() });
 
 const claimKitShape = z.object({
   format: z.literal(CLAIM_KIT_FORMAT),
   /** The distribution round the proof belongs to (the distributor accepts only the current one). */
   round: z.int().check(z.minimum(1)),
   /** The member's leaf: the address the REME goes to and their cumulative amount up to this round. */
-  leaf: z.object({ account: address, cumulativeAmountWei: wei, cumulativeAmountReme: z.string().check(z.regex(/^\d+(\.\d+)?$/)) }),
+  leaf: z.object({
+    account: address,
+    cumulativeAmountWei: wei,
+    cumulativeAmountReme: z.string().check(z.regex(/^\d+(\.\d+)?$/)),
+  }),
   proof: z.array(hash),
   chain: z.object({ id: z.int(), name: z.string(), explorerUrl: z.nullable(z.string()) }),
   token: z.object({ address, symbol: z.literal('REME'), decimals: z.literal(TOKEN_DECIMALS) }),
@@ -81,13 +100,24 @@ const claimKitShape = z.object({
   claim: z.object({
     function: z.literal(CLAIM_FUNCTION),
     /** The four values exactly as a block explorer's form takes them, in order. */
-    arguments: z.tuple([argument('account', 'address'), argument('cumulativeAmount', 'uint256'), argument('proof', 'bytes32[]'), argument('index', 'uint256')]),
+    arguments: z.tuple([
+      argument('account', 'address'),
+      argument('cumulativeAmount', 'uint256'),
+      argument('proof', 'bytes32[]'),
+      argument('index', 'uint256'),
+    ]),
     /** The same call ABI-encoded: the data of a transaction to the distributor. */
     calldata: z.string().check(z.regex(/^0x[0-9a-f]+$/)),
     /** claim() and its errors as JSON ABI. */
     abi: z.array(
       z.union([
-        z.object({ type: z.literal('function'), name: z.string(), stateMutability: z.string(), inputs: z.array(abiParam), outputs: z.array(abiParam) }),
+        z.object({
+          type: z.literal('function'),
+          name: z.string(),
+          stateMutability: z.string(),
+          inputs: z.array(abiParam),
+          outputs: z.array(abiParam),
+        }),
         z.object({ type: z.literal('error'), name: z.string(), inputs: z.array(abiParam) }),
       ]),
     ),
@@ -107,7 +137,8 @@ export const claimKitSchema = claimKitShape.check(
       proof.value === JSON.stringify(kit.proof) &&
       index.value === String(kit.round) &&
       kit.leaf.cumulativeAmountReme === exactReme(kit.leaf.cumulativeAmountWei) &&
-      kit.claim.calldata === claimCalldata(kit.leaf.account, BigInt(kit.leaf.cumulativeAmountWei), kit.proof, kit.round)
+      kit.claim.calldata ===
+        claimCalldata(kit.leaf.account, BigInt(kit.leaf.cumulativeAmountWei), kit.proof, kit.round)
     );
   }, 'the claim values must be the leaf, the proof and the round'),
 );
@@ -127,19 +158,25 @@ export interface ClaimKitInput {
 /** Whether the member has a leaf to put in a kit: a published round with a cumulative amount above 0.
  * (An empty proof is a leaf too: the only member of a round has none.) */
 export function hasClaimKit(claim: ClaimData): boolean {
-  return claim.distributionIndex > 0 && /^\d+$/.test(claim.distributedTokens) && BigInt(claim.distributedTokens) > 0n;
+  return (
+    claim.distributionIndex > 0 &&
+    /^\d+$/.test(claim.distributedTokens) &&
+    BigInt(claim.distributedTokens) > 0n
+  );
 }
 
 /** The kit for the member's leaf in the current round. Throws when there is nothing to claim. */
 export function buildClaimKit({ account, claim, chain, origin }: ClaimKitInput): ClaimKit {
-  if (!hasClaimKit(claim)) throw new RangeError('There is nothing to claim: no leaf in a published round.');
+  if (!hasClaimKit(claim))
+    throw new RangeError('There is nothing to claim: no leaf in a published round.');
   if (!/^0x[0-9a-fA-F]{40}$/.test(account)) throw new TypeError(`Not an address: ${account}`);
   const round = claim.distributionIndex;
   const member = toChecksumAddress(account);
   const distributor = toChecksumAddress(chain.distributorAddress);
   const token = toChecksumAddress(chain.tokenAddress);
   const known = KNOWN_CHAINS[chain.chainId];
-  const explorerUrl = (chain.explorerUrl?.trim() || known?.explorerUrl || null)?.replace(/\/+$/, '') ?? null;
+  const explorerUrl =
+    (chain.explorerUrl?.trim() || known?.explorerUrl || null)?.replace(/\/+$/, '') ?? null;
   const writePage = explorerUrl ? `${explorerUrl}/address/${distributor}#writeContract` : null;
   const amountWei = BigInt(claim.distributedTokens).toString();
   const amountReme = exactReme(amountWei);
@@ -171,7 +208,9 @@ export function buildClaimKit({ account, claim, chain, origin }: ClaimKitInput):
     `Once claimed, the REME is in your own wallet, and only your 12-word recovery phrase can reach it. Never give your recovery phrase to anyone, including whoever helps you claim.`,
     `If the claim is refused: "NothingToClaim" means this amount has already been claimed; "WrongRound" means a newer round has been published (use its kit); "InvalidProof" means a value was not pasted exactly as written here.`,
     ...(writePage
-      ? [`If the explorer shows no "Write Contract" tab, use any wallet tool's "Interact with contract" page with the distributor's address and the ABI under claim.abi in this file.`]
+      ? [
+          `If the explorer shows no "Write Contract" tab, use any wallet tool's "Interact with contract" page with the distributor's address and the ABI under claim.abi in this file.`,
+        ]
       : []),
     `A technical helper can instead send a transaction to ${distributor}, with no ETH value, with claim.calldata in this file as its data.`,
     `The public record of round ${round} is ${treeUrl}: every member's address and amount (an OpenZeppelin StandardMerkleTree). Anyone can rebuild your proof from it.`,
@@ -203,7 +242,11 @@ export function buildClaimKit({ account, claim, chain, origin }: ClaimKitInput):
 
 /** The file to save: reme-claim-kit-round-<n>.json, the kit as indented JSON. */
 export function claimKitFile(kit: ClaimKit): { name: string; type: string; text: string } {
-  return { name: `reme-claim-kit-round-${kit.round}.json`, type: 'application/json', text: `${JSON.stringify(kit, null, 2)}\n` };
+  return {
+    name: `reme-claim-kit-round-${kit.round}.json`,
+    type: 'application/json',
+    text: `${JSON.stringify(kit, null, 2)}\n`,
+  };
 }
 
 /** Wei as an exact decimal REME amount ("200", "12.5"), nothing rounded. */
@@ -211,14 +254,22 @@ function exactReme(amountWei: string): string {
   return formatAmount(amountWei, TOKEN_DECIMALS).replace(/\.?0+$/, '');
 }
 
-const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+const hex = (bytes: Uint8Array) =>
+  Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 const word = (value: bigint) => value.toString(16).padStart(64, '0');
 
 /** claim(account, cumulativeAmount, proof, index) ABI-encoded (selector, head, then the proof array). */
-function claimCalldata(account: string, cumulativeAmount: bigint, proof: readonly string[], index: number): string {
+function claimCalldata(
+  account: string,
+  cumulativeAmount: bigint,
+  proof: readonly string[],
+  index: number,
+): string {
   const head = [word(BigInt(account)), word(cumulativeAmount), word(4n * 32n), word(BigInt(index))];
   const tail = [word(BigInt(proof.length)), ...proof.map((node) => node.slice(2).toLowerCase())];
-  const selector = hex(keccak_256(new TextEncoder().encode('claim(address,uint256,bytes32[],uint256)'))).slice(0, 8);
+  const selector = hex(
+    keccak_256(new TextEncoder().encode('claim(address,uint256,bytes32[],uint256)')),
+  ).slice(0, 8);
   return `0x${selector}${head.join('')}${tail.join('')}`;
 }
 
@@ -227,6 +278,7 @@ export function toChecksumAddress(address: string): string {
   const lower = address.slice(2).toLowerCase();
   const digest = hex(keccak_256(new TextEncoder().encode(lower)));
   let out = '0x';
-  for (let i = 0; i < 40; i++) out += parseInt(digest[i]!, 16) >= 8 ? lower[i]!.toUpperCase() : lower[i];
+  for (let i = 0; i < 40; i++)
+    out += parseInt(digest[i]!, 16) >= 8 ? lower[i]!.toUpperCase() : lower[i];
   return out;
 }

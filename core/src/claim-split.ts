@@ -8,7 +8,10 @@ export interface ClaimSplitInput {
   earnedSignupTokens: bigint;
 }
 
-export function claimSplit({ forClaiming, signupTokens, earnedSignupTokens }: ClaimSplitInput): { signup: bigint; referral: bigint } {
+export function claimSplit({ forClaiming, signupTokens, earnedSignupTokens }: ClaimSplitInput): {
+  signup: bigint;
+  referral: bigint;
+} {
   if (forClaiming > 0n && earnedSignupTokens === 0n) {
     const signup = signupTokens < forClaiming ? signupTokens : forClaiming;
     return { signup, referral: forClaiming - signup };

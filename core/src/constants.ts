@@ -20,7 +20,8 @@ export const REFERRAL_GOAL_BONUSES = [
   { friends: 5, caps: 50 },
   { friends: 10, caps: 100 },
 ] as const;
-export const goalBonusText = () => `Bonus of ${REFERRAL_GOAL_BONUSES.map((b) => `${b.caps} CAPs at ${b.friends} referrals`).join(' and ')}: coming soon.`;
+export const goalBonusText = () =>
+  `Bonus of ${REFERRAL_GOAL_BONUSES.map((b) => `${b.caps} CAPs at ${b.friends} referrals`).join(' and ')}: coming soon.`;
 export const GAUGE_MAX_CAPS = 200;
 
 /** The one CAPs-to-REME rate, 6,028 CAPs for 1,000 REME: the convert page's "6.028 CAPs per REME"

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { clampConvertAmount, conversionRates, convertibleCaps, initialConvertAmount, remeBaseUnitsForCaps, remeForCaps } from './convert';
+import {
+  clampConvertAmount,
+  conversionRates,
+  convertibleCaps,
+  initialConvertAmount,
+  remeBaseUnitsForCaps,
+  remeForCaps,
+} from './convert';
 
 describe('convert amount (SPEC §5: "floor to an integer; NaN or negative becomes 0; cap at available CAPs (total minus the signup amount). The initial value is min(1000, available).")', () => {
   it('available CAPs are the total minus the signup amount', () => {
@@ -27,7 +34,7 @@ describe('convert amount (SPEC §5: "floor to an integer; NaN or negative become
   });
   it('converts at 6.028 CAPs per REME', () => {
     expect(remeForCaps(6028)).toBe('1000.0000');
-    expect(remeForCaps(100)).toBe('16.5892') // 16.58925…, truncated like every amount;
+    expect(remeForCaps(100)).toBe('16.5892'); // 16.58925…, truncated like every amount;
   });
 });
 

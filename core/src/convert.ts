@@ -24,7 +24,9 @@ export function initialConvertAmount(available: number): number {
 
 /** REME (base units) received for whole CAPs at CAPS_REME_RATE, rounded down. */
 export function remeBaseUnitsForCaps(caps: number): bigint {
-  return (BigInt(Math.max(0, Math.floor(caps))) * CAPS_REME_RATE.reme * BASE_UNIT) / CAPS_REME_RATE.caps;
+  return (
+    (BigInt(Math.max(0, Math.floor(caps))) * CAPS_REME_RATE.reme * BASE_UNIT) / CAPS_REME_RATE.caps
+  );
 }
 
 /** REME received for CAPs, to 4 decimals (truncated, like every REME amount). */
@@ -34,6 +36,10 @@ export function remeForCaps(caps: number): string {
 
 /** The rate both ways, as shown: "6.028" CAPs per REME and "0.1659" REME per CAP. */
 export const conversionRates = {
-  capsPerReme: formatTokens((CAPS_REME_RATE.caps * BASE_UNIT) / CAPS_REME_RATE.reme, { rounding: 'nearest' }),
-  remePerCap: formatTokens((CAPS_REME_RATE.reme * BASE_UNIT) / CAPS_REME_RATE.caps, { rounding: 'nearest' }),
+  capsPerReme: formatTokens((CAPS_REME_RATE.caps * BASE_UNIT) / CAPS_REME_RATE.reme, {
+    rounding: 'nearest',
+  }),
+  remePerCap: formatTokens((CAPS_REME_RATE.reme * BASE_UNIT) / CAPS_REME_RATE.caps, {
+    rounding: 'nearest',
+  }),
 } as const;

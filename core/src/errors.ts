@@ -15,7 +15,8 @@ export const errorMessages = {
   auth_failed: 'Authentication failed. Please try again.',
   wrong_password: 'Your current password is not correct.',
   unauthorized: 'User not authenticated',
-  invalid_two_factor_code: 'That code is not right. Check your authenticator app (or your backup code) and try again.',
+  invalid_two_factor_code:
+    'That code is not right. Check your authenticator app (or your backup code) and try again.',
   two_factor_expired: 'Signing in took too long. Please enter your e-mail and password again.',
   two_factor_locked: 'Too many wrong codes. Two-factor sign-in is locked for 15 minutes.',
   invalid_api_key: 'A valid operator API key is required.',
@@ -30,7 +31,8 @@ export const errorMessages = {
   chain_unavailable: 'The blockchain cannot be reached right now. Please try again shortly.',
   claim_failed: 'Claim failed!',
   invalid_claim_signature: 'Your claim could not be confirmed with your wallet. Please try again.',
-  invalid_claim: 'This claim does not match your tokens in the current round. Reload the page and try again.',
+  invalid_claim:
+    'This claim does not match your tokens in the current round. Reload the page and try again.',
   claim_request_expired: 'This claim request has expired. Please try again.',
   stale_round: 'A new distribution round was published. Reload the page and claim again.',
   nothing_to_claim: 'There is nothing to claim: these tokens have already been claimed.',

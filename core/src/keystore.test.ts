@@ -3,7 +3,12 @@ import { keystoreProblem } from './keystore';
 
 const address = '0x' + 'ab'.repeat(20);
 const keystore = (over: Record<string, unknown> = {}, kdfparams: Record<string, unknown> = {}) =>
-  JSON.stringify({ version: 3, address: 'ab'.repeat(20), Crypto: { kdf: 'scrypt', kdfparams: { n: 131072, r: 8, p: 1, ...kdfparams } }, ...over });
+  JSON.stringify({
+    version: 3,
+    address: 'ab'.repeat(20),
+    Crypto: { kdf: 'scrypt', kdfparams: { n: 131072, r: 8, p: 1, ...kdfparams } },
+    ...over,
+  });
 
 describe('keystoreProblem (DESIGN §3: scrypt N=131072, r=8, p=1)', () => {
   it('accepts an ethers v3 keystore for the address', () => {

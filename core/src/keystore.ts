@@ -14,14 +14,27 @@ export function keystoreProblem(keystore: string, address: string): KeystoreProb
     return 'not_json';
   }
   type KdfSection = { kdf?: unknown; kdfparams?: Record<string, unknown> };
-  const ks = parsed as { version?: unknown; address?: unknown; crypto?: KdfSection; Crypto?: KdfSection };
+  const ks = parsed as {
+    version?: unknown;
+    address?: unknown;
+    crypto?: KdfSection;
+    Crypto?: KdfSection;
+  };
   if (ks.version !== 3) return 'wrong_version';
   const section = ks.crypto ?? ks.Crypto; // ethers writes "Crypto"; the v3 format allows either
   const params = section?.kdfparams ?? {};
-  if (section?.kdf !== 'scrypt' || params.n !== KEYSTORE_SCRYPT.n || params.r !== KEYSTORE_SCRYPT.r || params.p !== KEYSTORE_SCRYPT.p) {
+  if (
+    section?.kdf !== 'scrypt' ||
+    params.n !== KEYSTORE_SCRYPT.n ||
+    params.r !== KEYSTORE_SCRYPT.r ||
+    params.p !== KEYSTORE_SCRYPT.p
+  ) {
     return 'wrong_kdf';
   }
-  if (typeof ks.address !== 'string' || ks.address.replace(/^0x/, '').toLowerCase() !== address.replace(/^0x/, '').toLowerCase()) {
+  if (
+    typeof ks.address !== 'string' ||
+    ks.address.replace(/^0x/, '').toLowerCase() !== address.replace(/^0x/, '').toLowerCase()
+  ) {
     return 'wrong_address';
   }
   return null;

@@ -1,6 +1,14 @@
 import { StandardMerkleTree } from '@openzeppelin/merkle-tree';
 import { describe, expect, it } from 'vitest';
-import { LEAF_ENCODING, buildTree, bytesToHex, leafHash, processProof, proofAt, verifyProof } from './merkle';
+import {
+  LEAF_ENCODING,
+  buildTree,
+  bytesToHex,
+  leafHash,
+  processProof,
+  proofAt,
+  verifyProof,
+} from './merkle';
 
 function randomAddress(seed: number): string {
   return `0x${(seed * 2654435761).toString(16).padStart(8, '0').repeat(5).slice(0, 40)}`;
@@ -20,7 +28,11 @@ describe('buildTree', () => {
     );
     const dump = reference.dump();
     expect(ours.root).toBe(reference.root);
-    expect(Array.from({ length: dump.tree.length }, (_, i) => bytesToHex(ours.nodes.subarray(i * 32, i * 32 + 32)))).toEqual(dump.tree);
+    expect(
+      Array.from({ length: dump.tree.length }, (_, i) =>
+        bytesToHex(ours.nodes.subarray(i * 32, i * 32 + 32)),
+      ),
+    ).toEqual(dump.tree);
     entitlements.forEach((_, i) => {
       expect(ours.treeIndex[i]).toBe(dump.values[i]!.treeIndex);
       expect(proofAt(ours.nodes, ours.treeIndex[i]!)).toEqual(reference.getProof(i));
@@ -48,7 +60,14 @@ describe('verifyProof', async () => {
 
   it('accepts a member’s own proof and amount and agrees with the library', () => {
     expect(verifyProof(tree.root, e.address, e.amount, proof)).toBe(true);
-    expect(StandardMerkleTree.verify(tree.root, [...LEAF_ENCODING], [e.address, e.amount.toString()], proof)).toBe(true);
+    expect(
+      StandardMerkleTree.verify(
+        tree.root,
+        [...LEAF_ENCODING],
+        [e.address, e.amount.toString()],
+        proof,
+      ),
+    ).toBe(true);
     expect(processProof(e.address, e.amount, proof)).toBe(tree.root);
   });
 

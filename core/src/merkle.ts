@@ -80,7 +80,15 @@ function compareBytes(a: Uint8Array, aOffset: number, b: Uint8Array, bOffset: nu
 
 const pair = new Uint8Array(64);
 /** keccak256 of the two 32-byte nodes in ascending order (the library's and the contract's rule). */
-function hashPair(a: Uint8Array, aOffset: number, b: Uint8Array, bOffset: number, out: Uint8Array, outOffset: number, keccak: Keccak): void {
+function hashPair(
+  a: Uint8Array,
+  aOffset: number,
+  b: Uint8Array,
+  bOffset: number,
+  out: Uint8Array,
+  outOffset: number,
+  keccak: Keccak,
+): void {
   const aFirst = compareBytes(a, aOffset, b, bOffset) <= 0;
   pair.set(a.subarray(aOffset, aOffset + NODE), aFirst ? 0 : NODE);
   pair.set(b.subarray(bOffset, bOffset + NODE), aFirst ? NODE : 0);
@@ -96,7 +104,13 @@ export async function buildTree(entitlements: readonly Entitlement[]): Promise<D
   entitlements.forEach(({ address, amount }, i) => {
     const hash = leafHash(address, amount, keccak);
     leaves.set(hash, i * NODE);
-    prefix[i] = hash[0]! * 2 ** 40 + hash[1]! * 2 ** 32 + hash[2]! * 2 ** 24 + hash[3]! * 2 ** 16 + hash[4]! * 2 ** 8 + hash[5]!;
+    prefix[i] =
+      hash[0]! * 2 ** 40 +
+      hash[1]! * 2 ** 32 +
+      hash[2]! * 2 ** 24 +
+      hash[3]! * 2 ** 16 +
+      hash[4]! * 2 ** 8 +
+      hash[5]!;
   });
   const order = Array.from({ length: count }, (_, i) => i);
   order.sort((a, b) => prefix[a]! - prefix[b]! || compareBytes(leaves, a * NODE, leaves, b * NODE));
@@ -118,13 +132,16 @@ export async function buildTree(entitlements: readonly Entitlement[]): Promise<D
 /** The tree indices of the proof of the node at `index`: its siblings, leaf to root. */
 export function siblingIndices(index: number): number[] {
   const siblings: number[] = [];
-  for (let i = index; i > 0; i = Math.floor((i - 1) / 2)) siblings.push(i % 2 === 1 ? i + 1 : i - 1);
+  for (let i = index; i > 0; i = Math.floor((i - 1) / 2))
+    siblings.push(i % 2 === 1 ? i + 1 : i - 1);
   return siblings;
 }
 
 /** The sibling hashes from the leaf at `index` up to the root. */
 export function proofAt(nodes: Uint8Array, index: number): string[] {
-  return siblingIndices(index).map((sibling) => bytesToHex(nodes.subarray(sibling * NODE, sibling * NODE + NODE)));
+  return siblingIndices(index).map((sibling) =>
+    bytesToHex(nodes.subarray(sibling * NODE, sibling * NODE + NODE)),
+  );
 }
 
 /** The root a proof leads to from (address, amount), as the contract computes it. */
@@ -138,6 +155,11 @@ export function processProof(address: string, amount: bigint, proof: readonly st
   return bytesToHex(node);
 }
 
-export function verifyProof(root: string, address: string, amount: bigint, proof: readonly string[]): boolean {
+export function verifyProof(
+  root: string,
+  address: string,
+  amount: bigint,
+  proof: readonly string[],
+): boolean {
   return processProof(address, amount, proof).toLowerCase() === root.toLowerCase();
 }

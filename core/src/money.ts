@@ -22,7 +22,10 @@ function roundTo(value: bigint, quantum: bigint, rounding: Rounding): bigint {
  * the point (a whole number keeps all its digits), trailing zeros dropped. Round 'down' what a
  * member holds (never more than they have), 'up' what they must pay (never less than it costs).
  */
-export function formatTokens(baseUnits: bigint | string, { significant = 4, rounding = 'down' }: { significant?: number; rounding?: Rounding } = {}): string {
+export function formatTokens(
+  baseUnits: bigint | string,
+  { significant = 4, rounding = 'down' }: { significant?: number; rounding?: Rounding } = {},
+): string {
   const value = BigInt(baseUnits);
   if (value <= 0n) return '0';
   const digits = value.toString().length;
@@ -44,7 +47,11 @@ function pennies(baseUnits: bigint, priceGbp: string, rounding: Rounding): bigin
 }
 
 /** "£20.00", "£1,234.56", or "under £0.01" for more than nothing that rounds to no penny (rounding 'up' never does). */
-export function formatGbp(baseUnits: bigint | string, priceGbp: string, rounding: Rounding = 'down'): string {
+export function formatGbp(
+  baseUnits: bigint | string,
+  priceGbp: string,
+  rounding: Rounding = 'down',
+): string {
   const value = BigInt(baseUnits);
   const p = pennies(value, priceGbp, rounding);
   if (value > 0n && p === 0n) return 'under £0.01';
@@ -52,7 +59,12 @@ export function formatGbp(baseUnits: bigint | string, priceGbp: string, rounding
 }
 
 /** "0.00007124 ETH (≈ £0.15)"; without a price, the amount alone. */
-export function formatWithGbp(baseUnits: bigint | string, unit: string, priceGbp: string | null, rounding: Rounding = 'down'): string {
+export function formatWithGbp(
+  baseUnits: bigint | string,
+  unit: string,
+  priceGbp: string | null,
+  rounding: Rounding = 'down',
+): string {
   const amount = `${formatTokens(baseUnits, { rounding })} ${unit}`;
   return priceGbp === null ? amount : `${amount} (≈ ${formatGbp(baseUnits, priceGbp, rounding)})`;
 }

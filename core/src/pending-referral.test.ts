@@ -9,10 +9,14 @@ describe('pending referral (SPEC §4)', () => {
     expect(decidePendingReferral(entry, 'someone-else', entry.timestamp + 1000)).toBe('keep');
   });
   it('"then marked processed": a processed entry is not processed again', () => {
-    expect(decidePendingReferral({ ...entry, processed: true }, 'u1', entry.timestamp + 1000)).toBe('keep');
+    expect(decidePendingReferral({ ...entry, processed: true }, 'u1', entry.timestamp + 1000)).toBe(
+      'keep',
+    );
   });
   it('"Entries older than 24 h are deleted"', () => {
-    expect(decidePendingReferral(entry, 'u1', entry.timestamp + 24 * 3600 * 1000 + 1)).toBe('delete');
+    expect(decidePendingReferral(entry, 'u1', entry.timestamp + 24 * 3600 * 1000 + 1)).toBe(
+      'delete',
+    );
     expect(decidePendingReferral(entry, 'u1', entry.timestamp + 24 * 3600 * 1000)).toBe('process');
   });
   it('ignores garbage in storage', () => {

@@ -13,8 +13,18 @@ export function parsePendingReferral(raw: string | null): PendingReferral | null
   if (!raw) return null;
   try {
     const v = JSON.parse(raw) as Partial<PendingReferral>;
-    if (typeof v.referralCode !== 'string' || typeof v.newUserId !== 'string' || typeof v.timestamp !== 'number') return null;
-    return { referralCode: v.referralCode, newUserId: v.newUserId, timestamp: v.timestamp, processed: v.processed === true };
+    if (
+      typeof v.referralCode !== 'string' ||
+      typeof v.newUserId !== 'string' ||
+      typeof v.timestamp !== 'number'
+    )
+      return null;
+    return {
+      referralCode: v.referralCode,
+      newUserId: v.newUserId,
+      timestamp: v.timestamp,
+      processed: v.processed === true,
+    };
   } catch {
     return null;
   }
@@ -23,7 +33,11 @@ export function parsePendingReferral(raw: string | null): PendingReferral | null
 export type PendingDecision = 'delete' | 'process' | 'keep';
 
 /** What the next sign-in does with the stored entry. */
-export function decidePendingReferral(entry: PendingReferral, signedInUserId: string, now: number): PendingDecision {
+export function decidePendingReferral(
+  entry: PendingReferral,
+  signedInUserId: string,
+  now: number,
+): PendingDecision {
   if (now - entry.timestamp > PENDING_REFERRAL_EXPIRY_MS) return 'delete';
   if (!entry.processed && entry.newUserId === signedInUserId) return 'process';
   return 'keep';

@@ -38,9 +38,12 @@ describe('normalizeReferralCode ("Letters and digits only"; "TS0001 is treated a
   it('accepts letters and digits', () => {
     expect(normalizeReferralCode('Ab12')).toBe('AB12');
   });
-  it.each(['AB-12', 'AB 12', 'ÄB12', '<script>', '', '   ', 'A'.repeat(17)])('rejects %j', (raw) => {
-    expect(normalizeReferralCode(raw)).toBeNull();
-  });
+  it.each(['AB-12', 'AB 12', 'ÄB12', '<script>', '', '   ', 'A'.repeat(17)])(
+    'rejects %j',
+    (raw) => {
+      expect(normalizeReferralCode(raw)).toBeNull();
+    },
+  );
   it('treats the default TS0001 as no referral, in any case', () => {
     expect(normalizeReferralCode('TS0001')).toBeNull();
     expect(normalizeReferralCode('ts0001')).toBeNull();
@@ -83,6 +86,8 @@ describe('own referral codes', () => {
   });
   it("unknown codes get SPEC §8's message: 'Invalid referral code: {code}. Please check the code and try again.'", async () => {
     const { invalidReferralCodeMessage } = await import('./referral-code');
-    expect(invalidReferralCodeMessage('NOPE1')).toBe('Invalid referral code: NOPE1. Please check the code and try again.');
+    expect(invalidReferralCodeMessage('NOPE1')).toBe(
+      'Invalid referral code: NOPE1. Please check the code and try again.',
+    );
   });
 });

@@ -4,7 +4,8 @@ import { DEFAULT_REFERRAL_CODE } from './constants';
 export const REFERRAL_CODE_MAX_LENGTH = 16;
 const REFERRAL_CODE_PATTERN = new RegExp(`^[A-Za-z0-9]{1,${REFERRAL_CODE_MAX_LENGTH}}$`);
 
-export type ReferralCodeInput = { kind: 'none' } | { kind: 'invalid' } | { kind: 'code'; code: string };
+export type ReferralCodeInput =
+  { kind: 'none' } | { kind: 'invalid' } | { kind: 'code'; code: string };
 
 /** What a typed or linked code means: nothing (empty, or the default TS0001), a bad code, or a code (upper-cased). */
 export function readReferralCode(raw: string | null | undefined): ReferralCodeInput {
@@ -61,7 +62,12 @@ export function referralCodeInPath(pathname: string): string | null {
 export function findReferralCode(url: UrlParts): string | null {
   const query = new URLSearchParams(url.search);
   const hash = new URLSearchParams(url.hash.replace(/^#/, ''));
-  const candidates = [query.get('ref'), query.get('referral'), referralCodeInPath(url.pathname), hash.get('ref')];
+  const candidates = [
+    query.get('ref'),
+    query.get('referral'),
+    referralCodeInPath(url.pathname),
+    hash.get('ref'),
+  ];
   for (const candidate of candidates) {
     const code = normalizeReferralCode(candidate);
     if (code) return code;

@@ -26,13 +26,28 @@ export const claimRequestTypes: Record<string, TypedDataField[]> = {
 };
 
 export function claimRequestDomain(chainId: number, distributorAddress: string): TypedDataDomain {
-  return { name: 'Community Rewards Wallet', version: '1', chainId, verifyingContract: distributorAddress };
+  return {
+    name: 'Community Rewards Wallet',
+    version: '1',
+    chainId,
+    verifyingContract: distributorAddress,
+  };
 }
 
 /** The address that signed `request`, or null when the signature is malformed. */
-export function claimRequestSigner(chainId: number, distributorAddress: string, request: ClaimRequest, signature: string): string | null {
+export function claimRequestSigner(
+  chainId: number,
+  distributorAddress: string,
+  request: ClaimRequest,
+  signature: string,
+): string | null {
   try {
-    return verifyTypedData(claimRequestDomain(chainId, distributorAddress), claimRequestTypes, request, signature);
+    return verifyTypedData(
+      claimRequestDomain(chainId, distributorAddress),
+      claimRequestTypes,
+      request,
+      signature,
+    );
   } catch {
     return null;
   }

@@ -24,40 +24,63 @@ export interface FormProblem<Field extends string> {
   message: string;
 }
 
-const problem = <Field extends string>(field: Field, message: string): FormProblem<Field> => ({ field, message });
+const problem = <Field extends string>(field: Field, message: string): FormProblem<Field> => ({
+  field,
+  message,
+});
 
-export function validateSignIn(v: { email: string; password: string }): FormProblem<'email' | 'password'> | null {
+export function validateSignIn(v: {
+  email: string;
+  password: string;
+}): FormProblem<'email' | 'password'> | null {
   if (!v.email.trim()) return problem('email', messages.emailRequired);
   if (!v.password) return problem('password', messages.passwordRequired);
   return null;
 }
 
 /** The sign-up card, and the new password of a reset (which has no e-mail field to get wrong). */
-export function validateAuthSignUp(v: { email: string; password: string; confirmPassword: string }): FormProblem<'email' | 'password' | 'confirmPassword'> | null {
+export function validateAuthSignUp(v: {
+  email: string;
+  password: string;
+  confirmPassword: string;
+}): FormProblem<'email' | 'password' | 'confirmPassword'> | null {
   const email = v.email.trim();
   if (!email) return problem('email', messages.emailRequired);
   if (!email.includes('@') || !email.includes('.')) return problem('email', messages.invalidEmail);
-  if (v.password.length < PASSWORD_MIN_LENGTH) return problem('password', messages.authPasswordTooShort);
-  if (v.password !== v.confirmPassword) return problem('confirmPassword', messages.passwordsDoNotMatch);
+  if (v.password.length < PASSWORD_MIN_LENGTH)
+    return problem('password', messages.authPasswordTooShort);
+  if (v.password !== v.confirmPassword)
+    return problem('confirmPassword', messages.passwordsDoNotMatch);
   return null;
 }
 
 type RegistrationField = 'firstName' | 'lastName' | 'email' | 'password' | 'confirmPassword';
 
-export function validateRegistration(v: Record<RegistrationField, string>): FormProblem<RegistrationField> | null {
-  if (v.password.length < PASSWORD_MIN_LENGTH) return problem('password', messages.registerPasswordTooShort);
-  if (v.password !== v.confirmPassword) return problem('confirmPassword', messages.registerPasswordsDiffer);
+export function validateRegistration(
+  v: Record<RegistrationField, string>,
+): FormProblem<RegistrationField> | null {
+  if (v.password.length < PASSWORD_MIN_LENGTH)
+    return problem('password', messages.registerPasswordTooShort);
+  if (v.password !== v.confirmPassword)
+    return problem('confirmPassword', messages.registerPasswordsDiffer);
   const empty = (['firstName', 'lastName', 'email'] as const).find((field) => !v[field].trim());
   if (empty) return problem(empty, messages.fillAllFields);
   return null;
 }
 
 /** Changing the password on the account page: the new one follows /register's rules. */
-export function validatePasswordChange(v: { currentPassword: string; newPassword: string; confirmPassword: string }): FormProblem<'currentPassword' | 'newPassword' | 'confirmPassword'> | null {
+export function validatePasswordChange(v: {
+  currentPassword: string;
+  newPassword: string;
+  confirmPassword: string;
+}): FormProblem<'currentPassword' | 'newPassword' | 'confirmPassword'> | null {
   if (!v.currentPassword) return problem('currentPassword', messages.currentPasswordRequired);
-  if (v.newPassword.length < PASSWORD_MIN_LENGTH) return problem('newPassword', messages.registerPasswordTooShort);
-  if (v.newPassword !== v.confirmPassword) return problem('confirmPassword', messages.registerPasswordsDiffer);
-  if (v.newPassword === v.currentPassword) return problem('newPassword', messages.newPasswordSameAsCurrent);
+  if (v.newPassword.length < PASSWORD_MIN_LENGTH)
+    return problem('newPassword', messages.registerPasswordTooShort);
+  if (v.newPassword !== v.confirmPassword)
+    return problem('confirmPassword', messages.registerPasswordsDiffer);
+  if (v.newPassword === v.currentPassword)
+    return problem('newPassword', messages.newPasswordSameAsCurrent);
   return null;
 }
 
@@ -70,22 +93,39 @@ export function validateResend(email: string): FormProblem<'email'> | null {
  * count (the words are lower-case); the first word that differs is named, so the member knows
  * where to look (the original's "Entered mnemonic mismatch the original one" did not say).
  */
-export function validateMnemonicConfirmation(typed: string, phrase: string): FormProblem<'phrase'> | null {
+export function validateMnemonicConfirmation(
+  typed: string,
+  phrase: string,
+): FormProblem<'phrase'> | null {
   const words = typed.trim().toLowerCase().split(/\s+/).filter(Boolean);
   const expected = phrase.split(' ');
   if (words.length === 0) return problem('phrase', messages.phraseEmpty);
   const wrong = expected.findIndex((word, i) => words[i] !== undefined && words[i] !== word);
   if (wrong >= 0) return problem('phrase', `Word ${wrong + 1} does not match your recovery code.`);
-  if (words.length < expected.length) return problem('phrase', `Word ${words.length + 1} is missing: your recovery code has ${expected.length} words.`);
-  if (words.length > expected.length) return problem('phrase', `Your recovery code has ${expected.length} words; you typed ${words.length}.`);
+  if (words.length < expected.length)
+    return problem(
+      'phrase',
+      `Word ${words.length + 1} is missing: your recovery code has ${expected.length} words.`,
+    );
+  if (words.length > expected.length)
+    return problem(
+      'phrase',
+      `Your recovery code has ${expected.length} words; you typed ${words.length}.`,
+    );
   return null;
 }
 
 /** Username is optional and defaults to the part of the e-mail before the @. */
 /** The name a greeting uses: the member's full name, else their username, else their e-mail's
  * local part — never a placeholder. */
-export function greetingName(member: { fullName: string; username: string; email: string }): string {
-  return member.fullName.trim() || member.username.trim() || member.email.split('@')[0] || member.email;
+export function greetingName(member: {
+  fullName: string;
+  username: string;
+  email: string;
+}): string {
+  return (
+    member.fullName.trim() || member.username.trim() || member.email.split('@')[0] || member.email
+  );
 }
 
 export function defaultUsername(username: string, email: string): string {

@@ -35,6 +35,8 @@ describe('walletProofMessage', () => {
 
   it('differs per purpose, so a save-wallet signature is no sign-up signature', () => {
     const address = Wallet.createRandom().address;
-    expect(walletProofMessage(challenge, address)).not.toBe(walletProofMessage({ ...challenge, purpose: 'save-wallet' }, address));
+    expect(walletProofMessage(challenge, address)).not.toBe(
+      walletProofMessage({ ...challenge, purpose: 'save-wallet' }, address),
+    );
   });
 });

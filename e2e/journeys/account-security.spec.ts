@@ -4,13 +4,21 @@
 // and every other browser at once.
 import type { Browser, Page } from '@playwright/test';
 import { TOTP } from 'otpauth';
-import { confirmByMail, newEmail, registerOnRegisterScreen, signInOnAuthScreen } from '../fixtures/member';
+import {
+  confirmByMail,
+  newEmail,
+  registerOnRegisterScreen,
+  signInOnAuthScreen,
+} from '../fixtures/member';
 import { capture } from '../fixtures/screens';
 import { expect, test } from '../fixtures/test';
 
 const PASSWORD = 'Steady-Hands-42';
 
-async function newMember(page: Page, request: Parameters<typeof confirmByMail>[1]): Promise<string> {
+async function newMember(
+  page: Page,
+  request: Parameters<typeof confirmByMail>[1],
+): Promise<string> {
   const email = newEmail('security');
   await registerOnRegisterScreen(page, email, PASSWORD);
   await confirmByMail(page, request, email);
@@ -33,9 +41,13 @@ async function signInBrowser(browser: Browser, baseURL: string, email: string) {
 }
 
 /** A code the app would show that is not the current one. */
-const wrongCode = (totp: TOTP) => String((Number(totp.generate()) + 500_000) % 1_000_000).padStart(6, '0');
+const wrongCode = (totp: TOTP) =>
+  String((Number(totp.generate()) + 500_000) % 1_000_000).padStart(6, '0');
 
-test('two-factor sign-in: enrol from the QR key, a code at sign-in, a wrong code refused, a backup code once, turned off', async ({ page, request }) => {
+test('two-factor sign-in: enrol from the QR key, a code at sign-in, a wrong code refused, a backup code once, turned off', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(240_000);
   const email = await newMember(page, request);
   await openAccount(page);
@@ -48,10 +60,15 @@ test('two-factor sign-in: enrol from the QR key, a code at sign-in, a wrong code
   await expect(section.getByRole('alert')).toContainText('Invalid email or password');
   await section.getByLabel('Your password', { exact: true }).fill(PASSWORD);
   await section.getByRole('button', { name: 'Continue' }).click();
-  await expect(section.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
+  await expect(
+    section.getByRole('img', { name: 'QR code for your authenticator app' }),
+  ).toBeVisible();
   const secret = (await section.getByTestId('totp-secret').textContent())!.replace(/\s+/g, '');
   const totp = new TOTP({ secret, digits: 6, period: 30 });
-  const backupCodes = await section.getByRole('list', { name: 'Backup codes' }).getByRole('listitem').allTextContents();
+  const backupCodes = await section
+    .getByRole('list', { name: 'Backup codes' })
+    .getByRole('listitem')
+    .allTextContents();
   expect(backupCodes).toHaveLength(10);
   await capture(page, 'account-two-factor-enrol');
   await section.getByLabel('Code from your app').fill(wrongCode(totp));
@@ -105,7 +122,12 @@ test('two-factor sign-in: enrol from the QR key, a code at sign-in, a wrong code
   await expect(page).toHaveURL(/\/dashboard$/, { timeout: 20_000 });
 });
 
-test('signing out reaches every tab at once, and another browser signed out from the account page leaves within seconds', async ({ page, request, browser, baseURL }) => {
+test('signing out reaches every tab at once, and another browser signed out from the account page leaves within seconds', async ({
+  page,
+  request,
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(180_000);
   const email = await newMember(page, request);
 
@@ -134,7 +156,9 @@ test('signing out reaches every tab at once, and another browser signed out from
   await expect(sessions).toHaveCount(1);
   await expect(phone.page).toHaveURL(/\/$/, { timeout: 5_000 });
   expect(Date.now() - started).toBeLessThan(5_000); // the event stream, not the 10 s poll
-  await expect(phone.page.getByText('You were signed out of this device from another place.')).toBeVisible();
+  await expect(
+    phone.page.getByText('You were signed out of this device from another place.'),
+  ).toBeVisible();
   await phone.context.close();
 
   // The profile: the greeting uses the name given.

@@ -7,26 +7,44 @@ import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { Wallet } from 'ethers';
 import { expectNoSecrets, recordRequests } from '../fixtures/secrets';
-import { confirmByMail, joinThroughLink, newEmail, referralLinkOf, registerOnRegisterScreen, signInOnAuthScreen } from '../fixtures/member';
+import {
+  confirmByMail,
+  joinThroughLink,
+  newEmail,
+  referralLinkOf,
+  registerOnRegisterScreen,
+  signInOnAuthScreen,
+} from '../fixtures/member';
 import { capture } from '../fixtures/screens';
 import { expect, test } from '../fixtures/test';
 
 const OLD = 'Old-Password-111';
 const NEW = 'New-Password-222';
 const PASSWORD = 'Caring-Friends-9';
-const FIRST_QUESTION = 'Are you sure you want to delete your account? This action cannot be undone.';
+const FIRST_QUESTION =
+  'Are you sure you want to delete your account? This action cannot be undone.';
 const SECOND_QUESTION = 'This will permanently delete all your data. Are you absolutely sure?';
 
-type Me = { email: string; wallet: { address: string; keystore: string }; caps: Record<string, number> };
-const me = (page: Page) => page.evaluate(async () => (await fetch('/api/me')).json()) as Promise<Me>;
-const apiStatus = (page: Page, url: string) => page.evaluate(async (u) => (await fetch(u)).status, url);
+type Me = {
+  email: string;
+  wallet: { address: string; keystore: string };
+  caps: Record<string, number>;
+};
+const me = (page: Page) =>
+  page.evaluate(async () => (await fetch('/api/me')).json()) as Promise<Me>;
+const apiStatus = (page: Page, url: string) =>
+  page.evaluate(async (u) => (await fetch(u)).status, url);
 
 async function openAccountPage(page: Page) {
   await page.getByRole('link', { name: 'Account' }).click();
   await expect(page.getByRole('heading', { name: 'Account and security' })).toBeVisible();
 }
 
-test('change password: one step re-locks the wallet, the old password stops working, another browser is signed out', async ({ page, browser, request }) => {
+test('change password: one step re-locks the wallet, the old password stops working, another browser is signed out', async ({
+  page,
+  browser,
+  request,
+}) => {
   test.setTimeout(480_000);
   const sent = recordRequests(page);
   const email = newEmail('change');
@@ -54,14 +72,22 @@ test('change password: one step re-locks the wallet, the old password stops work
   await section.getByLabel('New password', { exact: true }).fill(NEW);
   await section.getByLabel('Confirm new password', { exact: true }).fill(NEW);
   await section.getByRole('button', { name: 'Change password' }).click();
-  await expect(section.getByRole('alert')).toHaveText('Your current password is not correct.', { timeout: 120_000 });
+  await expect(section.getByRole('alert')).toHaveText('Your current password is not correct.', {
+    timeout: 120_000,
+  });
   expect((await me(page)).wallet.keystore).toBe(before.wallet.keystore);
 
   await section.getByLabel('Current password', { exact: true }).fill(OLD);
   await section.getByRole('button', { name: 'Change password' }).click();
-  await expect(section.getByRole('progressbar', { name: 'Securing your wallet with your new password…' })).toBeVisible();
-  await expect(section.getByRole('status')).toContainText('Your password has been changed.', { timeout: 120_000 });
-  await expect(section.getByRole('status')).toContainText('You were signed out on your other devices.');
+  await expect(
+    section.getByRole('progressbar', { name: 'Securing your wallet with your new password…' }),
+  ).toBeVisible();
+  await expect(section.getByRole('status')).toContainText('Your password has been changed.', {
+    timeout: 120_000,
+  });
+  await expect(section.getByRole('status')).toContainText(
+    'You were signed out on your other devices.',
+  );
 
   // The other browser's session is gone: its dashboard leaves for the start page (it polls
   // /api/me every 10 s), and any call it makes is refused.
@@ -74,21 +100,28 @@ test('change password: one step re-locks the wallet, the old password stops work
   const after = await me(page);
   expect(after.wallet.address).toBe(before.wallet.address);
   expect(after.wallet.keystore).not.toBe(before.wallet.keystore);
-  expect((await Wallet.fromEncryptedJson(after.wallet.keystore, NEW)).address).toBe(before.wallet.address);
+  expect((await Wallet.fromEncryptedJson(after.wallet.keystore, NEW)).address).toBe(
+    before.wallet.address,
+  );
 
   // The old password no longer signs in; the new one does and opens the wallet (the dashboard,
   // not the recovery screen).
   await page.getByRole('link', { name: 'Back to your wallet' }).click();
   await page.getByRole('button', { name: 'Logout' }).click();
   await signInOnAuthScreen(page, email, OLD);
-  await expect(page.getByRole('alert')).toHaveText('Invalid email or password. Please check your credentials.');
+  await expect(page.getByRole('alert')).toHaveText(
+    'Invalid email or password. Please check your credentials.',
+  );
   await signInOnAuthScreen(page, email, NEW);
   await expect(page).toHaveURL(/\/dashboard$/, { timeout: 30_000 });
   expect((await me(page)).wallet.address).toBe(before.wallet.address);
   expectNoSecrets(sent, [OLD, NEW, 'Not-My-Password-1'], phrase);
 });
 
-test('download my data: a JSON file with the member’s data; screenshots of the three sections', async ({ page, request }) => {
+test('download my data: a JSON file with the member’s data; screenshots of the three sections', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(240_000);
   const email = newEmail('export');
   await registerOnRegisterScreen(page, email, PASSWORD);
@@ -126,10 +159,16 @@ test('download my data: a JSON file with the member’s data; screenshots of the
   expect(await apiStatus(page, '/api/me')).toBe(200);
 });
 
-test('delete account: two confirmations, signed out to the start page, cannot sign in, the referrer keeps every CAP, the e-mail can join again', async ({ page, browser, request }) => {
+test('delete account: two confirmations, signed out to the start page, cannot sign in, the referrer keeps every CAP, the e-mail can join again', async ({
+  page,
+  browser,
+  request,
+}) => {
   test.setTimeout(240_000);
   // The referrer, with their dashboard in another browser.
-  const referrerContext = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+  const referrerContext = await browser.newContext({
+    permissions: ['clipboard-read', 'clipboard-write'],
+  });
   const referrer = await referrerContext.newPage();
   const referrerEmail = newEmail('referrer');
   await registerOnRegisterScreen(referrer, referrerEmail, PASSWORD);
@@ -151,26 +190,39 @@ test('delete account: two confirmations, signed out to the start page, cannot si
   // A wrong password: both questions, then the reason, and the account stays.
   await removal.getByLabel('Your password', { exact: true }).fill('Not-My-Password-1');
   await removal.getByRole('button', { name: 'Delete my account' }).click();
-  await expect(page.getByRole('alertdialog', { name: 'Delete your account?' })).toContainText(FIRST_QUESTION);
+  await expect(page.getByRole('alertdialog', { name: 'Delete your account?' })).toContainText(
+    FIRST_QUESTION,
+  );
   await page.getByRole('button', { name: 'Yes, continue' }).click();
-  await expect(page.getByRole('alertdialog', { name: 'Delete all your data?' })).toContainText(SECOND_QUESTION);
+  await expect(page.getByRole('alertdialog', { name: 'Delete all your data?' })).toContainText(
+    SECOND_QUESTION,
+  );
   await page.getByRole('button', { name: 'Delete permanently' }).click();
-  await expect(removal.getByRole('alert')).toHaveText('Failed to delete account: Your current password is not correct.');
+  await expect(removal.getByRole('alert')).toHaveText(
+    'Failed to delete account: Your current password is not correct.',
+  );
   expect(await apiStatus(page, '/api/me')).toBe(200);
 
   // Cancel at the second question deletes nothing.
   await removal.getByLabel('Your password', { exact: true }).fill(PASSWORD);
   await removal.getByRole('button', { name: 'Delete my account' }).click();
   await page.getByRole('button', { name: 'Yes, continue' }).click();
-  await page.getByRole('alertdialog', { name: 'Delete all your data?' }).getByRole('button', { name: 'Cancel' }).click();
+  await page
+    .getByRole('alertdialog', { name: 'Delete all your data?' })
+    .getByRole('button', { name: 'Cancel' })
+    .click();
   await expect(page.getByRole('alertdialog')).toHaveCount(0);
   expect(await apiStatus(page, '/api/me')).toBe(200);
 
   // Both confirmations: deleted, signed out, on the start page.
   await removal.getByRole('button', { name: 'Delete my account' }).click();
-  await expect(page.getByRole('alertdialog', { name: 'Delete your account?' })).toContainText(FIRST_QUESTION);
+  await expect(page.getByRole('alertdialog', { name: 'Delete your account?' })).toContainText(
+    FIRST_QUESTION,
+  );
   await page.getByRole('button', { name: 'Yes, continue' }).click();
-  await expect(page.getByRole('alertdialog', { name: 'Delete all your data?' })).toContainText(SECOND_QUESTION);
+  await expect(page.getByRole('alertdialog', { name: 'Delete all your data?' })).toContainText(
+    SECOND_QUESTION,
+  );
   await page.getByRole('button', { name: 'Delete permanently' }).click();
   await expect(page.getByText('Account deleted successfully')).toBeVisible();
   await expect(page).toHaveURL(/\/$/);
@@ -180,7 +232,9 @@ test('delete account: two confirmations, signed out to the start page, cannot si
 
   // The member cannot sign in; the referrer's CAPs are unchanged.
   await signInOnAuthScreen(page, email, PASSWORD);
-  await expect(page.getByRole('alert')).toHaveText('Invalid email or password. Please check your credentials.');
+  await expect(page.getByRole('alert')).toHaveText(
+    'Invalid email or password. Please check your credentials.',
+  );
   expect((await me(referrer)).caps).toEqual(referrerCaps);
   await referrerContext.close();
 

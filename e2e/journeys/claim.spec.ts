@@ -1,6 +1,12 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures/test';
-import { confirmByMail, joinThroughLink, newEmail, referralLinkOf, registerOnRegisterScreen } from '../fixtures/member';
+import {
+  confirmByMail,
+  joinThroughLink,
+  newEmail,
+  referralLinkOf,
+  registerOnRegisterScreen,
+} from '../fixtures/member';
 import { ops } from '../fixtures/ops';
 
 const PASSWORD = 'Caring-Friends-9';
@@ -14,7 +20,16 @@ async function remeOnChain(page: Page): Promise<bigint> {
     const me = await (await fetch('/api/me')).json();
     const config = await (await fetch('/api/config')).json();
     const data = `0x70a08231${me.wallet.address.slice(2).toLowerCase().padStart(64, '0')}`;
-    const res = await fetch('/rpc', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ to: config.chain.tokenAddress, data }, 'latest'] }) });
+    const res = await fetch('/rpc', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'eth_call',
+        params: [{ to: config.chain.tokenAddress, data }, 'latest'],
+      }),
+    });
     return (await res.json()).result as string;
   });
   return BigInt(hex);
@@ -22,30 +37,48 @@ async function remeOnChain(page: Page): Promise<bigint> {
 
 async function claimInBrowser(page: Page, amount: string) {
   await page.getByRole('button', { name: `Claim ${amount} REME` }).click();
-  await expect(page.getByRole('heading', { name: 'Confirm the transaction by entering your password' })).toBeVisible();
-  await expect(page.locator('dt:text-is("Tokens to claim") + dd')).toHaveText(new RegExp(`^${amount.replace('.', '\\.')} REME \\(≈ £\\d+\\.\\d\\d\\)$`));
+  await expect(
+    page.getByRole('heading', { name: 'Confirm the transaction by entering your password' }),
+  ).toBeVisible();
+  await expect(page.locator('dt:text-is("Tokens to claim") + dd')).toHaveText(
+    new RegExp(`^${amount.replace('.', '\\.')} REME \\(≈ £\\d+\\.\\d\\d\\)$`),
+  );
   // The fee in a few digits with its £ value (issue 16), never 18 decimals.
-  await expect(page.locator('dt:text-is("Transaction fee") + dd')).toHaveText(/^0\.0*[1-9]\d{0,3} ETH \(≈ £\d+\.\d\d\)$/);
+  await expect(page.locator('dt:text-is("Transaction fee") + dd')).toHaveText(
+    /^0\.0*[1-9]\d{0,3} ETH \(≈ £\d+\.\d\d\)$/,
+  );
   // This server's community does not pay members' fees (SPONSOR_CLAIMS=false): the screen says so.
-  await expect(page.getByText('You pay the network fee for this claim. This community does not pay claim fees for its members.')).toBeVisible();
+  await expect(
+    page.getByText(
+      'You pay the network fee for this claim. This community does not pay claim fees for its members.',
+    ),
+  ).toBeVisible();
   await expect(page.getByTestId('fee-check')).toHaveText('Your ETH covers the fee.');
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Complete' }).click();
 }
 
-test('claim: distribute, insufficient ETH, fund, claim in the browser, then only the increase after a new referral', async ({ page, browser, request }) => {
+test('claim: distribute, insufficient ETH, fund, claim in the browser, then only the increase after a new referral', async ({
+  page,
+  browser,
+  request,
+}) => {
   test.setTimeout(600_000); // four wallet unlocks and a friend's sign-up: slow on a shared machine
   const email = newEmail('claimer');
   await registerOnRegisterScreen(page, email, PASSWORD);
   await confirmByMail(page, request, email);
   await expect(page).toHaveURL(/\/dashboard$/);
-  const address = (await page.evaluate(async () => (await (await fetch('/api/me')).json()).wallet.address)) as string;
+  const address = (await page.evaluate(
+    async () => (await (await fetch('/api/me')).json()).wallet.address,
+  )) as string;
   await expect(page.getByTestId('tokens-to-claim')).toHaveText('0.0000');
   await expect(page.getByRole('button', { name: 'Claim 0.0000 REME' })).toBeDisabled();
 
   // The operator publishes a round; the open dashboard hears of it and offers the signup bonus.
   expect(await ops('distribute')).toContain('(dry run)');
-  expect(await ops('distribute', '--publish')).toMatch(/(Published|Finished the interrupted) round \d+/);
+  expect(await ops('distribute', '--publish')).toMatch(
+    /(Published|Finished the interrupted) round \d+/,
+  );
   await expect(page.getByTestId('tokens-to-claim')).toHaveText('200.0000');
   await expect(stat(page, 'Signup claim')).toHaveText('200.0000');
   await expect(stat(page, 'Referral claim')).toHaveText('0.0000');
@@ -54,12 +87,16 @@ test('claim: distribute, insufficient ETH, fund, claim in the browser, then only
   // to add ETH: the insufficient-balance screen with the fee and the wallet address. This is a test
   // network with no public faucet: test ETH from the community's organisers, never "Buy ETH".
   await page.getByRole('button', { name: 'Claim 200.0000 REME' }).click();
-  await expect(page.getByTestId('fee-check')).toContainText(/Your wallet needs 0\.\d+ test ETH \(≈ £\d+\.\d\d\) more to pay the fee/);
+  await expect(page.getByTestId('fee-check')).toContainText(
+    /Your wallet needs 0\.\d+ test ETH \(≈ £\d+\.\d\d\) more to pay the fee/,
+  );
   await expect(page.getByLabel('Password', { exact: true })).toHaveCount(0);
   await page.getByRole('button', { name: 'How to add ETH' }).click();
   await expect(page.getByRole('heading', { name: 'ETH balance insufficient' })).toBeVisible();
   await expect(page.getByText(/network fee of about 0\.\d+ test ETH/)).toBeVisible();
-  await expect(page.getByText(/Ask your community's organisers to send some to your wallet address below/)).toBeVisible();
+  await expect(
+    page.getByText(/Ask your community's organisers to send some to your wallet address below/),
+  ).toBeVisible();
   await expect(page.getByLabel('Your wallet address')).toHaveText(address);
   await page.getByRole('button', { name: 'Go back' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
@@ -99,7 +136,10 @@ test('claim: distribute, insufficient ETH, fund, claim in the browser, then only
   await page.route('**/api/claim', async (route) => {
     const response = await route.fetch();
     const body = await response.json();
-    await route.fulfill({ response, json: { ...body, distributedTokens: (BigInt(body.distributedTokens) + 1n).toString() } });
+    await route.fulfill({
+      response,
+      json: { ...body, distributedTokens: (BigInt(body.distributedTokens) + 1n).toString() },
+    });
   });
   await page.getByRole('button', { name: 'Claim 100.0000 REME' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Claim failed!' })).toBeVisible();

@@ -4,7 +4,12 @@
 import { createServer, type Server } from 'node:http';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { confirmByMail, newEmail, registerOnRegisterScreen } from '../fixtures/member';
-import { communityAppPort, communityAppSecret, communityAppURL, mainURL } from '../fixtures/servers';
+import {
+  communityAppPort,
+  communityAppSecret,
+  communityAppURL,
+  mainURL,
+} from '../fixtures/servers';
 import { expect, test } from '../fixtures/test';
 
 const PASSWORD = 'Caring-Friends-9';
@@ -17,28 +22,47 @@ function startCommunityApp(): Promise<Server> {
       const code = new URL(req.url ?? '/', communityAppURL).searchParams.get('authtoken') ?? '';
       const redeemed = await fetch(`${mainURL}/api/handoff/redeem`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${communityAppSecret}` },
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${communityAppSecret}`,
+        },
         body: JSON.stringify({ code }),
       });
       if (!redeemed.ok) {
-        res.writeHead(401, { 'content-type': 'text/html' }).end('<title>Community</title><h1>Not signed in</h1>');
+        res
+          .writeHead(401, { 'content-type': 'text/html' })
+          .end('<title>Community</title><h1>Not signed in</h1>');
         return;
       }
       const { token } = (await redeemed.json()) as { token: string };
-      const { payload } = await jwtVerify(token, jwks, { audience: new URL(communityAppURL).origin, issuer: mainURL });
-      res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>Community</title><h1>Welcome ${String(payload.email)}</h1><p>${String(payload.wallet)}</p>`);
+      const { payload } = await jwtVerify(token, jwks, {
+        audience: new URL(communityAppURL).origin,
+        issuer: mainURL,
+      });
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(
+          `<title>Community</title><h1>Welcome ${String(payload.email)}</h1><p>${String(payload.wallet)}</p>`,
+        );
     })().catch((error: unknown) => res.writeHead(500).end(String(error)));
   });
-  return new Promise((resolve) => server.listen(communityAppPort, '127.0.0.1', () => resolve(server)));
+  return new Promise((resolve) =>
+    server.listen(communityAppPort, '127.0.0.1', () => resolve(server)),
+  );
 }
 
-test('the dashboard by keyboard: theme, copy, the swap modal, focus always visible', async ({ page, request }) => {
+test('the dashboard by keyboard: theme, copy, the swap modal, focus always visible', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
   const email = newEmail('keyboard');
   await registerOnRegisterScreen(page, email, PASSWORD);
   await confirmByMail(page, request, email);
   await expect(page.getByRole('heading', { name: 'Hello, Ada Lovelace' })).toBeVisible();
-  const address = (await page.evaluate(async () => (await (await fetch('/api/me')).json()).wallet.address)) as string;
+  const address = (await page.evaluate(
+    async () => (await (await fetch('/api/me')).json()).wallet.address,
+  )) as string;
 
   /** Tabs until the named control has focus; every stop shows a focus outline. */
   async function tabTo(name: string) {
@@ -47,7 +71,11 @@ test('the dashboard by keyboard: theme, copy, the swap modal, focus always visib
       const focused = await page.evaluate(() => {
         const el = document.activeElement as HTMLElement;
         const style = getComputedStyle(el);
-        return { name: el.getAttribute('aria-label') ?? el.textContent?.trim() ?? '', outline: style.outlineStyle, width: style.outlineWidth };
+        return {
+          name: el.getAttribute('aria-label') ?? el.textContent?.trim() ?? '',
+          outline: style.outlineStyle,
+          width: style.outlineWidth,
+        };
       });
       expect(focused.outline, `focus on "${focused.name}" is visible`).not.toBe('none');
       if (focused.name.startsWith(name)) return;
@@ -67,7 +95,9 @@ test('the dashboard by keyboard: theme, copy, the swap modal, focus always visib
   await page.keyboard.press('Enter');
   await expect(page.getByRole('button', { name: 'Your wallet copied' })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(address);
-  await expect(page.getByRole('button', { name: 'Copy Your wallet' })).toBeVisible({ timeout: 3_000 });
+  await expect(page.getByRole('button', { name: 'Copy Your wallet' })).toBeVisible({
+    timeout: 3_000,
+  });
 
   await tabTo('Swap CAPs to REME');
   await page.keyboard.press('Enter');
@@ -78,14 +108,19 @@ test('the dashboard by keyboard: theme, copy, the swap modal, focus always visib
   await expect(dialog.getByTestId('swap-receive')).toHaveText('33.1785 REME');
   // Focus stays inside the dialog: Tab cycles between Swap and Close (amount and MAX are disabled).
   const swap = dialog.getByRole('button', { name: 'Swap' });
-  for (let i = 0; i < 3 && !(await swap.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+  for (let i = 0; i < 3 && !(await swap.evaluate((el) => el === document.activeElement)); i++)
+    await page.keyboard.press('Tab');
   await expect(swap).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(dialog.getByRole('button', { name: 'Close' })).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(swap).toBeFocused();
   await page.keyboard.press('Enter');
-  await expect(page.getByText("Conversion Coming Soon! We're working hard to bring you CAPs to REME conversion in the next update. Stay tuned!")).toBeVisible();
+  await expect(
+    page.getByText(
+      "Conversion Coming Soon! We're working hard to bring you CAPs to REME conversion in the next update. Stay tuned!",
+    ),
+  ).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
   await expect(page.getByRole('button', { name: 'Swap CAPs to REME' })).toBeFocused();
@@ -95,7 +130,11 @@ test('the dashboard by keyboard: theme, copy, the swap modal, focus always visib
   await expect(page.getByRole('heading', { name: 'Convert CAPs', exact: true })).toBeVisible();
 });
 
-test('the community app link hands over a one-time code, never the session', async ({ page, request, context }) => {
+test('the community app link hands over a one-time code, never the session', async ({
+  page,
+  request,
+  context,
+}) => {
   test.setTimeout(120_000);
   const communityApp = await startCommunityApp();
   try {
@@ -112,12 +151,16 @@ test('the community app link hands over a one-time code, never the session', asy
     expect(`${url.origin}${url.pathname}`).toBe(communityAppURL);
     const code = url.searchParams.get('authtoken')!;
     expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    for (const cookie of await context.cookies(mainURL)) expect(app.url()).not.toContain(cookie.value.split('.')[0]);
+    for (const cookie of await context.cookies(mainURL))
+      expect(app.url()).not.toContain(cookie.value.split('.')[0]);
 
     // Used once already: a replay, here or by anyone who saw the URL, is refused.
     await app.reload();
     await expect(app.getByRole('heading', { name: 'Not signed in' })).toBeVisible();
-    const replay = await request.post(`${mainURL}/api/handoff/redeem`, { data: { code }, headers: { authorization: `Bearer ${communityAppSecret}` } });
+    const replay = await request.post(`${mainURL}/api/handoff/redeem`, {
+      data: { code },
+      headers: { authorization: `Bearer ${communityAppSecret}` },
+    });
     expect(replay.status()).toBe(401);
     await app.close();
   } finally {

@@ -30,18 +30,35 @@ async function pngSize(request: APIRequestContext, url: string): Promise<string>
   return `${png.readUInt32BE(16)}x${png.readUInt32BE(20)}`;
 }
 
-test('installable: a valid manifest with its icons, the theme colour, a service worker that keeps the shell and no API answer', async ({ page, context, request }) => {
+test('installable: a valid manifest with its icons, the theme colour, a service worker that keeps the shell and no API answer', async ({
+  page,
+  context,
+  request,
+}) => {
   test.setTimeout(180_000);
   const served = await request.get('/manifest.webmanifest');
   expect(served.status()).toBe(200);
   expect(served.headers()['content-type']).toContain('application/manifest+json');
   const manifest = (await served.json()) as Manifest;
-  expect(manifest).toMatchObject({ name: 'Community Rewards Wallet', short_name: 'REME Wallet', start_url: '/dashboard', scope: '/', display: 'standalone' });
+  expect(manifest).toMatchObject({
+    name: 'Community Rewards Wallet',
+    short_name: 'REME Wallet',
+    start_url: '/dashboard',
+    scope: '/',
+    display: 'standalone',
+  });
   // The default (aurora) theme's background, as theme.css has it.
   expect(manifest.theme_color).toBe('#0f1230');
   expect(manifest.background_color).toBe('#0f1230');
-  const icon = (sizes: string, purpose: string) => manifest.icons.find((i) => i.sizes === sizes && (i.purpose ?? 'any').split(' ').includes(purpose));
-  for (const [sizes, purpose] of [['192x192', 'any'], ['512x512', 'any'], ['512x512', 'maskable']] as const) {
+  const icon = (sizes: string, purpose: string) =>
+    manifest.icons.find(
+      (i) => i.sizes === sizes && (i.purpose ?? 'any').split(' ').includes(purpose),
+    );
+  for (const [sizes, purpose] of [
+    ['192x192', 'any'],
+    ['512x512', 'any'],
+    ['512x512', 'maskable'],
+  ] as const) {
     const found = icon(sizes, purpose);
     expect(found, `a ${purpose} icon of ${sizes}`).toBeTruthy();
     expect(found!.type).toBe('image/png');
@@ -51,12 +68,21 @@ test('installable: a valid manifest with its icons, the theme colour, a service 
   // The page links them, with the theme colour and the Apple icon.
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
-  expect(await page.locator('link[rel="manifest"]').getAttribute('href')).toBe('/manifest.webmanifest');
+  expect(await page.locator('link[rel="manifest"]').getAttribute('href')).toBe(
+    '/manifest.webmanifest',
+  );
   await expect(page.locator('meta[name="theme-color"]')).toHaveAttribute('content', '#0f1230');
-  expect(await pngSize(request, (await page.locator('link[rel="apple-touch-icon"]').getAttribute('href'))!)).toBe('180x180');
+  expect(
+    await pngSize(
+      request,
+      (await page.locator('link[rel="apple-touch-icon"]').getAttribute('href'))!,
+    ),
+  ).toBe('180x180');
 
   // The service worker registers and takes the page.
-  const scriptURL = await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL);
+  const scriptURL = await page.evaluate(
+    async () => (await navigator.serviceWorker.ready).active?.scriptURL,
+  );
   expect(scriptURL).toBe(`${noConfirmURL}/sw.js`);
 
   // A member signs in; their details (with the keystore) come from the API through the controlled page.
@@ -65,20 +91,32 @@ test('installable: a valid manifest with its icons, the theme colour, a service 
   const details = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/me');
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Hello, Ada Lovelace' })).toBeVisible();
-  expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toBe(`${noConfirmURL}/sw.js`);
+  expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toBe(
+    `${noConfirmURL}/sw.js`,
+  );
   const answered = await details;
   expect((await answered.json()).wallet.keystore).toBeTruthy();
-  expect(answered.fromServiceWorker(), 'the API is never answered by the service worker').toBe(false);
+  expect(answered.fromServiceWorker(), 'the API is never answered by the service worker').toBe(
+    false,
+  );
 
   // What the service worker keeps: the shell, never the API, sign-in, the chain relay or the mailbox.
   const kept = await page.evaluate(async () => {
     const paths: string[] = [];
-    for (const name of await caches.keys()) for (const kept of await (await caches.open(name)).keys()) paths.push(new URL(kept.url).pathname);
+    for (const name of await caches.keys())
+      for (const kept of await (await caches.open(name)).keys())
+        paths.push(new URL(kept.url).pathname);
     return paths;
   });
   expect(kept).toContain('/index.html');
-  expect(kept.some((p) => /^\/assets\/index-[\w-]+\.js$/.test(p)), 'the entry script is kept').toBe(true);
-  expect(kept.filter((p) => !/^\/(index\.html|assets\/[^/]+\.(js|css))$/.test(p)), 'anything kept beyond the shell').toEqual([]);
+  expect(
+    kept.some((p) => /^\/assets\/index-[\w-]+\.js$/.test(p)),
+    'the entry script is kept',
+  ).toBe(true);
+  expect(
+    kept.filter((p) => !/^\/(index\.html|assets\/[^/]+\.(js|css))$/.test(p)),
+    'anything kept beyond the shell',
+  ).toEqual([]);
 
   // The browser bar follows the member's theme.
   await page.getByRole('button', { name: 'Crimson', exact: true }).click();
@@ -94,7 +132,14 @@ test('installable: a valid manifest with its icons, the theme colour, a service 
   try {
     await offline.goto('/no/such/page');
     await expect(offline.getByRole('heading', { name: 'Page not found' })).toBeVisible();
-    expect(await offline.evaluate(() => fetch('/api/health').then(() => 'reached', () => 'unreachable'))).toBe('unreachable');
+    expect(
+      await offline.evaluate(() =>
+        fetch('/api/health').then(
+          () => 'reached',
+          () => 'unreachable',
+        ),
+      ),
+    ).toBe('unreachable');
   } finally {
     await context.setOffline(false);
     await offline.close();

@@ -1,7 +1,15 @@
 import { Wallet } from 'ethers';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures/test';
-import { confirmByMail, newEmail, readPhrase, registerOnRegisterScreen, saveAndConfirmPhrase, signInOnAuthScreen, waitForMail } from '../fixtures/member';
+import {
+  confirmByMail,
+  newEmail,
+  readPhrase,
+  registerOnRegisterScreen,
+  saveAndConfirmPhrase,
+  signInOnAuthScreen,
+  waitForMail,
+} from '../fixtures/member';
 import { capture } from '../fixtures/screens';
 import { noConfirmURL } from '../fixtures/servers';
 import { expectNoSecrets, recordRequests } from '../fixtures/secrets';
@@ -9,15 +17,22 @@ import { expectNoSecrets, recordRequests } from '../fixtures/secrets';
 const PASSWORD = 'Sunny-Meadow-42';
 
 test.describe('join: sign up, keep the phrase, confirm, sign in', () => {
-  test('from /register: wallet made in the browser, phrase confirmed, mail link signs in to the dashboard', async ({ page, request }) => {
+  test('from /register: wallet made in the browser, phrase confirmed, mail link signs in to the dashboard', async ({
+    page,
+    request,
+  }) => {
     const email = newEmail('register');
     const sent = recordRequests(page);
     const longTasks = await watchLongTasks(page);
-    const phrase = await registerOnRegisterScreen(page, email, PASSWORD, () => page.evaluate(() => ((window as unknown as { __since: number }).__since = performance.now())));
+    const phrase = await registerOnRegisterScreen(page, email, PASSWORD, () =>
+      page.evaluate(() => ((window as unknown as { __since: number }).__since = performance.now())),
+    );
     expect(await longTasks(), 'longest main-thread task during sign-up (ms)').toBeLessThan(100);
 
     await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
-    await expect(page.getByRole('status').filter({ hasText: `We sent a confirmation link to ${email}` })).toBeVisible();
+    await expect(
+      page.getByRole('status').filter({ hasText: `We sent a confirmation link to ${email}` }),
+    ).toBeVisible();
     await expect(page.getByRole('button', { name: 'Resend Email' })).toBeVisible();
     expect(await page.evaluate(() => localStorage.getItem('allowed'))).toBe('true');
 
@@ -34,13 +49,20 @@ test.describe('join: sign up, keep the phrase, confirm, sign in', () => {
     expect(opened.address).toBe(me.wallet.address);
     expect(Wallet.fromPhrase(phrase).address).toBe(me.wallet.address);
     expect(me.wallet.keystore).not.toContain(phrase.split(' ')[0] + ' ' + phrase.split(' ')[1]);
-    expect(await page.evaluate(() => JSON.stringify(localStorage) + JSON.stringify(sessionStorage) + JSON.stringify(history.state))).not.toContain(phrase.split(' ').slice(0, 3).join(' '));
+    expect(
+      await page.evaluate(
+        () =>
+          JSON.stringify(localStorage) +
+          JSON.stringify(sessionStorage) +
+          JSON.stringify(history.state),
+      ),
+    ).not.toContain(phrase.split(' ').slice(0, 3).join(' '));
 
     // Logout clears the keys and ends the session.
     await page.getByRole('button', { name: 'Logout' }).click();
     await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
     expect(await page.evaluate(() => localStorage.getItem('allowed'))).toBeNull();
-    expect((await page.evaluate(async () => (await fetch('/api/me')).status))).toBe(401);
+    expect(await page.evaluate(async () => (await fetch('/api/me')).status)).toBe(401);
     await page.goto('/dashboard');
     await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/);
 
@@ -51,7 +73,10 @@ test.describe('join: sign up, keep the phrase, confirm, sign in', () => {
     expectNoSecrets(sent, PASSWORD, phrase);
   });
 
-  test("from the auth screen's CREATE ACCOUNT, with the phrase downloaded as mnemonic.txt", async ({ page, request }) => {
+  test("from the auth screen's CREATE ACCOUNT, with the phrase downloaded as mnemonic.txt", async ({
+    page,
+    request,
+  }) => {
     const email = newEmail('auth');
     const sent = recordRequests(page);
     await page.goto('/');
@@ -62,7 +87,9 @@ test.describe('join: sign up, keep the phrase, confirm, sign in', () => {
     await page.getByLabel('Confirm password', { exact: true }).fill(PASSWORD);
     await page.getByRole('button', { name: 'CREATE ACCOUNT' }).click();
     await expect(page.getByRole('progressbar', { name: 'Creating your wallet…' })).toBeVisible();
-    await expect(page.getByRole('heading', { name: 'Your recovery code' })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole('heading', { name: 'Your recovery code' })).toBeVisible({
+      timeout: 30_000,
+    });
     const phrase = await readPhrase(page);
     const downloading = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Download text doc' }).click();
@@ -84,23 +111,31 @@ test.describe('join: sign up, keep the phrase, confirm, sign in', () => {
     // Resend Email sends a second confirmation mail.
     const first = await waitForMail(request, email, 'Confirm your e-mail address');
     await page.getByRole('button', { name: 'Resend Email' }).click();
-    await expect(page.getByText('Confirmation email resent. Please check your inbox and spam folder.')).toBeVisible();
+    await expect(
+      page.getByText('Confirmation email resent. Please check your inbox and spam folder.'),
+    ).toBeVisible();
     const second = await waitForMail(request, email, 'Confirm your e-mail address', first.id);
     await page.goto(second.links.find((l) => l.includes('/auth/verify-email'))!);
     await expect(page).toHaveURL(/\/dashboard$/);
     // No name or username given: greeted by the e-mail's local part (issue 16: not "User").
-    await expect(page.getByRole('heading', { name: `Hello, ${email.split('@')[0]}` })).toBeVisible();
+    await expect(
+      page.getByRole('heading', { name: `Hello, ${email.split('@')[0]}` }),
+    ).toBeVisible();
     expectNoSecrets(sent, PASSWORD, phrase);
   });
 
-  test('confirming the phrase: the box shows every word at 375 px, capitals and spaces do not count, a wrong word is named', async ({ page }) => {
+  test('confirming the phrase: the box shows every word at 375 px, capitals and spaces do not count, a wrong word is named', async ({
+    page,
+  }) => {
     const email = newEmail('phrase');
     await page.goto('/signup');
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByLabel('Confirm password', { exact: true }).fill(PASSWORD);
     await page.getByRole('button', { name: 'CREATE ACCOUNT' }).click();
-    await expect(page.getByRole('heading', { name: 'Your recovery code' })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole('heading', { name: 'Your recovery code' })).toBeVisible({
+      timeout: 30_000,
+    });
     const words = (await readPhrase(page)).split(' ');
     await page.getByRole('button', { name: 'Download text doc' }).click();
     await page.getByRole('button', { name: 'I have saved my code' }).click();
@@ -108,22 +143,32 @@ test.describe('join: sign up, keep the phrase, confirm, sign in', () => {
     await page.setViewportSize({ width: 375, height: 812 });
     const box = page.getByLabel('Your 12-word code');
     // Twelve words of 8 letters, the longest a code can have (the one shown is random).
-    await box.fill('abstract absolute accident acoustic activity actually addition ordinary universe mushroom elephant umbrella');
+    await box.fill(
+      'abstract absolute accident acoustic activity actually addition ordinary universe mushroom elephant umbrella',
+    );
     const clipped = await box.evaluate((el) => el.scrollHeight - el.clientHeight);
-    expect.soft(clipped, 'lines of the typed code hidden in the box at 375 px (px)').toBeLessThanOrEqual(0);
+    expect
+      .soft(clipped, 'lines of the typed code hidden in the box at 375 px (px)')
+      .toBeLessThanOrEqual(0);
 
     await box.fill(words.map((w, i) => (i === 6 ? `${w}x` : w)).join(' '));
     await page.getByRole('button', { name: 'Continue' }).click();
-    await expect.soft(page.getByRole('alert')).toHaveText('Word 7 does not match your recovery code.');
+    await expect
+      .soft(page.getByRole('alert'))
+      .toHaveText('Word 7 does not match your recovery code.');
     await expect.soft(box).toHaveAttribute('aria-invalid', 'true');
     await expect.soft(box).toHaveAccessibleDescription('Word 7 does not match your recovery code.');
     await capture(page, 'mnemonic-confirm-error');
 
     // As a member may type it: a capital at the start, a line break, a trailing space.
-    await box.fill(`${words[0]!.charAt(0).toUpperCase()}${words[0]!.slice(1)} ${words.slice(1, 6).join(' ')}\n${words.slice(6).join(' ')} `);
+    await box.fill(
+      `${words[0]!.charAt(0).toUpperCase()}${words[0]!.slice(1)} ${words.slice(1, 6).join(' ')}\n${words.slice(6).join(' ')} `,
+    );
     await page.getByRole('button', { name: 'Continue' }).click();
     await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
-    await expect(page.getByRole('status').filter({ hasText: `We sent a confirmation link to ${email}` })).toBeVisible();
+    await expect(
+      page.getByRole('status').filter({ hasText: `We sent a confirmation link to ${email}` }),
+    ).toBeVisible();
   });
 
   test('the mnemonic screen without a phrase returns to /', async ({ page }) => {
@@ -146,29 +191,40 @@ async function watchLongTasks(page: Page) {
   return () =>
     page.evaluate(() => {
       const w = window as unknown as { __tasks: Array<[number, number]>; __since: number };
-      return Math.max(0, ...w.__tasks.filter(([start]) => start >= w.__since).map(([, duration]) => duration));
+      return Math.max(
+        0,
+        ...w.__tasks.filter(([start]) => start >= w.__since).map(([, duration]) => duration),
+      );
     });
 }
 
 test.describe('join without e-mail confirmation (REQUIRE_EMAIL_CONFIRMATION=false)', () => {
   test.use({ baseURL: noConfirmURL });
 
-  test('sign-up signs the member in; after the phrase the dashboard follows 1.5 s later', async ({ page }) => {
+  test('sign-up signs the member in; after the phrase the dashboard follows 1.5 s later', async ({
+    page,
+  }) => {
     const email = newEmail('instant');
     await registerOnRegisterScreen(page, email, PASSWORD);
-    await expect(page.getByText('Your wallet is ready! Taking you to your dashboard…')).toBeVisible();
+    await expect(
+      page.getByText('Your wallet is ready! Taking you to your dashboard…'),
+    ).toBeVisible();
     const shownAt = Date.now();
     await expect(page).toHaveURL(/\/dashboard$/);
     expect(Date.now() - shownAt).toBeGreaterThan(1000);
     await expect(page.getByText('Hello, Ada Lovelace')).toBeVisible();
   });
 
-  test('no dead ends for a signed-in member: / opens the dashboard, and Back to /mnemonic signs nobody out', async ({ page }) => {
+  test('no dead ends for a signed-in member: / opens the dashboard, and Back to /mnemonic signs nobody out', async ({
+    page,
+  }) => {
     await registerOnRegisterScreen(page, newEmail('no-dead-end'), PASSWORD);
     await expect(page).toHaveURL(/\/dashboard$/);
 
     await page.goto('/');
-    await expect.soft(page, 'a signed-in member opening / is sent to the dashboard').toHaveURL(/\/dashboard$/);
+    await expect
+      .soft(page, 'a signed-in member opening / is sent to the dashboard')
+      .toHaveURL(/\/dashboard$/);
     await page.goto('/dashboard');
     await expect(page.getByRole('heading', { name: 'Hello, Ada Lovelace' })).toBeVisible();
 
@@ -181,6 +237,8 @@ test.describe('join without e-mail confirmation (REQUIRE_EMAIL_CONFIRMATION=fals
     await expect.soft(page).toHaveURL(/\/dashboard$/);
     expect.soft(await page.evaluate(() => localStorage.getItem('allowed'))).toBe('true');
     await page.goto('/rcb');
-    await expect(page.getByRole('heading', { name: 'Hi Ada Lovelace, grow your community' })).toBeVisible();
+    await expect(
+      page.getByRole('heading', { name: 'Hi Ada Lovelace, grow your community' }),
+    ).toBeVisible();
   });
 });

@@ -1,10 +1,20 @@
 // Issue 16's defects as a member meets them, each shown fixed in Chromium against the real stack.
-import { confirmByMail, joinThroughLink, newEmail, referralLinkOf, registerOnRegisterScreen, saveAndConfirmPhrase } from '../fixtures/member';
+import {
+  confirmByMail,
+  joinThroughLink,
+  newEmail,
+  referralLinkOf,
+  registerOnRegisterScreen,
+  saveAndConfirmPhrase,
+} from '../fixtures/member';
 import { expect, test } from '../fixtures/test';
 
 const PASSWORD = 'Kind-Hearts-77';
 
-test('greetings use the name the member gave: never "User User" after a referral link, never "User" after typing a username', async ({ page, request }) => {
+test('greetings use the name the member gave: never "User User" after a referral link, never "User" after typing a username', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(180_000);
   const referrer = newEmail('greeter');
   await registerOnRegisterScreen(page, referrer, PASSWORD);
@@ -19,7 +29,9 @@ test('greetings use the name the member gave: never "User User" after a referral
   const local = friend.split('@')[0]!;
   await expect(page.getByRole('heading', { name: `Hello, ${local}` })).toBeVisible();
   await page.goto('/rcb');
-  await expect(page.getByRole('heading', { name: `Hi ${local}, grow your community` })).toBeVisible();
+  await expect(
+    page.getByRole('heading', { name: `Hi ${local}, grow your community` }),
+  ).toBeVisible();
   await page.goto('/dashboard');
   await page.getByRole('button', { name: 'Logout' }).click();
 
@@ -36,7 +48,10 @@ test('greetings use the name the member gave: never "User User" after a referral
   await expect(page.getByRole('heading', { name: 'Hello, kind-neighbour' })).toBeVisible();
 });
 
-test('the dashboard header keeps its buttons small and on one row on a cold load, whatever stylesheet came first', async ({ page, request }) => {
+test('the dashboard header keeps its buttons small and on one row on a cold load, whatever stylesheet came first', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 1280, height: 900 });
   const email = newEmail('header');

@@ -53,7 +53,10 @@ test.describe.serial('messages', () => {
     await page.getByRole('button', { name: 'CREATE ACCOUNT' }).click();
   }
 
-  async function register(page: Page, fields: { first?: string; last?: string; email?: string; password: string; confirm: string }) {
+  async function register(
+    page: Page,
+    fields: { first?: string; last?: string; email?: string; password: string; confirm: string },
+  ) {
     await page.goto('/register');
     await page.getByLabel('First name').fill(fields.first ?? 'Ada');
     await page.getByLabel('Last name').fill(fields.last ?? 'Lovelace');
@@ -77,17 +80,25 @@ test.describe.serial('messages', () => {
 
   test('sign-in: invalid credentials', async ({ page }) => {
     await signIn(page, newEmail('nobody'), 'wrong-password');
-    await expect(page.getByRole('alert')).toHaveText('Invalid email or password. Please check your credentials.');
+    await expect(page.getByRole('alert')).toHaveText(
+      'Invalid email or password. Please check your credentials.',
+    );
   });
 
-  test('sign-in takes an existing password of any length: a 6-character one is checked, not refused', async ({ page }) => {
+  test('sign-in takes an existing password of any length: a 6-character one is checked, not refused', async ({
+    page,
+  }) => {
     await signIn(page, newEmail('short'), 'abc123');
-    await expect(page.getByRole('alert')).toHaveText('Invalid email or password. Please check your credentials.');
+    await expect(page.getByRole('alert')).toHaveText(
+      'Invalid email or password. Please check your credentials.',
+    );
   });
 
   test('sign-in: unconfirmed e-mail, with Resend Email', async ({ page }) => {
     await signIn(page, unconfirmed.email, unconfirmed.password);
-    await expect(page.getByRole('alert')).toHaveText('Please check your email and click the confirmation link before signing in.');
+    await expect(page.getByRole('alert')).toHaveText(
+      'Please check your email and click the confirmation link before signing in.',
+    );
     await expect(page.getByRole('button', { name: 'Resend Email' })).toBeVisible();
   });
 
@@ -115,10 +126,16 @@ test.describe.serial('messages', () => {
     await expectFieldError(page, 'Confirm password', 'Passwords do not match');
   });
 
-  test('auth sign-up: existing account (auth-screen text), said before any wallet is built', async ({ page }) => {
+  test('auth sign-up: existing account (auth-screen text), said before any wallet is built', async ({
+    page,
+  }) => {
     const walletStarted = watchWalletBuilding(page);
     await authSignUp(page, existing.email, 'another-pass', 'another-pass');
-    await expectFieldError(page, 'Email', 'An account with this email already exists. Please try signing in instead.');
+    await expectFieldError(
+      page,
+      'Email',
+      'An account with this email already exists. Please try signing in instead.',
+    );
     expect(walletStarted(), 'a wallet was being built for a taken e-mail').toBe(false);
     await expect(page.getByRole('progressbar')).toHaveCount(0);
   });
@@ -138,14 +155,26 @@ test.describe.serial('messages', () => {
     await expectFieldError(page, 'Last name', 'Please fill in all required fields');
   });
 
-  test('registration: existing account (service-level text), said before any wallet is built', async ({ page }) => {
+  test('registration: existing account (service-level text), said before any wallet is built', async ({
+    page,
+  }) => {
     const walletStarted = watchWalletBuilding(page);
-    await register(page, { email: existing.email, password: 'long-enough-1', confirm: 'long-enough-1' });
-    await expectFieldError(page, 'Email', 'An account with this email already exists. Please sign in instead.');
+    await register(page, {
+      email: existing.email,
+      password: 'long-enough-1',
+      confirm: 'long-enough-1',
+    });
+    await expectFieldError(
+      page,
+      'Email',
+      'An account with this email already exists. Please sign in instead.',
+    );
     expect(walletStarted(), 'a wallet was being built for a taken e-mail').toBe(false);
   });
 
-  test("reset: the new password needs 8 characters too ('Password must be at least 8 characters long')", async ({ page }) => {
+  test("reset: the new password needs 8 characters too ('Password must be at least 8 characters long')", async ({
+    page,
+  }) => {
     await page.goto('/reset-password?token=unchecked-until-sent&email=a%40example.test');
     await page.getByLabel('New password', { exact: true }).fill('1234567');
     await page.getByLabel('Confirm new password', { exact: true }).fill('1234567');
@@ -153,9 +182,14 @@ test.describe.serial('messages', () => {
     await expectFieldError(page, 'New password', 'Password must be at least 8 characters long');
   });
 
-  test('a confirmation link that does not work says so, and Resend Email sends a new one', async ({ page, request }) => {
+  test('a confirmation link that does not work says so, and Resend Email sends a new one', async ({
+    page,
+    request,
+  }) => {
     const before = await waitForMail(request, unconfirmed.email, 'Confirm your e-mail address');
-    await page.goto(`/auth/verify-email?token=not-a-real-token&callbackURL=${encodeURIComponent('/?confirmed=true')}`);
+    await page.goto(
+      `/auth/verify-email?token=not-a-real-token&callbackURL=${encodeURIComponent('/?confirmed=true')}`,
+    );
     await expect(page).toHaveURL(/\/\?confirmed=true&error=INVALID_TOKEN$/);
     await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
     await expect(page.getByRole('alert')).toHaveText(
@@ -164,26 +198,40 @@ test.describe.serial('messages', () => {
     await capture(page, 'auth-confirmation-link-failed');
     await page.getByLabel('Email').fill(unconfirmed.email);
     await page.getByRole('button', { name: 'Resend Email' }).click();
-    await expect(page.getByRole('status')).toHaveText('Confirmation email resent. Please check your inbox and spam folder.');
+    await expect(page.getByRole('status')).toHaveText(
+      'Confirmation email resent. Please check your inbox and spam folder.',
+    );
     await waitForMail(request, unconfirmed.email, 'Confirm your e-mail address', before.id);
   });
 
-  test('a confirmation link used before says the address is confirmed, and to sign in', async ({ page, request }) => {
+  test('a confirmation link used before says the address is confirmed, and to sign in', async ({
+    page,
+    request,
+  }) => {
     const mail = await waitForMail(request, existing.email, 'Confirm your e-mail address');
     await page.goto(mail.links.find((l) => l.includes('/auth/verify-email'))!);
     await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
-    await expect(page.getByRole('status')).toHaveText('Your e-mail address is confirmed. Sign in to open your wallet.');
+    await expect(page.getByRole('status')).toHaveText(
+      'Your e-mail address is confirmed. Sign in to open your wallet.',
+    );
   });
 
-  test('a reset link that does not work says so and sends a new one to the same address', async ({ page, request }) => {
+  test('a reset link that does not work says so and sends a new one to the same address', async ({
+    page,
+    request,
+  }) => {
     const callback = `/reset-password?email=${encodeURIComponent(existing.email)}`;
-    await page.goto(`/auth/reset-password/not-a-real-token?callbackURL=${encodeURIComponent(callback)}`);
+    await page.goto(
+      `/auth/reset-password/not-a-real-token?callbackURL=${encodeURIComponent(callback)}`,
+    );
     await expect(page.getByRole('heading', { name: 'Ask for a new reset link' })).toBeVisible();
     await expect(page.getByText('This reset link is invalid or has expired.')).toBeVisible();
     await expect(page.getByLabel('Email')).toHaveValue(existing.email);
     await capture(page, 'reset-link-failed');
     await page.getByRole('button', { name: 'Send a new link' }).click();
-    await expect(page.getByRole('status')).toHaveText('Password reset email sent. Check your inbox for the link.');
+    await expect(page.getByRole('status')).toHaveText(
+      'Password reset email sent. Check your inbox for the link.',
+    );
     await waitForMail(request, existing.email, 'Reset your password');
   });
 
@@ -192,18 +240,26 @@ test.describe.serial('messages', () => {
     await page.getByRole('button', { name: 'Forgot Password?' }).click();
     await page.getByLabel('Email').fill(newEmail('unknown'));
     await page.getByRole('button', { name: 'SEND RESET EMAIL' }).click();
-    await expect(page.getByRole('status')).toHaveText('Password reset email sent. Check your inbox for the link.');
+    await expect(page.getByRole('status')).toHaveText(
+      'Password reset email sent. Check your inbox for the link.',
+    );
   });
 
-  test('sign-in limit: the attempt after the limit answers 429 and the screen says so', async ({ page }) => {
+  test('sign-in limit: the attempt after the limit answers 429 and the screen says so', async ({
+    page,
+  }) => {
     const email = newEmail('limited');
     for (let attempt = 1; attempt <= 5; attempt++) {
       await signIn(page, email, `wrong-${attempt}`);
-      await expect(page.getByRole('alert')).toHaveText('Invalid email or password. Please check your credentials.');
+      await expect(page.getByRole('alert')).toHaveText(
+        'Invalid email or password. Please check your credentials.',
+      );
     }
     const answer = page.waitForResponse((r) => r.url().endsWith('/auth/sign-in/email'));
     await signIn(page, email, 'wrong-6');
     expect((await answer).status()).toBe(429);
-    await expect(page.getByRole('alert')).toHaveText('Too many attempts. Please try again in 10 minutes.');
+    await expect(page.getByRole('alert')).toHaveText(
+      'Too many attempts. Please try again in 10 minutes.',
+    );
   });
 });

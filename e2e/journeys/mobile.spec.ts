@@ -3,13 +3,23 @@
 // for copying); the network graph is drawn at a readable size. Screenshots of each screen at 375
 // and 1280 px in both themes, each checked by axe.
 import { figuresOutOfLine, tokensBrokenAcrossLines } from '../fixtures/layout';
-import { confirmByMail, joinThroughLink, newEmail, referralLinkOf, registerOnRegisterScreen } from '../fixtures/member';
+import {
+  confirmByMail,
+  joinThroughLink,
+  newEmail,
+  referralLinkOf,
+  registerOnRegisterScreen,
+} from '../fixtures/member';
 import { capture } from '../fixtures/screens';
 import { expect, test } from '../fixtures/test';
 
 const PASSWORD = 'Caring-Friends-9';
 
-test('on a phone: figures on one line and level, links and addresses whole on one line, a readable network graph', async ({ page, browser, request }) => {
+test('on a phone: figures on one line and level, links and addresses whole on one line, a readable network graph', async ({
+  page,
+  browser,
+  request,
+}) => {
   test.setTimeout(300_000);
   const email = newEmail('phone');
   await registerOnRegisterScreen(page, email, PASSWORD);
@@ -17,8 +27,16 @@ test('on a phone: figures on one line and level, links and addresses whole on on
   await expect(page.getByRole('heading', { name: 'Hello, Ada Lovelace' })).toBeVisible();
   const link = await referralLinkOf(page);
   // A friend joins, so the graph has someone besides the member.
-  const friendContext = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
-  await joinThroughLink(await friendContext.newPage(), request, link, newEmail('phone-friend'), PASSWORD);
+  const friendContext = await browser.newContext({
+    permissions: ['clipboard-read', 'clipboard-write'],
+  });
+  await joinThroughLink(
+    await friendContext.newPage(),
+    request,
+    link,
+    newEmail('phone-friend'),
+    PASSWORD,
+  );
   await friendContext.close();
 
   await page.setViewportSize({ width: 375, height: 812 });
@@ -26,40 +44,74 @@ test('on a phone: figures on one line and level, links and addresses whole on on
   await expect(page.getByRole('heading', { name: 'Hello, Ada Lovelace' })).toBeVisible();
   await expect(page.locator('dt:text-is("Referrals") + dd')).toHaveText('100');
   // Each check is soft: a run shows every problem on the screen, not just the first.
-  expect.soft(await figuresOutOfLine(page.getByRole('region', { name: 'How you earned your CAPs' }).locator('dl > div')), 'How you earned your CAPs').toEqual([]);
-  expect.soft(await figuresOutOfLine(page.getByRole('region', { name: 'Claim REME' }).locator('dl > div')), 'Claim REME').toEqual([]);
-  expect.soft(await tokensBrokenAcrossLines(page), 'links and addresses broken on the dashboard').toEqual([]);
+  expect
+    .soft(
+      await figuresOutOfLine(
+        page.getByRole('region', { name: 'How you earned your CAPs' }).locator('dl > div'),
+      ),
+      'How you earned your CAPs',
+    )
+    .toEqual([]);
+  expect
+    .soft(
+      await figuresOutOfLine(page.getByRole('region', { name: 'Claim REME' }).locator('dl > div')),
+      'Claim REME',
+    )
+    .toEqual([]);
+  expect
+    .soft(await tokensBrokenAcrossLines(page), 'links and addresses broken on the dashboard')
+    .toEqual([]);
   await capture(page, 'phone-dashboard');
 
   await page.goto('/rcb');
   await page.setViewportSize({ width: 375, height: 812 });
-  await expect(page.getByRole('heading', { name: 'Hi Ada Lovelace, grow your community' })).toBeVisible();
-  expect.soft(await tokensBrokenAcrossLines(page), 'links and addresses broken on /rcb').toEqual([]);
+  await expect(
+    page.getByRole('heading', { name: 'Hi Ada Lovelace, grow your community' }),
+  ).toBeVisible();
+  expect
+    .soft(await tokensBrokenAcrossLines(page), 'links and addresses broken on /rcb')
+    .toEqual([]);
   // Shortened where it does not fit, the whole link is what the page holds and what Copy copies.
   const invite = page.getByRole('region', { name: 'Your referral link' });
   await expect(invite.getByLabel('Your referral link')).toHaveText(link);
   await invite.getByRole('button', { name: 'Copy', exact: true }).click();
   await expect(invite.getByRole('button', { name: 'Copied', exact: true })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
-  expect.soft(await figuresOutOfLine(page.getByRole('list', { name: 'Network by level' }).getByRole('listitem')), 'Network by level').toEqual([]);
+  expect
+    .soft(
+      await figuresOutOfLine(
+        page.getByRole('list', { name: 'Network by level' }).getByRole('listitem'),
+      ),
+      'Network by level',
+    )
+    .toEqual([]);
 
   // The graph keeps its own size: nodes a finger's width, their labels as large as small print.
-  const graph = page.getByRole('img', { name: 'Your network: 1 at level 1, 0 at level 2, 0 at level 3.' });
+  const graph = page.getByRole('img', {
+    name: 'Your network: 1 at level 1, 0 at level 2, 0 at level 3.',
+  });
   await expect(graph).toBeVisible();
   const drawn = await graph.evaluate((svg) => ({
     nodes: Array.from(svg.querySelectorAll('circle')).map((c) => c.getBoundingClientRect().width),
-    labels: Array.from(svg.querySelectorAll('text')).map((t) => ({ text: t.textContent, height: t.getBoundingClientRect().height })),
+    labels: Array.from(svg.querySelectorAll('text')).map((t) => ({
+      text: t.textContent,
+      height: t.getBoundingClientRect().height,
+    })),
   }));
   expect(drawn.nodes).toHaveLength(2);
-  for (const width of drawn.nodes) expect.soft(width, 'node diameter in px').toBeGreaterThanOrEqual(24);
+  for (const width of drawn.nodes)
+    expect.soft(width, 'node diameter in px').toBeGreaterThanOrEqual(24);
   expect(drawn.labels.map((l) => l.text)).toEqual(['You', 'L1']);
-  for (const label of drawn.labels) expect.soft(label.height, `"${label.text}" height in px`).toBeGreaterThanOrEqual(10);
+  for (const label of drawn.labels)
+    expect.soft(label.height, `"${label.text}" height in px`).toBeGreaterThanOrEqual(10);
   await expect.soft(page.getByText('L1 Your friends'), 'the levels explained').toBeVisible();
   await capture(page, 'phone-rcb');
 
   await page.goto('/community-builder');
   await page.setViewportSize({ width: 375, height: 812 });
   await expect(page.getByRole('heading', { name: 'Ada Lovelace', exact: true })).toBeVisible();
-  expect.soft(await tokensBrokenAcrossLines(page), 'links and addresses broken on /community-builder').toEqual([]);
+  expect
+    .soft(await tokensBrokenAcrossLines(page), 'links and addresses broken on /community-builder')
+    .toEqual([]);
   await capture(page, 'phone-community-builder');
 });

@@ -11,9 +11,11 @@ import { expect, test } from '../fixtures/test';
 const PASSWORD = 'Caring-Friends-9';
 const stat = (page: Page, label: string) => page.locator(`dt:text-is("${label}") + dd`);
 /** An ETH amount in at most four significant digits, with its £ value. */
-const ETH_WITH_GBP = /^(0|0\.0*[1-9]\d{0,3}|[1-9]\d*(\.\d{1,3})?) ETH \(≈ (£\d[\d,]*\.\d\d|under £0\.01)\)$/;
+const ETH_WITH_GBP =
+  /^(0|0\.0*[1-9]\d{0,3}|[1-9]\d*(\.\d{1,3})?) ETH \(≈ (£\d[\d,]*\.\d\d|under £0\.01)\)$/;
 
-const walletAddress = (page: Page) => page.evaluate(async () => (await (await fetch('/api/me')).json()).wallet.address as string);
+const walletAddress = (page: Page) =>
+  page.evaluate(async () => (await (await fetch('/api/me')).json()).wallet.address as string);
 
 /** The computed colours of an element and of the theme's danger colour. */
 function colours(page: Page, selector: string) {
@@ -28,19 +30,26 @@ function colours(page: Page, selector: string) {
   }, selector);
 }
 
-test('defect 1: the claim screen says before the password whether the ETH covers the fee, and claims as soon as ETH arrives', async ({ page, request }) => {
+test('defect 1: the claim screen says before the password whether the ETH covers the fee, and claims as soon as ETH arrives', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(240_000);
   const email = newEmail('fee-check');
   await registerOnRegisterScreen(page, email, PASSWORD);
   await confirmByMail(page, request, email);
   await expect(page).toHaveURL(/\/dashboard$/);
   const address = await walletAddress(page);
-  expect(await ops('distribute', '--publish')).toMatch(/(Published|Finished the interrupted) round \d+|Nothing changed/);
+  expect(await ops('distribute', '--publish')).toMatch(
+    /(Published|Finished the interrupted) round \d+|Nothing changed/,
+  );
   await expect(page.getByTestId('tokens-to-claim')).toHaveText('200.0000');
 
   // With 0 ETH: said before any password is asked, and no password is asked.
   await page.getByRole('button', { name: 'Claim 200.0000 REME' }).click();
-  await expect(page.getByTestId('fee-check')).toContainText(/Your wallet needs .* more to pay the fee/);
+  await expect(page.getByTestId('fee-check')).toContainText(
+    /Your wallet needs .* more to pay the fee/,
+  );
   await expect(page.getByLabel('Password', { exact: true })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Complete' })).toHaveCount(0);
   await expect(stat(page, 'Transaction fee')).toHaveText(ETH_WITH_GBP);
@@ -49,25 +58,34 @@ test('defect 1: the claim screen says before the password whether the ETH covers
 
   // The ETH arrives while the screen is open: it sees it, and the claim goes through at once.
   expect(await ops('fund', address, '0.05')).toContain('Sent 0.05 ETH');
-  await expect(page.getByTestId('fee-check')).toHaveText('Your ETH covers the fee.', { timeout: 20_000 });
+  await expect(page.getByTestId('fee-check')).toHaveText('Your ETH covers the fee.', {
+    timeout: 20_000,
+  });
   await expect(stat(page, 'Your ETH balance')).toHaveText('0.05 ETH (≈ £100.00)');
   await capture(page, 'claim-fee-covered');
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Complete' }).click();
   // Unlocking the wallet (scrypt) is slow on a busy machine.
   await expect(page).toHaveURL(/\/dashboard$/, { timeout: 90_000 });
-  await expect(page.getByRole('heading', { name: 'Claim confirmed' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('heading', { name: 'Claim confirmed' })).toBeVisible({
+    timeout: 30_000,
+  });
   await expect(page.getByTestId('reme-balance')).toHaveText('200.0000');
   await expect(page).not.toHaveURL(/insufficient-balance/);
 });
 
-test('defect 10: plain crypto: the contracts folded away from the wallet, fees in a few digits with £, test ETH and a faucet, transactions linked', async ({ page, request }) => {
+test('defect 10: plain crypto: the contracts folded away from the wallet, fees in a few digits with £, test ETH and a faucet, transactions linked', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(240_000);
   const email = newEmail('plain-crypto');
   await registerOnRegisterScreen(page, email, PASSWORD);
   await confirmByMail(page, request, email);
   await expect(page).toHaveURL(/\/dashboard$/);
-  const token = (await page.evaluate(async () => (await (await fetch('/api/config')).json()).chain.tokenAddress)) as string;
+  const token = (await page.evaluate(
+    async () => (await (await fetch('/api/config')).json()).chain.tokenAddress,
+  )) as string;
 
   // The token contract is no longer right under "Your wallet" with a Copy button.
   await expect(page.getByRole('button', { name: 'Copy Your wallet' })).toBeVisible();
@@ -80,14 +98,22 @@ test('defect 10: plain crypto: the contracts folded away from the wallet, fees i
   await capture(page, 'dashboard-experts');
 
   // On this test network, the fee and how to get ETH for it: test ETH, no "Buy ETH".
-  expect(await ops('distribute', '--publish')).toMatch(/(Published|Finished the interrupted) round \d+|Nothing changed/);
+  expect(await ops('distribute', '--publish')).toMatch(
+    /(Published|Finished the interrupted) round \d+|Nothing changed/,
+  );
   await page.getByRole('button', { name: 'Claim 200.0000 REME' }).click();
   await expect(stat(page, 'Transaction fee')).toHaveText(ETH_WITH_GBP);
   await expect(stat(page, 'Tokens to claim')).toHaveText('200.0000 REME (≈ £20.00)');
   await page.getByRole('button', { name: 'How to add ETH' }).click();
   await expect(page.getByRole('heading', { name: 'ETH balance insufficient' })).toBeVisible();
-  await expect(page.getByText(/network fee of about 0\.0*[1-9]\d{0,3} test ETH \(≈ £\d+\.\d\d\)/)).toBeVisible();
-  await expect(page.getByText('This is a test network, so the ETH you need is test ETH, which is free.', { exact: false })).toBeVisible();
+  await expect(
+    page.getByText(/network fee of about 0\.0*[1-9]\d{0,3} test ETH \(≈ £\d+\.\d\d\)/),
+  ).toBeVisible();
+  await expect(
+    page.getByText('This is a test network, so the ETH you need is test ETH, which is free.', {
+      exact: false,
+    }),
+  ).toBeVisible();
   await expect(page.getByText(/Buy ETH/)).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Learn how to do that' })).toHaveCount(0);
   await capture(page, 'insufficient-test-eth');
@@ -99,17 +125,24 @@ test('defect 10: plain crypto: the contracts folded away from the wallet, fees i
   await expect(page.getByTestId('fee-check')).toHaveText('Your ETH covers the fee.');
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Complete' }).click();
-  await expect(page.getByRole('heading', { name: 'Claim confirmed' })).toBeVisible({ timeout: 90_000 });
+  await expect(page.getByRole('heading', { name: 'Claim confirmed' })).toBeVisible({
+    timeout: 90_000,
+  });
   await capture(page, 'dashboard-claim-confirmed');
   const link = page.getByRole('link', { name: /See it on the block explorer/ });
-  await expect(link).toHaveAttribute('href', /^https:\/\/sepolia\.etherscan\.io\/tx\/0x[0-9a-f]{64}$/);
+  await expect(link).toHaveAttribute(
+    'href',
+    /^https:\/\/sepolia\.etherscan\.io\/tx\/0x[0-9a-f]{64}$/,
+  );
   await expect(page.getByText(/0x[0-9a-f]{64}/)).toHaveCount(0);
 });
 
 test.describe('on the server whose community pays claim fees', () => {
   test.use({ baseURL: noConfirmURL });
 
-  test('defect 8: the CAPs total once, a gauge toward the next milestone, CAPs available explained, one rate', async ({ page }) => {
+  test('defect 8: the CAPs total once, a gauge toward the next milestone, CAPs available explained, one rate', async ({
+    page,
+  }) => {
     test.setTimeout(180_000);
     const email = newEmail('numbers');
     await registerOnRegisterScreen(page, email, PASSWORD);
@@ -118,7 +151,9 @@ test.describe('on the server whose community pays claim fees', () => {
     await expect(page.getByTestId('caps-balance')).toHaveText('200');
 
     // A new member's gauge is not full: it measures the way to the next milestone, and says so.
-    await expect(page.getByRole('img', { name: 'Progress to your next milestone, in CAPs: 200 of 500' })).toBeVisible();
+    await expect(
+      page.getByRole('img', { name: 'Progress to your next milestone, in CAPs: 200 of 500' }),
+    ).toBeVisible();
     await expect(main.getByText('Next milestone: 500 CAPs')).toBeVisible();
     // The total once (the balance), and the registration CAPs it is made of: two 200s, not four.
     await expect(main.getByText('200', { exact: true })).toHaveCount(2);
@@ -131,22 +166,50 @@ test.describe('on the server whose community pays claim fees', () => {
     await expect(dialog.getByTestId('swap-receive')).toHaveText('33.1785 REME');
     await page.keyboard.press('Escape');
 
-    expect(await opsNoConfirm('care-action', '--email', email, '--caps', '150', '--description', 'Visited a neighbour', '--key', `numbers-${email}`)).toBeTruthy();
+    expect(
+      await opsNoConfirm(
+        'care-action',
+        '--email',
+        email,
+        '--caps',
+        '150',
+        '--description',
+        'Visited a neighbour',
+        '--key',
+        `numbers-${email}`,
+      ),
+    ).toBeTruthy();
     await expect(page.getByTestId('caps-balance')).toHaveText('350');
     await page.goto('/convert-caps');
     await expect(page.getByTestId('caps-available')).toHaveText('150');
-    await expect(page.getByTestId('caps-available-why')).toHaveText('The 200 CAPs for registering stay with your account and cannot be converted: of your 350 CAPs, 150 can.');
-    await expect(page.getByTestId('convert-rate')).toHaveText('6.028 CAPs per REME (1 CAP ≈ 0.1659 REME)');
+    await expect(page.getByTestId('caps-available-why')).toHaveText(
+      'The 200 CAPs for registering stay with your account and cannot be converted: of your 350 CAPs, 150 can.',
+    );
+    await expect(page.getByTestId('convert-rate')).toHaveText(
+      '6.028 CAPs per REME (1 CAP ≈ 0.1659 REME)',
+    );
     await expect(page.getByText(/market price of £0\.10 per REME/)).toBeVisible();
     await expect(page.getByText(/£6\.03/)).toHaveCount(0);
   });
 
-  test('defect 9: the convert preview opens calm, says what would happen, never that it happened, and an empty field converts nothing', async ({ page }) => {
+  test('defect 9: the convert preview opens calm, says what would happen, never that it happened, and an empty field converts nothing', async ({
+    page,
+  }) => {
     test.setTimeout(180_000);
     const email = newEmail('preview');
     await registerOnRegisterScreen(page, email, PASSWORD);
     await expect(page).toHaveURL(/\/dashboard$/, { timeout: 30_000 });
-    await opsNoConfirm('care-action', '--email', email, '--caps', '150', '--description', 'Visited a neighbour', '--key', `preview-${email}`);
+    await opsNoConfirm(
+      'care-action',
+      '--email',
+      email,
+      '--caps',
+      '150',
+      '--description',
+      'Visited a neighbour',
+      '--key',
+      `preview-${email}`,
+    );
     await expect(page.getByTestId('caps-balance')).toHaveText('350');
     await page.goto('/convert-caps');
     const field = page.getByRole('spinbutton', { name: 'CAPs to convert' });
@@ -161,9 +224,13 @@ test.describe('on the server whose community pays claim fees', () => {
 
     // Convert Now says what would happen; nothing says it happened.
     await page.getByRole('button', { name: 'Convert Now' }).click();
-    await expect(page.getByRole('status')).toHaveText('Preview only: converting 150 CAPs would give you 24.8838 REME (≈ £2.48). Nothing has been converted.');
+    await expect(page.getByRole('status')).toHaveText(
+      'Preview only: converting 150 CAPs would give you 24.8838 REME (≈ £2.48). Nothing has been converted.',
+    );
     await expect(page.getByText(/Conversion completed|successfully/)).toHaveCount(0);
-    await expect(page.getByRole('heading', { name: 'If you converted 150 CAPs (preview)' })).toBeVisible();
+    await expect(
+      page.getByRole('heading', { name: 'If you converted 150 CAPs (preview)' }),
+    ).toBeVisible();
     await expect(page.getByText('Total REMEs')).toHaveCount(0);
     await capture(page, 'convert-preview');
 
@@ -174,19 +241,28 @@ test.describe('on the server whose community pays claim fees', () => {
     await expect(page.getByRole('button', { name: 'Convert Now' })).toBeEnabled();
   });
 
-  test('defect 10 with a sponsored claim: no ETH check, the transaction linked', async ({ page }) => {
+  test('defect 10 with a sponsored claim: no ETH check, the transaction linked', async ({
+    page,
+  }) => {
     test.setTimeout(180_000);
     await registerOnRegisterScreen(page, newEmail('sponsored-link'), PASSWORD);
     await expect(page).toHaveURL(/\/dashboard$/, { timeout: 30_000 });
-    expect(await opsNoConfirm('distribute', '--publish')).toMatch(/(Published|Finished the interrupted) round \d+|Nothing changed/);
+    expect(await opsNoConfirm('distribute', '--publish')).toMatch(
+      /(Published|Finished the interrupted) round \d+|Nothing changed/,
+    );
     await page.getByRole('button', { name: 'Claim 200.0000 REME' }).click();
     await expect(stat(page, 'Transaction fee')).toHaveText('Paid by your community');
     await expect(page.getByTestId('fee-check')).toHaveCount(0);
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Complete' }).click();
     const card = page.getByTestId('sponsored-claim');
-    await expect(card.getByRole('heading', { name: 'Claim confirmed' })).toBeVisible({ timeout: 90_000 });
-    await expect(card.getByRole('link', { name: /See it on the block explorer/ })).toHaveAttribute('href', /\/tx\/0x[0-9a-f]{64}$/);
+    await expect(card.getByRole('heading', { name: 'Claim confirmed' })).toBeVisible({
+      timeout: 90_000,
+    });
+    await expect(card.getByRole('link', { name: /See it on the block explorer/ })).toHaveAttribute(
+      'href',
+      /\/tx\/0x[0-9a-f]{64}$/,
+    );
     await expect(card.getByText(/0x[0-9a-f]{64}/)).toHaveCount(0);
   });
 });

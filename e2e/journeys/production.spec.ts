@@ -13,8 +13,18 @@ import { promisify } from 'node:util';
 import { JsonRpcProvider, parseEther, Wallet } from 'ethers';
 import { startHardhatNode, type HardhatNode } from '../../server/test/helpers/hardhat-node';
 import { freePort } from '../../server/test/helpers/ports';
-import { repoRoot, spawnServer, waitForHealthy, type ServerProcess } from '../../server/test/helpers/server-process';
-import { confirmByMail, newEmail, registerOnRegisterScreen, signInOnAuthScreen } from '../fixtures/member';
+import {
+  repoRoot,
+  spawnServer,
+  waitForHealthy,
+  type ServerProcess,
+} from '../../server/test/helpers/server-process';
+import {
+  confirmByMail,
+  newEmail,
+  registerOnRegisterScreen,
+  signInOnAuthScreen,
+} from '../fixtures/member';
 import { expect, test } from '../fixtures/test';
 
 const PASSWORD = 'Caring-Friends-9';
@@ -31,10 +41,26 @@ test.beforeAll(async () => {
   // Blocks keep coming, as on a real chain, so confirmations complete.
   await node.request('evm_setIntervalMining', [1_000]);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'crw-prod-'));
-  const chain = { CHAIN_RPC_URL: node.url, OPERATOR_PRIVATE_KEY: node.accounts[0]!, DATA_DIR: dataDir };
-  const deployed = await run(process.execPath, ['--import', 'tsx', 'server/src/cli/ops.ts', 'deploy', '--confirmations', '1'], { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', ...chain } });
-  const line = (name: string) => new RegExp(`^${name}=(\\S+)$`, 'm').exec(deployed.stdout)?.[1] ?? '';
-  env = { ...chain, TOKEN_ADDRESS: line('TOKEN_ADDRESS'), DISTRIBUTOR_ADDRESS: line('DISTRIBUTOR_ADDRESS'), CHAIN_CONFIRMATIONS: '1', CHAIN_POLL_INTERVAL_MS: '500', LOG_LEVEL: 'warn' };
+  const chain = {
+    CHAIN_RPC_URL: node.url,
+    OPERATOR_PRIVATE_KEY: node.accounts[0]!,
+    DATA_DIR: dataDir,
+  };
+  const deployed = await run(
+    process.execPath,
+    ['--import', 'tsx', 'server/src/cli/ops.ts', 'deploy', '--confirmations', '1'],
+    { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', ...chain } },
+  );
+  const line = (name: string) =>
+    new RegExp(`^${name}=(\\S+)$`, 'm').exec(deployed.stdout)?.[1] ?? '';
+  env = {
+    ...chain,
+    TOKEN_ADDRESS: line('TOKEN_ADDRESS'),
+    DISTRIBUTOR_ADDRESS: line('DISTRIBUTOR_ADDRESS'),
+    CHAIN_CONFIRMATIONS: '1',
+    CHAIN_POLL_INTERVAL_MS: '500',
+    LOG_LEVEL: 'warn',
+  };
   expect(env.TOKEN_ADDRESS).toMatch(/^0x[0-9a-fA-F]{40}$/);
   let processes = 1;
   if (process.env.TEST_DATABASE_URL) {
@@ -46,7 +72,11 @@ test.beforeAll(async () => {
   }
   for (let i = 0; i < processes; i++) {
     const port = await freePort();
-    const server = spawnServer({ ...env, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` });
+    const server = spawnServer({
+      ...env,
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+    });
     servers.push(server);
     await waitForHealthy(server);
   }
@@ -59,13 +89,23 @@ test.afterAll(async () => {
 });
 
 const ops = async (server: ServerProcess, ...args: string[]) =>
-  (await run(process.execPath, ['--import', 'tsx', 'server/src/cli/ops.ts', ...args], { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', SERVER_URL: server.url, DATA_DIR: env.DATA_DIR! } })).stdout;
+  (
+    await run(process.execPath, ['--import', 'tsx', 'server/src/cli/ops.ts', ...args], {
+      cwd: repoRoot,
+      env: { PATH: process.env.PATH ?? '', SERVER_URL: server.url, DATA_DIR: env.DATA_DIR! },
+    })
+  ).stdout;
 
-test('production path: register on one process, distribute, claim through the other, figures from the database', async ({ browser }) => {
+test('production path: register on one process, distribute, claim through the other, figures from the database', async ({
+  browser,
+}) => {
   test.setTimeout(300_000);
   const first = servers[0]!;
   const other = servers.at(-1)!;
-  const health = (await (await fetch(`${first.url}/api/health`)).json()) as { database: { kind: string }; chain: { kind: string } };
+  const health = (await (await fetch(`${first.url}/api/health`)).json()) as {
+    database: { kind: string };
+    chain: { kind: string };
+  };
   expect(health.chain.kind).toBe('remote');
   expect(health.database.kind).toBe(process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite');
 
@@ -76,7 +116,9 @@ test('production path: register on one process, distribute, claim through the ot
   await registerOnRegisterScreen(page, email, PASSWORD);
   await confirmByMail(page, context.request, email);
   await expect(page).toHaveURL(/\/dashboard$/);
-  const address = (await page.evaluate(async () => (await (await fetch('/api/me')).json()).wallet.address)) as string;
+  const address = (await page.evaluate(
+    async () => (await (await fetch('/api/me')).json()).wallet.address,
+  )) as string;
 
   // The operator publishes a round; the member's wallet gets ETH for the fee (no faucet on a real chain).
   expect(await ops(first, 'distribute', '--publish')).toMatch(/Published round 1/);
@@ -92,17 +134,23 @@ test('production path: register on one process, distribute, claim through the ot
   await expect(page).toHaveURL(/\/dashboard$/, { timeout: 30_000 });
   await expect(page.getByTestId('tokens-to-claim')).toHaveText('200.0000', { timeout: 30_000 });
   await page.getByRole('button', { name: 'Claim 200.0000 REME' }).click();
-  await expect(page.locator('dt:text-is("Your ETH balance") + dd')).toHaveText('0.05 ETH (≈ £100.00)');
+  await expect(page.locator('dt:text-is("Your ETH balance") + dd')).toHaveText(
+    '0.05 ETH (≈ £100.00)',
+  );
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Complete' }).click();
   await expect(page).toHaveURL(/\/dashboard$/, { timeout: 60_000 });
-  await expect(page.getByRole('heading', { name: 'Claim confirmed' })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByRole('heading', { name: 'Claim confirmed' })).toBeVisible({
+    timeout: 60_000,
+  });
   await expect(page.getByTestId('reme-balance')).toHaveText('200.0000', { timeout: 30_000 });
   await expect(page.getByTestId('tokens-to-claim')).toHaveText('0.0000');
 
   // Both processes answer the same figures from the one database.
   for (const server of servers) {
-    const me = (await (await context.request.get(`${server.url}/api/me`)).json()) as { tokens: { remeHeld: string; asOf: { block: number } } };
+    const me = (await (await context.request.get(`${server.url}/api/me`)).json()) as {
+      tokens: { remeHeld: string; asOf: { block: number } };
+    };
     expect(me.tokens.remeHeld).toBe((200n * 10n ** 18n).toString());
     expect(me.tokens.asOf.block).toBeGreaterThan(0);
   }
@@ -111,13 +159,20 @@ test('production path: register on one process, distribute, claim through the ot
   // screen says the network cannot be reached.
   await node.stop();
   await page.reload();
-  await expect(page.getByText(/Your REME figures may be out of date/)).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText(/Your REME figures may be out of date/)).toBeVisible({
+    timeout: 30_000,
+  });
   await expect(page.getByTestId('reme-balance')).toHaveText('200.0000');
   for (const width of [375, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: test.info().outputPath(`dashboard-out-of-date-${width}.png`), fullPage: true });
+    await page.screenshot({
+      path: test.info().outputPath(`dashboard-out-of-date-${width}.png`),
+      fullPage: true,
+    });
   }
-  const health2 = (await (await fetch(`${other.url}/api/health`)).json()) as { chain: { status: string } };
+  const health2 = (await (await fetch(`${other.url}/api/health`)).json()) as {
+    chain: { status: string };
+  };
   expect(health2.chain.status).toBe('down');
   await context.close();
 });

@@ -2,13 +2,20 @@ import { Wallet } from 'ethers';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from '../fixtures/test';
 import { expectNoSecrets, recordRequests } from '../fixtures/secrets';
-import { confirmByMail, newEmail, registerOnRegisterScreen, resetPasswordByMail, signInOnAuthScreen } from '../fixtures/member';
+import {
+  confirmByMail,
+  newEmail,
+  registerOnRegisterScreen,
+  resetPasswordByMail,
+  signInOnAuthScreen,
+} from '../fixtures/member';
 
 const OLD = 'Old-Password-111';
 const NEW = 'New-Password-222';
 
 type Me = { wallet: { address: string; keystore: string } };
-const me = (page: Page) => page.evaluate(async () => (await fetch('/api/me')).json()) as Promise<Me>;
+const me = (page: Page) =>
+  page.evaluate(async () => (await fetch('/api/me')).json()) as Promise<Me>;
 
 /** A confirmed member who then forgets the password and resets it by e-mail; ends on /recover-wallet. */
 async function memberAfterReset(page: Page, request: APIRequestContext) {
@@ -36,11 +43,16 @@ async function expectRecovered(page: Page, before: Me) {
   await expect(page).toHaveURL(/\/dashboard$/, { timeout: 30_000 });
   const after = await me(page);
   expect(after.wallet.address).toBe(before.wallet.address);
-  expect((await Wallet.fromEncryptedJson(after.wallet.keystore, NEW)).address).toBe(before.wallet.address);
+  expect((await Wallet.fromEncryptedJson(after.wallet.keystore, NEW)).address).toBe(
+    before.wallet.address,
+  );
   expect(await page.evaluate(() => localStorage.getItem('allowed'))).toBe('true');
 }
 
-test('reset, then recovery with the old password: same address, keystore opens with the new password', async ({ page, request }) => {
+test('reset, then recovery with the old password: same address, keystore opens with the new password', async ({
+  page,
+  request,
+}) => {
   const { before, phrase, sent } = await memberAfterReset(page, request);
   await page.getByLabel('Your old password', { exact: true }).fill('not-my-old-password');
   await page.getByRole('button', { name: 'Recover' }).click();
@@ -49,12 +61,17 @@ test('reset, then recovery with the old password: same address, keystore opens w
 
   await page.getByLabel('Your old password', { exact: true }).fill(OLD);
   await page.getByRole('button', { name: 'Recover' }).click();
-  await expect(page.getByRole('progressbar', { name: 'Securing your wallet with your new password…' })).toBeVisible();
+  await expect(
+    page.getByRole('progressbar', { name: 'Securing your wallet with your new password…' }),
+  ).toBeVisible();
   await expectRecovered(page, before);
   expectNoSecrets(sent, [OLD, NEW, 'not-my-old-password'], phrase);
 });
 
-test('reset, then recovery with the mnemonic: a foreign phrase changes nothing, the right one recovers', async ({ page, request }) => {
+test('reset, then recovery with the mnemonic: a foreign phrase changes nothing, the right one recovers', async ({
+  page,
+  request,
+}) => {
   const { phrase, before, sent } = await memberAfterReset(page, request);
   await page.getByLabel('12-word recovery code').check();
   await page.getByLabel('Your 12-word code').fill(Wallet.createRandom().mnemonic!.phrase);
@@ -71,7 +88,10 @@ test('reset, then recovery with the mnemonic: a foreign phrase changes nothing, 
   expectNoSecrets(sent, [OLD, NEW], phrase);
 });
 
-test('the recovery screen has a way back and a way out: Back to the sign-in card, Sign out ends the session', async ({ page, request }) => {
+test('the recovery screen has a way back and a way out: Back to the sign-in card, Sign out ends the session', async ({
+  page,
+  request,
+}) => {
   const { email } = await memberAfterReset(page, request);
   // Back returns to the sign-in card, from where signing in again leads here again.
   await page.goBack();
@@ -79,7 +99,9 @@ test('the recovery screen has a way back and a way out: Back to the sign-in card
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(NEW);
   await page.getByRole('button', { name: 'LOGIN' }).click();
-  await expect(page.getByRole('heading', { name: 'Recover your wallet' })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole('heading', { name: 'Recover your wallet' })).toBeVisible({
+    timeout: 20_000,
+  });
 
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/$/);

@@ -1,12 +1,22 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures/test';
-import { confirmByMail, joinThroughLink, newEmail, referralLinkOf, registerOnRegisterScreen } from '../fixtures/member';
+import {
+  confirmByMail,
+  joinThroughLink,
+  newEmail,
+  referralLinkOf,
+  registerOnRegisterScreen,
+} from '../fixtures/member';
 import { capture } from '../fixtures/screens';
 
 const PASSWORD = 'Caring-Friends-9';
 const stat = (page: Page, label: string) => page.locator(`dt:text-is("${label}") + dd`);
 
-test('A shares the link; B, C, D, E join down the chain: A earns 100 + 50 + 25, live and on /rcb', async ({ page, browser, request }) => {
+test('A shares the link; B, C, D, E join down the chain: A earns 100 + 50 + 25, live and on /rcb', async ({
+  page,
+  browser,
+  request,
+}) => {
   test.setTimeout(240_000);
   // A joins and keeps the dashboard open.
   const aEmail = newEmail('alice');
@@ -21,7 +31,9 @@ test('A shares the link; B, C, D, E join down the chain: A earns 100 + 50 + 25, 
   // B joins through A's link in another browser; A's open dashboard shows the credit within 2 s.
   const expected = [100, 150, 175, 175];
   for (const [i, name] of ['bob', 'carol', 'dave', 'erin'].entries()) {
-    const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+    const context = await browser.newContext({
+      permissions: ['clipboard-read', 'clipboard-write'],
+    });
     const friend = await context.newPage();
     await joinThroughLink(friend, request, link, newEmail(name), PASSWORD);
     await expect(stat(page, 'Referrals')).toHaveText(String(expected[i]), { timeout: 2_000 });
@@ -45,7 +57,9 @@ test('A shares the link; B, C, D, E join down the chain: A earns 100 + 50 + 25, 
   expect(balance).toEqual({ data: { total_earned: 175 } });
   const credits = await page.evaluate(async () => (await fetch('/api/referrals/credits')).json());
   expect(credits.data.map((c: { amount: number }) => c.amount).sort()).toEqual([100, 25, 50]);
-  await expect(page.getByRole('img', { name: 'Your network: 1 at level 1, 1 at level 2, 1 at level 3.' })).toBeVisible();
+  await expect(
+    page.getByRole('img', { name: 'Your network: 1 at level 1, 1 at level 2, 1 at level 3.' }),
+  ).toBeVisible();
   await page.screenshot({ path: test.info().outputPath('rcb.png'), fullPage: true });
 
   // The static builder page agrees.
@@ -58,18 +72,35 @@ test('A shares the link; B, C, D, E join down the chain: A earns 100 + 50 + 25, 
   await page.getByRole('button', { name: 'Copy', exact: true }).first().click();
   await page.getByRole('button', { name: 'Compact' }).click();
   await page.getByRole('button', { name: 'Crimson' }).click();
-  expect(await page.evaluate(() => [localStorage.getItem('rcb-layout'), localStorage.getItem('rcb-background'), document.documentElement.dataset.theme])).toEqual(['compact', 'crimson', 'crimson']);
+  expect(
+    await page.evaluate(() => [
+      localStorage.getItem('rcb-layout'),
+      localStorage.getItem('rcb-background'),
+      document.documentElement.dataset.theme,
+    ]),
+  ).toEqual(['compact', 'crimson', 'crimson']);
   await page.reload();
-  await expect(page.getByRole('button', { name: 'Compact' })).toHaveAttribute('aria-pressed', 'true');
-  await page.screenshot({ path: test.info().outputPath('rcb-compact-crimson.png'), fullPage: true });
+  await expect(page.getByRole('button', { name: 'Compact' })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
+  await page.screenshot({
+    path: test.info().outputPath('rcb-compact-crimson.png'),
+    fullPage: true,
+  });
 });
 
-test('a first-time referral arrival shows the notice once and resets the flag', async ({ page, request }) => {
+test('a first-time referral arrival shows the notice once and resets the flag', async ({
+  page,
+  request,
+}) => {
   await page.goto('/refferal');
   const email = newEmail('arrival');
   await registerOnRegisterScreen(page, email, PASSWORD);
   await confirmByMail(page, request, email);
-  await expect(page.getByRole('status').filter({ hasText: "Congratulations you've earned 200 CAPs." })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: "Congratulations you've earned 200 CAPs." }),
+  ).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem('refferal'))).toBe('false');
   await page.reload();
   await expect(page.getByRole('heading', { name: /Hello/ })).toBeVisible();
@@ -78,7 +109,9 @@ test('a first-time referral arrival shows the notice once and resets the flag', 
 
 // Issue 16: said as the link opens, not after the wallet is built (the server still refuses a
 // sign-up with an unknown code: server/test/referrals.test.ts), with a way on without it.
-test('an unknown referral code is said as the link opens, and the member can join without it', async ({ page }) => {
+test('an unknown referral code is said as the link opens, and the member can join without it', async ({
+  page,
+}) => {
   await page.goto('/r/NOSUCH42');
   await expect(page.getByRole('alert')).toHaveText(
     'Referral code NOSUCH42 does not belong to any member. Check the link with the friend who sent it, or join without a code.',
@@ -96,5 +129,7 @@ test('an unknown referral code is said as the link opens, and the member can joi
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByLabel('Confirm password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'CREATE ACCOUNT' }).click();
-  await expect(page.getByRole('heading', { name: 'Your recovery code' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('heading', { name: 'Your recovery code' })).toBeVisible({
+    timeout: 30_000,
+  });
 });

@@ -3,7 +3,9 @@ import { expect, test } from '../fixtures/test';
 test.describe('routing rules that need no account (SPEC §2)', () => {
   for (const prefix of ['r', 'signup']) {
     // ABC123 names no member, so the sign-up card says so as it opens (issue 16: it said "applied").
-    test(`/${prefix}/{code} redirects to /?ref={code}, where the code is checked`, async ({ page }) => {
+    test(`/${prefix}/{code} redirects to /?ref={code}, where the code is checked`, async ({
+      page,
+    }) => {
       await page.goto(`/${prefix}/abc123`);
       await expect(page).toHaveURL(/\/\?ref=abc123$/);
       await expect(page.getByRole('heading', { name: 'Create Account' })).toBeVisible();
@@ -14,7 +16,9 @@ test.describe('routing rules that need no account (SPEC §2)', () => {
     });
   }
 
-  test('/refferal sets the local refferal flag on first arrival and redirects to /', async ({ page }) => {
+  test('/refferal sets the local refferal flag on first arrival and redirects to /', async ({
+    page,
+  }) => {
     await page.goto('/refferal');
     await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/);
     expect(await page.evaluate(() => localStorage.getItem('refferal'))).toBe('true');
@@ -25,10 +29,14 @@ test.describe('routing rules that need no account (SPEC §2)', () => {
 
   // A signed-in member goes on to /dashboard (join.spec.ts); without a session to open, the sign-in
   // card says the address is confirmed (issue 16: it was a blank sign-in card).
-  test('/?confirmed=true without a session: the sign-in card, saying the address is confirmed', async ({ page }) => {
+  test('/?confirmed=true without a session: the sign-in card, saying the address is confirmed', async ({
+    page,
+  }) => {
     await page.goto('/?confirmed=true');
     await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
-    await expect(page.getByRole('status')).toHaveText('Your e-mail address is confirmed. Sign in to open your wallet.');
+    await expect(page.getByRole('status')).toHaveText(
+      'Your e-mail address is confirmed. Sign in to open your wallet.',
+    );
     await expect(page).toHaveURL(/\/\?confirmed=true$/);
   });
 
@@ -41,7 +49,9 @@ test.describe('routing rules that need no account (SPEC §2)', () => {
     await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
   });
 
-  test('every SPEC §2 route renders without errors (member pages send a visitor to /)', async ({ page }) => {
+  test('every SPEC §2 route renders without errors (member pages send a visitor to /)', async ({
+    page,
+  }) => {
     for (const [path, heading] of [
       ['/', 'Welcome Back'],
       ['/signup', 'Create Account'],
@@ -59,11 +69,19 @@ test.describe('routing rules that need no account (SPEC §2)', () => {
 });
 
 test('the dev mailbox shows a mail sent through the outbox', async ({ page, request }) => {
-  const queued = await request.post('/dev/mail', { data: { to: 'visitor@example.test', subject: 'Hello from the outbox', text: 'Open http://127.0.0.1/welcome' } });
+  const queued = await request.post('/dev/mail', {
+    data: {
+      to: 'visitor@example.test',
+      subject: 'Hello from the outbox',
+      text: 'Open http://127.0.0.1/welcome',
+    },
+  });
   expect(queued.status()).toBe(202);
   await expect(async () => {
     await page.goto('/dev/mail');
-    await expect(page.getByRole('heading', { name: 'Hello from the outbox' })).toBeVisible({ timeout: 1000 });
+    await expect(page.getByRole('heading', { name: 'Hello from the outbox' })).toBeVisible({
+      timeout: 1000,
+    });
   }).toPass({ timeout: 15_000 });
   await expect(page.getByRole('link', { name: 'http://127.0.0.1/welcome' })).toBeVisible();
 });

@@ -1,6 +1,12 @@
 // Every SPEC §2 screen as a member meets it, at 375 px and 1280 px in both themes: screenshots
 // saved as artifacts, axe with no serious or critical violation, no sideways scrolling on a phone.
-import { confirmByMail, newEmail, resetPasswordByMail, saveAndConfirmPhrase, signInOnAuthScreen } from '../fixtures/member';
+import {
+  confirmByMail,
+  newEmail,
+  resetPasswordByMail,
+  saveAndConfirmPhrase,
+  signInOnAuthScreen,
+} from '../fixtures/member';
 import { ops } from '../fixtures/ops';
 import { capture } from '../fixtures/screens';
 import { expect, test } from '../fixtures/test';
@@ -35,7 +41,9 @@ test('every screen at 375 and 1280 px in both themes passes axe', async ({ page,
   await page.getByLabel('Confirm password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'CREATE WALLET' }).click();
   // The wallet is made (scrypt) in the browser: well over 30 s on a machine shared by many runs.
-  await expect(page.getByRole('heading', { name: 'Your recovery code' })).toBeVisible({ timeout: 120_000 });
+  await expect(page.getByRole('heading', { name: 'Your recovery code' })).toBeVisible({
+    timeout: 120_000,
+  });
   await capture(page, 'mnemonic');
   await saveAndConfirmPhrase(page);
   await confirmByMail(page, request, email);
@@ -62,7 +70,9 @@ test('every screen at 375 and 1280 px in both themes passes axe', async ({ page,
   await ops('distribute', '--publish');
   await page.goto('/dashboard');
   await page.getByRole('button', { name: 'Claim 200.0000 REME' }).click();
-  await expect(page.getByRole('heading', { name: 'Confirm the transaction by entering your password' })).toBeVisible();
+  await expect(
+    page.getByRole('heading', { name: 'Confirm the transaction by entering your password' }),
+  ).toBeVisible();
   await expect(page.getByTestId('fee-check')).toContainText('Your wallet needs');
   await capture(page, 'claim');
   await page.getByRole('button', { name: 'How to add ETH' }).click();
@@ -74,6 +84,8 @@ test('every screen at 375 and 1280 px in both themes passes axe', async ({ page,
   await page.getByRole('button', { name: 'Logout' }).click();
   await resetPasswordByMail(page, request, email, NEW_PASSWORD);
   await signInOnAuthScreen(page, email, NEW_PASSWORD);
-  await expect(page.getByRole('heading', { name: 'Recover your wallet' })).toBeVisible({ timeout: 120_000 });
+  await expect(page.getByRole('heading', { name: 'Recover your wallet' })).toBeVisible({
+    timeout: 120_000,
+  });
   await capture(page, 'recover-wallet');
 });

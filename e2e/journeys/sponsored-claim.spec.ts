@@ -14,28 +14,46 @@ test.use({ baseURL: noConfirmURL });
 async function ethOnChain(page: Page): Promise<bigint> {
   const hex = await page.evaluate(async () => {
     const me = await (await fetch('/api/me')).json();
-    const res = await fetch('/rpc', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [me.wallet.address, 'latest'] }) });
+    const res = await fetch('/rpc', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'eth_getBalance',
+        params: [me.wallet.address, 'latest'],
+      }),
+    });
     return (await res.json()).result as string;
   });
   return BigInt(hex);
 }
 
 for (const width of [375, 1280]) {
-  test(`sponsored claim at ${width} px: no ETH needed, the community pays the fee, the REME arrive`, async ({ page }) => {
+  test(`sponsored claim at ${width} px: no ETH needed, the community pays the fee, the REME arrive`, async ({
+    page,
+  }) => {
     test.setTimeout(240_000);
     await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
     await registerOnRegisterScreen(page, newEmail(`sponsored-${width}`), PASSWORD);
     await expect(page).toHaveURL(/\/dashboard$/, { timeout: 30_000 });
-    expect(await opsNoConfirm('distribute', '--publish')).toMatch(/(Published|Finished the interrupted) round \d+|Nothing changed/);
+    expect(await opsNoConfirm('distribute', '--publish')).toMatch(
+      /(Published|Finished the interrupted) round \d+|Nothing changed/,
+    );
     await expect(page.getByTestId('tokens-to-claim')).toHaveText('200.0000');
     expect(await ethOnChain(page)).toBe(0n);
     const spentBefore = await opsNoConfirm('relayer');
 
     await page.getByRole('button', { name: 'Claim 200.0000 REME' }).click();
-    await expect(page.locator('dt:text-is("Transaction fee") + dd')).toHaveText('Paid by your community');
+    await expect(page.locator('dt:text-is("Transaction fee") + dd')).toHaveText(
+      'Paid by your community',
+    );
     await expect(page.getByText('You need no ETH')).toBeVisible();
     await expect(page.locator('dt:text-is("Your ETH balance")')).toHaveCount(0);
-    await page.screenshot({ path: `test-results/sponsored-claim-screen-${width}.png`, fullPage: true });
+    await page.screenshot({
+      path: `test-results/sponsored-claim-screen-${width}.png`,
+      fullPage: true,
+    });
     await page.getByLabel('Password', { exact: true }).fill('not-my-password');
     await page.getByRole('button', { name: 'Complete' }).click();
     await expect(page.getByRole('alert')).toHaveText('Invalid Wallet', { timeout: 30_000 });
@@ -45,16 +63,26 @@ for (const width of [375, 1280]) {
     await expect(page).toHaveURL(/\/dashboard$/, { timeout: 30_000 });
     const card = page.getByTestId('sponsored-claim');
     await expect(card).toBeVisible();
-    await page.screenshot({ path: `test-results/sponsored-claim-processing-${width}.png`, fullPage: true });
-    await expect(card.getByRole('heading', { name: 'Claim confirmed' })).toBeVisible({ timeout: 30_000 });
+    await page.screenshot({
+      path: `test-results/sponsored-claim-processing-${width}.png`,
+      fullPage: true,
+    });
+    await expect(card.getByRole('heading', { name: 'Claim confirmed' })).toBeVisible({
+      timeout: 30_000,
+    });
     await expect(page.getByTestId('reme-balance')).toHaveText('200.0000', { timeout: 15_000 });
     await expect(page.getByTestId('tokens-to-claim')).toHaveText('0.0000');
     expect(await ethOnChain(page)).toBe(0n);
 
     // The card is the server's record: a reload shows it again, until dismissed.
     await page.reload();
-    await expect(page.getByTestId('sponsored-claim').getByRole('heading', { name: 'Claim confirmed' })).toBeVisible();
-    await page.screenshot({ path: `test-results/sponsored-claim-confirmed-${width}.png`, fullPage: true });
+    await expect(
+      page.getByTestId('sponsored-claim').getByRole('heading', { name: 'Claim confirmed' }),
+    ).toBeVisible();
+    await page.screenshot({
+      path: `test-results/sponsored-claim-confirmed-${width}.png`,
+      fullPage: true,
+    });
     await page.getByTestId('sponsored-claim').getByRole('button', { name: 'Dismiss' }).click();
     await expect(page.getByTestId('sponsored-claim')).toHaveCount(0);
     await page.reload();

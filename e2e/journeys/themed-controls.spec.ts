@@ -21,18 +21,29 @@ function themeColour(page: Page, property: string): Promise<string> {
   }, property);
 }
 
-const style = (locator: Locator, property: 'backgroundColor' | 'color' | 'animationName') => locator.evaluate((el, p) => getComputedStyle(el)[p], property);
+const style = (locator: Locator, property: 'backgroundColor' | 'color' | 'animationName') =>
+  locator.evaluate((el, p) => getComputedStyle(el)[p], property);
 
 /** Opens the swap modal, presses Swap (its "coming soon" toast), closes the modal; returns the toast. */
 async function swapToast(page: Page): Promise<Locator> {
   await page.getByRole('button', { name: 'Swap CAPs to REME' }).click();
-  await page.getByRole('dialog', { name: 'Swap CAPs to REME – Coming Soon' }).getByRole('button', { name: 'Swap', exact: true }).click();
-  const toast = page.getByRole('region', { name: /Notifications/ }).getByRole('listitem').filter({ hasText: 'Conversion Coming Soon!' }).last();
+  await page
+    .getByRole('dialog', { name: 'Swap CAPs to REME – Coming Soon' })
+    .getByRole('button', { name: 'Swap', exact: true })
+    .click();
+  const toast = page
+    .getByRole('region', { name: /Notifications/ })
+    .getByRole('listitem')
+    .filter({ hasText: 'Conversion Coming Soon!' })
+    .last();
   await expect(toast).toBeVisible();
   return toast;
 }
 
-test('themed controls: skeletons, toasts, disabled buttons, coming-soon badges, the Processing spinner', async ({ page, request }) => {
+test('themed controls: skeletons, toasts, disabled buttons, coming-soon badges, the Processing spinner', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(300_000);
   const email = newEmail('controls');
   await registerOnRegisterScreen(page, email, PASSWORD);
@@ -49,7 +60,9 @@ test('themed controls: skeletons, toasts, disabled buttons, coming-soon badges, 
   });
   await page.reload({ waitUntil: 'commit' });
   await expect(page.getByRole('main')).toHaveAttribute('aria-busy', 'true');
-  await expect.soft(page.locator('main [data-skeleton]').first(), 'placeholder shapes while loading').toBeVisible();
+  await expect
+    .soft(page.locator('main [data-skeleton]').first(), 'placeholder shapes while loading')
+    .toBeVisible();
   const loadingWord = await page.getByText('Loading…', { exact: true }).boundingBox();
   expect.soft(loadingWord?.width ?? 0, '"Loading…" is not shown as text').toBeLessThanOrEqual(1);
   await page.screenshot({ path: test.info().outputPath('loading.png') });
@@ -59,9 +72,16 @@ test('themed controls: skeletons, toasts, disabled buttons, coming-soon badges, 
 
   // The Rewards Hub: a coming-soon item like its neighbours, nothing struck through.
   await expect.soft(page.getByRole('button', { name: 'Rewards Hub' })).toHaveCount(0);
-  const hub = page.getByRole('region', { name: 'Explore More' }).getByRole('listitem').filter({ hasText: /^Rewards Hub/ });
+  const hub = page
+    .getByRole('region', { name: 'Explore More' })
+    .getByRole('listitem')
+    .filter({ hasText: /^Rewards Hub/ });
   await expect.soft(hub, 'Rewards Hub marked coming soon').toHaveText('Rewards Hub Coming Soon');
-  const struck = await page.evaluate(() => Array.from(document.querySelectorAll('main *')).filter((el) => getComputedStyle(el).textDecorationLine.includes('line-through')).map((el) => el.textContent));
+  const struck = await page.evaluate(() =>
+    Array.from(document.querySelectorAll('main *'))
+      .filter((el) => getComputedStyle(el).textDecorationLine.includes('line-through'))
+      .map((el) => el.textContent),
+  );
   expect.soft(struck, 'struck-through text').toEqual([]);
 
   for (const theme of ['Aurora', 'Crimson'] as const) {
@@ -69,13 +89,24 @@ test('themed controls: skeletons, toasts, disabled buttons, coming-soon badges, 
     // A disabled button (nothing to claim yet) does not look like the enabled brand button.
     const claim = page.getByRole('button', { name: 'Claim 0.0000 REME' });
     await expect(claim).toBeDisabled();
-    expect.soft(await style(claim, 'backgroundColor'), `${theme}: disabled button filled with the brand colour`).not.toBe(await themeColour(page, '--color-primary'));
-    expect.soft(await style(claim, 'color'), `${theme}: disabled button's text muted`).toBe(await themeColour(page, '--color-text-muted'));
+    expect
+      .soft(
+        await style(claim, 'backgroundColor'),
+        `${theme}: disabled button filled with the brand colour`,
+      )
+      .not.toBe(await themeColour(page, '--color-primary'));
+    expect
+      .soft(await style(claim, 'color'), `${theme}: disabled button's text muted`)
+      .toBe(await themeColour(page, '--color-text-muted'));
 
     // Toasts wear the theme's raised surface and text, not black.
     const toast = await swapToast(page);
-    expect.soft(await style(toast, 'backgroundColor'), `${theme}: toast background`).toBe(await themeColour(page, '--color-surface-raised'));
-    expect.soft(await style(toast, 'color'), `${theme}: toast text`).toBe(await themeColour(page, '--color-text'));
+    expect
+      .soft(await style(toast, 'backgroundColor'), `${theme}: toast background`)
+      .toBe(await themeColour(page, '--color-surface-raised'));
+    expect
+      .soft(await style(toast, 'color'), `${theme}: toast text`)
+      .toBe(await themeColour(page, '--color-text'));
     await page.screenshot({ path: test.info().outputPath(`toast-${theme.toLowerCase()}.png`) });
     await page.keyboard.press('Escape');
     await expect(page.getByRole('dialog')).toHaveCount(0);
@@ -84,18 +115,28 @@ test('themed controls: skeletons, toasts, disabled buttons, coming-soon badges, 
 
   // A claim on its way: the Processing card turns a spinner until the chain confirms it. The
   // receipt is held back (the real one, passed on afterwards) so the card can be seen processing.
-  const address = (await page.evaluate(async () => (await (await fetch('/api/me')).json()).wallet.address)) as string;
-  expect(await ops('distribute', '--publish')).toMatch(/(Published|Finished the interrupted) round \d+/);
+  const address = (await page.evaluate(
+    async () => (await (await fetch('/api/me')).json()).wallet.address,
+  )) as string;
+  expect(await ops('distribute', '--publish')).toMatch(
+    /(Published|Finished the interrupted) round \d+/,
+  );
   expect(await ops('fund', address, '0.05')).toContain('Sent 0.05 ETH');
   await expect(page.getByTestId('tokens-to-claim')).toHaveText('200.0000');
   let releaseReceipt!: () => void;
   const receiptHeld = new Promise<void>((resolve) => (releaseReceipt = resolve));
   await page.route('**/rpc', async (route) => {
-    if ((route.request().postDataJSON() as { method?: string } | null)?.method === 'eth_getTransactionReceipt') await receiptHeld;
+    if (
+      (route.request().postDataJSON() as { method?: string } | null)?.method ===
+      'eth_getTransactionReceipt'
+    )
+      await receiptHeld;
     await route.continue();
   });
   await page.getByRole('button', { name: 'Claim 200.0000 REME' }).click();
-  await expect(page.locator('dt:text-is("Your ETH balance") + dd')).toHaveText('0.05 ETH (≈ £100.00)');
+  await expect(page.locator('dt:text-is("Your ETH balance") + dd')).toHaveText(
+    '0.05 ETH (≈ £100.00)',
+  );
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Complete' }).click();
   const processing = page.getByRole('heading', { name: 'Processing' });
@@ -103,12 +144,15 @@ test('themed controls: skeletons, toasts, disabled buttons, coming-soon badges, 
   await expect(processing).toBeVisible({ timeout: 90_000 });
   const spinner = processing.locator('[data-spinner]');
   await expect.soft(spinner, 'a spinner while processing').toBeVisible();
-  if (await spinner.count()) expect.soft(await style(spinner, 'animationName'), 'the spinner turns').not.toBe('none');
+  if (await spinner.count())
+    expect.soft(await style(spinner, 'animationName'), 'the spinner turns').not.toBe('none');
   await page.setViewportSize({ width: 375, height: 812 });
   await page.screenshot({ path: test.info().outputPath('processing-375.png') });
   await page.setViewportSize({ width: 1280, height: 720 });
   releaseReceipt();
-  await expect(page.getByRole('heading', { name: 'Claim confirmed' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('heading', { name: 'Claim confirmed' })).toBeVisible({
+    timeout: 30_000,
+  });
   await expect(page.locator('[data-spinner]')).toHaveCount(0);
   await page.unroute('**/rpc');
 });

@@ -28,7 +28,10 @@ async function matches(page: Page, name: string) {
   }
 }
 
-test('the main screens keep their layout: sign-in, registration, dashboard, community builder, not found', async ({ page, request }) => {
+test('the main screens keep their layout: sign-in, registration, dashboard, community builder, not found', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(300_000);
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();

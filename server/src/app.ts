@@ -36,13 +36,21 @@ export function trustProxy(setting: Config['TRUST_PROXY']): FastifyServerOptions
 
 /** Every method but GET and HEAD, and every /auth route (following a confirmation link credits). */
 function mayWrite(method: string, url: string): boolean {
-  return (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') || url.startsWith('/auth/');
+  return (
+    (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') || url.startsWith('/auth/')
+  );
 }
 
-export async function buildApp(services: AppServices, opts: { logStream?: DestinationStream } = {}): Promise<FastifyInstance> {
+export async function buildApp(
+  services: AppServices,
+  opts: { logStream?: DestinationStream } = {},
+): Promise<FastifyInstance> {
   const { config } = services;
   const app = Fastify({
-    logger: { ...logOptions(config.LOG_LEVEL), ...(opts.logStream ? { stream: opts.logStream } : {}) },
+    logger: {
+      ...logOptions(config.LOG_LEVEL),
+      ...(opts.logStream ? { stream: opts.logStream } : {}),
+    },
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: trustProxy(config.TRUST_PROXY),
     requestIdHeader: 'x-request-id',
@@ -65,7 +73,12 @@ export async function buildApp(services: AppServices, opts: { logStream?: Destin
     if (closing) reply.header('connection', 'close');
     // A request that may have written answers once this process heard what it changed, so the
     // member's next read here is not an old copy (features/account/member-cache.ts).
-    if (services.memberCache.enabled && reply.statusCode < 400 && mayWrite(request.method, request.url)) await services.events.fence();
+    if (
+      services.memberCache.enabled &&
+      reply.statusCode < 400 &&
+      mayWrite(request.method, request.url)
+    )
+      await services.events.fence();
   });
 
   trackInFlight(app);
@@ -84,10 +97,17 @@ export async function buildApp(services: AppServices, opts: { logStream?: Destin
   await app.register(claimRoutes(services), { prefix: '/api' });
   await app.register(handoffRoutes(services, limits.check), { prefix: '/api/handoff' });
   await registerRpcRoutes(app, services);
-  await registerAuthRoutes(app, services.auth, config, limits, reauthenticationLimits(config, services.database.db));
+  await registerAuthRoutes(
+    app,
+    services.auth,
+    config,
+    limits,
+    reauthenticationLimits(config, services.database.db),
+  );
   await registerEventRoutes(app, services);
   // With SMTP, /dev/mail would send as the product to anyone; the mailbox belongs to the dev transport.
-  if (!config.isProduction && services.transport.kind === 'dev-mailbox') await app.register(devRoutes(services), { prefix: '/dev' });
+  if (!config.isProduction && services.transport.kind === 'dev-mailbox')
+    await app.register(devRoutes(services), { prefix: '/dev' });
   await registerSpa(app, config.WEB_DIST_DIR);
   return app;
 }

@@ -7,7 +7,9 @@ import { z } from 'zod';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-const booleanString = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+const booleanString = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((v) => v === 'true' || v === '1');
 
 /** Names proxy-addr (Fastify's trustProxy) knows besides addresses and networks. */
 const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -17,7 +19,10 @@ function isProxyAddress(entry: string): boolean {
   const [address = '', prefix, ...rest] = entry.split('/');
   const family = isIP(address);
   if (family === 0 || rest.length > 0) return false;
-  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+  return (
+    prefix === undefined ||
+    (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128))
+  );
 }
 
 /** Whose X-Forwarded-For to believe: no one (false), that many proxies in front (a number), or the
@@ -44,7 +49,9 @@ const envSchema = z
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().min(1).default('localhost'),
     PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      .default('info'),
     TRUST_PROXY: trustProxySetting.default(false),
     DATA_DIR: z.string().min(1).default('./data'),
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
@@ -74,9 +81,18 @@ const envSchema = z
     COMMUNITY_APP_CLIENT_SECRET: z.string().min(32).optional(),
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(102_400),
     CHAIN_RPC_URL: z.url({ protocol: /^https?$/ }).optional(),
-    TOKEN_ADDRESS: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address').optional(),
-    DISTRIBUTOR_ADDRESS: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address').optional(),
-    OPERATOR_PRIVATE_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex key').optional(),
+    TOKEN_ADDRESS: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address')
+      .optional(),
+    DISTRIBUTOR_ADDRESS: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address')
+      .optional(),
+    OPERATOR_PRIVATE_KEY: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex key')
+      .optional(),
     /** Embedded chain: when the journal no longer replays, stop (naming the entry) or archive it and every later one. */
     CHAIN_JOURNAL_ON_DIVERGENCE: z.enum(['stop', 'archive']).default('stop'),
     /** Blocks the chain follower leaves on top of the head before indexing (default: 0 embedded, 2 with CHAIN_RPC_URL). */
@@ -88,11 +104,20 @@ const envSchema = z
     /** Sponsored claims: the operator's relayer pays members' claim fees (default: on with the embedded chain, off with CHAIN_RPC_URL). */
     SPONSOR_CLAIMS: booleanString.optional(),
     /** What the relayer may spend on fees per UTC day, in ETH; past it members pay their own fee. */
-    SPONSOR_DAILY_BUDGET_ETH: z.string().regex(/^\d+(\.\d{1,18})?$/, 'must be an amount of ETH such as 0.05').default('0.05'),
+    SPONSOR_DAILY_BUDGET_ETH: z
+      .string()
+      .regex(/^\d+(\.\d{1,18})?$/, 'must be an amount of ETH such as 0.05')
+      .default('0.05'),
     /** The highest fee per gas the relayer pays, in gwei; above it members pay their own fee. */
-    SPONSOR_MAX_FEE_GWEI: z.string().regex(/^\d+(\.\d{1,9})?$/, 'must be an amount of gwei such as 30').default('30'),
+    SPONSOR_MAX_FEE_GWEI: z
+      .string()
+      .regex(/^\d+(\.\d{1,9})?$/, 'must be an amount of gwei such as 30')
+      .default('30'),
     /** The relayer's own key (never the operator's: each sends its own nonce sequence). Embedded: DATA_DIR/chain-relayer-key. */
-    RELAYER_PRIVATE_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex key').optional(),
+    RELAYER_PRIVATE_KEY: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex key')
+      .optional(),
     /** Most claims in one batch transaction. */
     RELAYER_BATCH_SIZE: z.coerce.number().int().min(1).max(300).default(100),
     /** How long the relayer lets claims gather before sending a batch that is not full. */
@@ -100,12 +125,21 @@ const envSchema = z
     /** A batch not mined after this is sent again with a higher fee (same nonce). */
     RELAYER_REPLACE_AFTER_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
     /** Below this balance (ETH) the relayer logs a warning each hour, and /metrics shows it. */
-    RELAYER_LOW_BALANCE_ETH: z.string().regex(/^\d+(\.\d{1,18})?$/, 'must be an amount of ETH such as 0.05').default('0.05'),
+    RELAYER_LOW_BALANCE_ETH: z
+      .string()
+      .regex(/^\d+(\.\d{1,18})?$/, 'must be an amount of ETH such as 0.05')
+      .default('0.05'),
     EXPLORER_URL: z.url().optional(),
     EXCHANGE_URL: z.url().default('https://www.coinbase.com/how-to-buy/ethereum'),
-    REME_PRICE: z.string().regex(/^\d+(\.\d{1,6})?$/, 'must be a decimal number such as 0.10').default('0.10'),
+    REME_PRICE: z
+      .string()
+      .regex(/^\d+(\.\d{1,6})?$/, 'must be a decimal number such as 0.10')
+      .default('0.10'),
     /** GBP per ETH, for the £ value beside ETH amounts (the claim fee, the wallet's ETH). */
-    ETH_PRICE_GBP: z.string().regex(/^\d+(\.\d{1,6})?$/, 'must be a decimal number such as 2000').default('2000'),
+    ETH_PRICE_GBP: z
+      .string()
+      .regex(/^\d+(\.\d{1,6})?$/, 'must be a decimal number such as 2000')
+      .default('2000'),
     /** Where members get free test ETH on a test network (default: the public faucet of a known one). */
     FAUCET_URL: z.url().optional(),
     RPC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
@@ -115,25 +149,69 @@ const envSchema = z
     WEB_DIST_DIR: z.string().min(1).default(path.join(repoRoot, 'web/dist')),
   })
   .superRefine((env, ctx) => {
-    const remoteChain = ['CHAIN_RPC_URL', 'TOKEN_ADDRESS', 'DISTRIBUTOR_ADDRESS', 'OPERATOR_PRIVATE_KEY'] as const;
+    const remoteChain = [
+      'CHAIN_RPC_URL',
+      'TOKEN_ADDRESS',
+      'DISTRIBUTOR_ADDRESS',
+      'OPERATOR_PRIVATE_KEY',
+    ] as const;
     if (env.CHAIN_RPC_URL || env.NODE_ENV === 'production') {
       for (const key of remoteChain) {
-        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required with a remote chain (CHAIN_RPC_URL) and in production' });
+        if (!env[key])
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message: 'is required with a remote chain (CHAIN_RPC_URL) and in production',
+          });
       }
     }
     if (env.CHAIN_RPC_URL && env.SPONSOR_CLAIMS === true && !env.RELAYER_PRIVATE_KEY) {
-      ctx.addIssue({ code: 'custom', path: ['RELAYER_PRIVATE_KEY'], message: 'is required for sponsored claims on a remote chain (a key of its own, funded with `npm run ops -- fund-relayer`)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['RELAYER_PRIVATE_KEY'],
+        message:
+          'is required for sponsored claims on a remote chain (a key of its own, funded with `npm run ops -- fund-relayer`)',
+      });
     }
-    if (env.RELAYER_PRIVATE_KEY && env.RELAYER_PRIVATE_KEY.toLowerCase() === env.OPERATOR_PRIVATE_KEY?.toLowerCase()) {
-      ctx.addIssue({ code: 'custom', path: ['RELAYER_PRIVATE_KEY'], message: 'must differ from OPERATOR_PRIVATE_KEY (each key sends its own sequence of transactions)' });
+    if (
+      env.RELAYER_PRIVATE_KEY &&
+      env.RELAYER_PRIVATE_KEY.toLowerCase() === env.OPERATOR_PRIVATE_KEY?.toLowerCase()
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['RELAYER_PRIVATE_KEY'],
+        message:
+          'must differ from OPERATOR_PRIVATE_KEY (each key sends its own sequence of transactions)',
+      });
     }
     if (env.NODE_ENV !== 'production') return;
-    if (!env.SMTP_URL) ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'is required in production (the dev mailbox exists only outside production)' });
-    if (!env.PUBLIC_URL) ctx.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: 'is required in production' });
-    if (!env.OPERATOR_API_KEY) ctx.addIssue({ code: 'custom', path: ['OPERATOR_API_KEY'], message: 'is required in production (at least 32 characters)' });
-    if (!env.AUTH_SECRET) ctx.addIssue({ code: 'custom', path: ['AUTH_SECRET'], message: 'is required in production (at least 32 characters)' });
+    if (!env.SMTP_URL)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SMTP_URL'],
+        message: 'is required in production (the dev mailbox exists only outside production)',
+      });
+    if (!env.PUBLIC_URL)
+      ctx.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: 'is required in production' });
+    if (!env.OPERATOR_API_KEY)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['OPERATOR_API_KEY'],
+        message: 'is required in production (at least 32 characters)',
+      });
+    if (!env.AUTH_SECRET)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['AUTH_SECRET'],
+        message: 'is required in production (at least 32 characters)',
+      });
     if (!env.COMMUNITY_APP_CLIENT_SECRET) {
-      ctx.addIssue({ code: 'custom', path: ['COMMUNITY_APP_CLIENT_SECRET'], message: 'is required in production (at least 32 characters; the sister app sends it to redeem hand-off codes)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['COMMUNITY_APP_CLIENT_SECRET'],
+        message:
+          'is required in production (at least 32 characters; the sister app sends it to redeem hand-off codes)',
+      });
     }
   });
 
@@ -162,13 +240,22 @@ export type ConfigResult = { ok: true; config: Config } | { ok: false; problems:
 
 /** Empty values (`DATABASE_URL=` in a .env) mean "not set". */
 export function withoutEmpty(env: Record<string, string | undefined>): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && e[1].trim() !== ''));
+  return Object.fromEntries(
+    Object.entries(env).filter(
+      (e): e is [string, string] => e[1] !== undefined && e[1].trim() !== '',
+    ),
+  );
 }
 
 export function parseConfig(env: Record<string, string | undefined>): ConfigResult {
   const parsed = envSchema.safeParse(withoutEmpty(env));
   if (!parsed.success) {
-    return { ok: false, problems: parsed.error.issues.map((i) => `${i.path.join('.') || '(environment)'}: ${i.message}`) };
+    return {
+      ok: false,
+      problems: parsed.error.issues.map(
+        (i) => `${i.path.join('.') || '(environment)'}: ${i.message}`,
+      ),
+    };
   }
   const e = parsed.data;
   return {

@@ -17,7 +17,8 @@ export async function makePrivate(dir: string): Promise<string[]> {
       await chmod(target, wanted);
       changed.push(path.relative(dir, target) || '.');
     }
-    if (stats.isDirectory()) for (const name of await readdir(target)) await visit(path.join(target, name));
+    if (stats.isDirectory())
+      for (const name of await readdir(target)) await visit(path.join(target, name));
   };
   try {
     await visit(dir);

@@ -8,7 +8,11 @@ import path from 'node:path';
 const randomSecret = () => randomBytes(32).toString('base64url');
 
 /** The secret in DATA_DIR/`name`, made by `make` if the file does not exist yet. */
-export async function keyFromFile(dataDir: string, name: string, make: () => string = randomSecret): Promise<string> {
+export async function keyFromFile(
+  dataDir: string,
+  name: string,
+  make: () => string = randomSecret,
+): Promise<string> {
   const file = path.join(dataDir, name);
   try {
     return (await readFile(file, 'utf8')).trim();

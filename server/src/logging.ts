@@ -5,7 +5,22 @@ import type { FastifyRequest } from 'fastify';
 import type { LoggerOptions } from 'pino';
 
 /** Query parameters that carry a secret: ours, better-auth's, and those of OAuth-style flows. */
-const SECRET_PARAMS = new Set(['token', 'authtoken', 'code', 'state', 'otp', 'secret', 'password', 'key', 'apikey', 'api_key', 'access_token', 'refresh_token', 'id_token', 'signature']);
+const SECRET_PARAMS = new Set([
+  'token',
+  'authtoken',
+  'code',
+  'state',
+  'otp',
+  'secret',
+  'password',
+  'key',
+  'apikey',
+  'api_key',
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'signature',
+]);
 /** better-auth's reset link carries its token as the path segment after /auth/reset-password/. */
 const SECRET_PATH = /^(\/auth\/reset-password\/)[^/?#]+/i;
 const REDACTED = '[redacted]';

@@ -18,7 +18,9 @@ if (existsSync('.env')) process.loadEnvFile('.env');
 
 const parsed = parseConfig(process.env);
 if (!parsed.ok) {
-  process.stderr.write(`Invalid configuration; the server did not start:\n${parsed.problems.map((p) => `  - ${p}`).join('\n')}\n`);
+  process.stderr.write(
+    `Invalid configuration; the server did not start:\n${parsed.problems.map((p) => `  - ${p}`).join('\n')}\n`,
+  );
   process.exit(1);
 }
 const { config } = parsed;
@@ -58,7 +60,9 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 try {
   await app.listen({ port: config.PORT, host: config.HOST });
   services.worker.start();
-  app.log.info(`Community rewards wallet on ${config.publicUrl} (database: ${services.database.kind}, mail: ${services.transport.kind})`);
+  app.log.info(
+    `Community rewards wallet on ${config.publicUrl} (database: ${services.database.kind}, mail: ${services.transport.kind})`,
+  );
 } catch (error) {
   app.log.fatal({ err: error }, 'could not start listening');
   await closeServices(services);

@@ -50,13 +50,25 @@ export interface AppServices {
 /** The embedded chain's relayer starts with this much ETH from the faucet (and is topped up to it). */
 const EMBEDDED_RELAYER_FLOAT = parseEther('10');
 
-async function openRelayer(config: Config, database: Database, chain: Chain, log: FastifyBaseLogger): Promise<Relayer | undefined> {
+async function openRelayer(
+  config: Config,
+  database: Database,
+  chain: Chain,
+  log: FastifyBaseLogger,
+): Promise<Relayer | undefined> {
   if (!config.sponsorClaims) return undefined;
-  const key = config.RELAYER_PRIVATE_KEY ?? (chain.faucet ? await embeddedRelayerKey(config.dataDir) : undefined);
+  const key =
+    config.RELAYER_PRIVATE_KEY ??
+    (chain.faucet ? await embeddedRelayerKey(config.dataDir) : undefined);
   if (!key) return undefined;
   const relayer = new Relayer(relayerSettings(config), database, chain, key, log);
-  if (chain.faucet && (await chain.provider.getBalance(relayer.address)) < EMBEDDED_RELAYER_FLOAT / 2n) {
-    await (await chain.faucet.sendTransaction({ to: relayer.address, value: EMBEDDED_RELAYER_FLOAT })).wait();
+  if (
+    chain.faucet &&
+    (await chain.provider.getBalance(relayer.address)) < EMBEDDED_RELAYER_FLOAT / 2n
+  ) {
+    await (
+      await chain.faucet.sendTransaction({ to: relayer.address, value: EMBEDDED_RELAYER_FLOAT })
+    ).wait();
   }
   return relayer;
 }
@@ -68,7 +80,10 @@ export async function openServices(
 ): Promise<AppServices> {
   const exposed = await makePrivate(config.dataDir);
   if (exposed.length > 0) {
-    log.warn({ dataDir: config.dataDir, changed: exposed.length, first: exposed.slice(0, 5) }, 'DATA_DIR was open to other local users: folders set to 0700, files to 0600');
+    log.warn(
+      { dataDir: config.dataDir, changed: exposed.length, first: exposed.slice(0, 5) },
+      'DATA_DIR was open to other local users: folders set to 0700, files to 0600',
+    );
   }
   const pgliteOnDisk = !overrides.database && !config.DATABASE_URL;
   const database =
@@ -81,10 +96,19 @@ export async function openServices(
   const transport = config.SMTP_URL
     ? smtpTransport(config.SMTP_URL, config.MAIL_FROM, config.publicUrl)
     : devMailboxTransport(database.db, (line) => process.stdout.write(`${line}\n`));
-  const worker = new OutboxWorker(database.db, transport, log, { leaseMs: config.MAIL_LEASE_SECONDS * 1000, ...overrides.outbox });
+  const worker = new OutboxWorker(database.db, transport, log, {
+    leaseMs: config.MAIL_LEASE_SECONDS * 1000,
+    ...overrides.outbox,
+  });
   const signingKey = await authSigningKey(config);
   const sessionCache = new SessionCache(config.SESSION_CHECK_CACHE_SECONDS * 1000);
-  const auth = createAuth(config, database, signingKey, { mailQueued: () => worker.wake(), sessionEnded: (token) => sessionCache.forgetToken(token) }, log);
+  const auth = createAuth(
+    config,
+    database,
+    signingKey,
+    { mailQueued: () => worker.wake(), sessionEnded: (token) => sessionCache.forgetToken(token) },
+    log,
+  );
   const applied = await setUpSchema(database);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
   // The chain before anything that runs: a journal that does not replay stops the start here.
@@ -105,7 +129,8 @@ export async function openServices(
   // PGlite has now written its files, some with modes of its own (see data-dir.ts).
   if (pgliteOnDisk) {
     const written = await makePrivate(config.dataDir);
-    if (written.length > 0) log.info({ changed: written.length }, 'files PGlite wrote at start set to 0600');
+    if (written.length > 0)
+      log.info({ changed: written.length }, 'files PGlite wrote at start set to 0600');
   }
   return {
     config,

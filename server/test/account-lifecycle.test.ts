@@ -10,7 +10,16 @@ import { prepareRound } from '../src/distribution/rounds';
 import { entitlements } from '../src/distribution/entitlements';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import { testDbKind } from './helpers/test-database';
-import { cloneMemberKeys, makeMemberKeys, ORIGIN, registerBody, signedInCookie, signIn, walletProof, type MemberKeys } from './helpers/members';
+import {
+  cloneMemberKeys,
+  makeMemberKeys,
+  ORIGIN,
+  registerBody,
+  signedInCookie,
+  signIn,
+  walletProof,
+  type MemberKeys,
+} from './helpers/members';
 
 let t: TestApp;
 let base: MemberKeys;
@@ -18,25 +27,63 @@ let base: MemberKeys;
 const db = () => t.services.database.db;
 
 /** The same key locked again, as the worker's reencrypt returns it (a new keystore id tells it apart). */
-const relocked = (keys: MemberKeys) => JSON.stringify({ ...(JSON.parse(keys.keystore) as object), id: crypto.randomUUID() });
+const relocked = (keys: MemberKeys) =>
+  JSON.stringify({ ...(JSON.parse(keys.keystore) as object), id: crypto.randomUUID() });
 const passwordHashOf = async (userId: string) =>
-  (await sql<{ password: string }>`SELECT password FROM account WHERE "userId" = ${userId}`.execute(db())).rows[0]?.password;
-const keystoreOf = async (userId: string) => (await db().selectFrom('user_wallets').select('encrypted_wallet').where('user_id', '=', userId).executeTakeFirst())?.encrypted_wallet;
+  (
+    await sql<{
+      password: string;
+    }>`SELECT password FROM account WHERE "userId" = ${userId}`.execute(db())
+  ).rows[0]?.password;
+const keystoreOf = async (userId: string) =>
+  (
+    await db()
+      .selectFrom('user_wallets')
+      .select('encrypted_wallet')
+      .where('user_id', '=', userId)
+      .executeTakeFirst()
+  )?.encrypted_wallet;
 const me = (cookie: string) => t.app.inject({ method: 'GET', url: '/api/me', headers: { cookie } });
 
 /** A confirmed member, signed in, with a second session (another browser). */
 async function member(name = 'member', extra: Record<string, unknown> = {}) {
-  const keys = await cloneMemberKeys(base, `${name}.${crypto.randomUUID().slice(0, 8)}@example.test`);
-  const res = await t.app.inject({ method: 'POST', url: '/api/register', payload: await registerBody(t.app, keys, extra) });
+  const keys = await cloneMemberKeys(
+    base,
+    `${name}.${crypto.randomUUID().slice(0, 8)}@example.test`,
+  );
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/register',
+    payload: await registerBody(t.app, keys, extra),
+  });
   expect(res.statusCode).toBe(201);
   const userId = res.json().userId as string;
-  const { text_body: text } = await db().selectFrom('mail_outbox').select('text_body').where('to_address', '=', keys.email).executeTakeFirstOrThrow();
+  const { text_body: text } = await db()
+    .selectFrom('mail_outbox')
+    .select('text_body')
+    .where('to_address', '=', keys.email)
+    .executeTakeFirstOrThrow();
   const link = new URL(/https?:\/\/\S+\/auth\/verify-email\S*/.exec(text)![0]);
   await t.app.inject({ method: 'GET', url: `${link.pathname}${link.search}` });
-  return { keys, userId, cookie: await signedInCookie(t.app, keys), otherCookie: await signedInCookie(t.app, keys) };
+  return {
+    keys,
+    userId,
+    cookie: await signedInCookie(t.app, keys),
+    otherCookie: await signedInCookie(t.app, keys),
+  };
 }
 
-async function changeBody(keys: MemberKeys, cookie: string, opts: { current?: string; next?: string; keystore?: string; address?: string; signer?: MemberKeys } = {}) {
+async function changeBody(
+  keys: MemberKeys,
+  cookie: string,
+  opts: {
+    current?: string;
+    next?: string;
+    keystore?: string;
+    address?: string;
+    signer?: MemberKeys;
+  } = {},
+) {
   const signer = opts.signer ?? keys;
   return {
     currentAuthSecret: opts.current ?? keys.authSecret,
@@ -49,15 +96,28 @@ async function changeBody(keys: MemberKeys, cookie: string, opts: { current?: st
   };
 }
 const changePassword = (cookie: string, payload: unknown) =>
-  t.app.inject({ method: 'POST', url: '/api/account/password', headers: { cookie, origin: ORIGIN }, payload: payload as object });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/account/password',
+    headers: { cookie, origin: ORIGIN },
+    payload: payload as object,
+  });
 const deleteAccount = (cookie: string, payload: unknown) =>
-  t.app.inject({ method: 'DELETE', url: '/api/account', headers: { cookie, origin: ORIGIN }, payload: payload as object });
-const exportOf = (cookie: string) => t.app.inject({ method: 'GET', url: '/api/account/export', headers: { cookie } });
+  t.app.inject({
+    method: 'DELETE',
+    url: '/api/account',
+    headers: { cookie, origin: ORIGIN },
+    payload: payload as object,
+  });
+const exportOf = (cookie: string) =>
+  t.app.inject({ method: 'GET', url: '/api/account/export', headers: { cookie } });
 
 beforeAll(async () => {
   // Every request here comes from one address; the per-member limit stays at its default (5). No
   // relayer: a claim a test queues stays queued while it is looked at.
-  t = await buildTestApp({ env: { PUBLIC_URL: ORIGIN, AUTH_RATE_LIMIT_PER_IP: '100000', SPONSOR_CLAIMS: 'false' } });
+  t = await buildTestApp({
+    env: { PUBLIC_URL: ORIGIN, AUTH_RATE_LIMIT_PER_IP: '100000', SPONSOR_CLAIMS: 'false' },
+  });
   base = await makeMemberKeys();
 }, 60_000);
 afterAll(() => t?.close());
@@ -68,7 +128,12 @@ describe(`change password (${testDbKind})`, () => {
     const res = await changePassword('', await changeBody(m.keys, m.cookie));
     expect(res.statusCode).toBe(401);
     expect(res.json().code).toBe('unauthorized');
-    const challenge = await t.app.inject({ method: 'POST', url: '/api/wallet/challenge', headers: { origin: ORIGIN }, payload: { purpose: 'change-password' } });
+    const challenge = await t.app.inject({
+      method: 'POST',
+      url: '/api/wallet/challenge',
+      headers: { origin: ORIGIN },
+      payload: { purpose: 'change-password' },
+    });
     expect(challenge.statusCode).toBe(401);
   });
 
@@ -93,7 +158,11 @@ describe(`change password (${testDbKind})`, () => {
     const body = await changeBody(m.keys, m.cookie);
     expect((await changePassword(m.cookie, body)).statusCode).toBe(200);
     const [hash, keystore] = [await passwordHashOf(m.userId), await keystoreOf(m.userId)];
-    const again = await changePassword(m.cookie, { ...body, currentAuthSecret: body.newAuthSecret, wallet: { ...body.wallet, keystore: relocked(m.keys) } });
+    const again = await changePassword(m.cookie, {
+      ...body,
+      currentAuthSecret: body.newAuthSecret,
+      wallet: { ...body.wallet, keystore: relocked(m.keys) },
+    });
     expect(again.statusCode).toBe(400);
     expect(again.json().code).toBe('invalid_wallet_proof');
     expect(await passwordHashOf(m.userId)).toBe(hash);
@@ -104,11 +173,25 @@ describe(`change password (${testDbKind})`, () => {
     const m = await member();
     const [hash, keystore] = [await passwordHashOf(m.userId), await keystoreOf(m.userId)];
     const codes: number[] = [];
-    for (let i = 0; i < 5; i++) codes.push((await changePassword(m.cookie, await changeBody(m.keys, m.cookie, { current: 'f'.repeat(64) }))).statusCode);
+    for (let i = 0; i < 5; i++)
+      codes.push(
+        (
+          await changePassword(
+            m.cookie,
+            await changeBody(m.keys, m.cookie, { current: 'f'.repeat(64) }),
+          )
+        ).statusCode,
+      );
     expect(codes).toEqual([403, 403, 403, 403, 403]);
-    const wrong = await changePassword(m.cookie, await changeBody(m.keys, m.cookie, { current: 'f'.repeat(64) }));
+    const wrong = await changePassword(
+      m.cookie,
+      await changeBody(m.keys, m.cookie, { current: 'f'.repeat(64) }),
+    );
     expect(wrong.statusCode).toBe(429);
-    expect(wrong.json()).toEqual({ code: 'rate_limited', message: 'Too many attempts. Please try again in 10 minutes.' });
+    expect(wrong.json()).toEqual({
+      code: 'rate_limited',
+      message: 'Too many attempts. Please try again in 10 minutes.',
+    });
     const right = await changePassword(m.cookie, await changeBody(m.keys, m.cookie));
     expect(right.statusCode).toBe(429);
     // Deleting the account asks for the same password: it shares the member's count.
@@ -121,15 +204,28 @@ describe(`change password (${testDbKind})`, () => {
 
   it('the wrong-password message is plain', async () => {
     const m = await member();
-    const res = await changePassword(m.cookie, await changeBody(m.keys, m.cookie, { current: 'e'.repeat(64) }));
-    expect(res.json()).toEqual({ code: 'wrong_password', message: 'Your current password is not correct.' });
+    const res = await changePassword(
+      m.cookie,
+      await changeBody(m.keys, m.cookie, { current: 'e'.repeat(64) }),
+    );
+    expect(res.json()).toEqual({
+      code: 'wrong_password',
+      message: 'Your current password is not correct.',
+    });
   });
 
   it("another wallet's keystore (with that wallet's own valid proof) → 409, nothing changed", async () => {
     const m = await member();
     const stranger = await cloneMemberKeys(base);
     const [hash, keystore] = [await passwordHashOf(m.userId), await keystoreOf(m.userId)];
-    const res = await changePassword(m.cookie, await changeBody(m.keys, m.cookie, { address: stranger.address, keystore: stranger.keystore, signer: stranger }));
+    const res = await changePassword(
+      m.cookie,
+      await changeBody(m.keys, m.cookie, {
+        address: stranger.address,
+        keystore: stranger.keystore,
+        signer: stranger,
+      }),
+    );
     expect(res.statusCode).toBe(409);
     expect(res.json().code).toBe('wallet_mismatch');
     expect(await passwordHashOf(m.userId)).toBe(hash);
@@ -138,19 +234,28 @@ describe(`change password (${testDbKind})`, () => {
     expect((await signIn(t.app, m.keys.email, m.keys.authSecret)).statusCode).toBe(200);
   });
 
-  it("a keystore of another address than the one named, or a proof signed by another key → 400, nothing changed", async () => {
+  it('a keystore of another address than the one named, or a proof signed by another key → 400, nothing changed', async () => {
     const m = await member();
     const stranger = await cloneMemberKeys(base);
     const hash = await passwordHashOf(m.userId);
-    const mixed = await changePassword(m.cookie, await changeBody(m.keys, m.cookie, { keystore: stranger.keystore }));
+    const mixed = await changePassword(
+      m.cookie,
+      await changeBody(m.keys, m.cookie, { keystore: stranger.keystore }),
+    );
     expect(mixed.statusCode).toBe(400);
     expect(mixed.json().code).toBe('invalid_keystore');
-    const forged = await changePassword(m.cookie, await changeBody(m.keys, m.cookie, { signer: stranger }));
+    const forged = await changePassword(
+      m.cookie,
+      await changeBody(m.keys, m.cookie, { signer: stranger }),
+    );
     expect(forged.statusCode).toBe(400);
     expect(forged.json().code).toBe('invalid_wallet_proof');
     // A save-wallet proof is not a change-password proof.
     const body = await changeBody(m.keys, m.cookie);
-    const other = await changePassword(m.cookie, { ...body, wallet: { ...body.wallet, proof: await walletProof(t.app, m.keys, 'save-wallet', m.cookie) } });
+    const other = await changePassword(m.cookie, {
+      ...body,
+      wallet: { ...body.wallet, proof: await walletProof(t.app, m.keys, 'save-wallet', m.cookie) },
+    });
     expect(other.statusCode).toBe(400);
     expect(await passwordHashOf(m.userId)).toBe(hash);
     expect((await me(m.otherCookie)).statusCode).toBe(200);
@@ -181,8 +286,12 @@ describe(`change password (${testDbKind})`, () => {
   it('a failure half-way (saving the keystore) leaves the password, the keystore and the sessions as they were', async () => {
     const m = await member();
     const [hash, keystore] = [await passwordHashOf(m.userId), await keystoreOf(m.userId)];
-    await sql`CREATE FUNCTION fail_wallet_save() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'forced failure'; END $$`.execute(db());
-    await sql`CREATE TRIGGER fail_wallet_save BEFORE UPDATE ON user_wallets FOR EACH ROW EXECUTE FUNCTION fail_wallet_save()`.execute(db());
+    await sql`CREATE FUNCTION fail_wallet_save() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'forced failure'; END $$`.execute(
+      db(),
+    );
+    await sql`CREATE TRIGGER fail_wallet_save BEFORE UPDATE ON user_wallets FOR EACH ROW EXECUTE FUNCTION fail_wallet_save()`.execute(
+      db(),
+    );
     try {
       const res = await changePassword(m.cookie, await changeBody(m.keys, m.cookie));
       expect(res.statusCode).toBe(500);
@@ -207,37 +316,78 @@ describe(`download my data (${testDbKind})`, () => {
     const referrerCode = (await me(referrer.cookie)).json().referralCode as string;
     const ada = await member('ada', { referralCode: referrerCode });
     const adaCode = (await me(ada.cookie)).json().referralCode as string;
-    const grace = await member('grace', { firstName: 'Grace', lastName: 'Hopper', referralCode: adaCode });
+    const grace = await member('grace', {
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      referralCode: adaCode,
+    });
     await t.app.inject({
       method: 'POST',
       url: '/api/operator/care-actions',
       headers: { authorization: `Bearer ${t.services.operatorKey}` },
-      payload: { idempotencyKey: `visit-${ada.userId}`, email: ada.keys.email, caps: 25, description: 'Visited a neighbour' },
+      payload: {
+        idempotencyKey: `visit-${ada.userId}`,
+        email: ada.keys.email,
+        caps: 25,
+        description: 'Visited a neighbour',
+      },
     });
-    const round = Number((await sql<{ n: number }>`SELECT coalesce(max(round_index), 0)::int + 1 AS n FROM distribution_rounds`.execute(db())).rows[0]!.n);
+    const round = Number(
+      (
+        await sql<{
+          n: number;
+        }>`SELECT coalesce(max(round_index), 0)::int + 1 AS n FROM distribution_rounds`.execute(
+          db(),
+        )
+      ).rows[0]!.n,
+    );
     await prepareRound(db(), round, await entitlements(db(), round - 1));
 
     const res = await exportOf(ada.cookie);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
-    expect(res.headers['content-disposition']).toBe(`attachment; filename="community-rewards-data-${new Date().toISOString().slice(0, 10)}.json"`);
+    expect(res.headers['content-disposition']).toBe(
+      `attachment; filename="community-rewards-data-${new Date().toISOString().slice(0, 10)}.json"`,
+    );
     expect(res.headers['cache-control']).toBe('no-store');
     const data = res.json();
-    expect(data.profile).toMatchObject({ email: ada.keys.email, fullName: 'Ada Lovelace', referralCode: adaCode, emailConfirmed: true });
+    expect(data.profile).toMatchObject({
+      email: ada.keys.email,
+      fullName: 'Ada Lovelace',
+      referralCode: adaCode,
+      emailConfirmed: true,
+    });
     expect(data.wallet.address).toBe(ada.keys.address);
     expect(data.caps).toEqual({ registration: 200, referrals: 100, careActions: 25, total: 325 });
-    expect(data.ledger.map((l: { kind: string; caps: number; level: number | null; description: string }) => [l.kind, l.caps, l.level, l.description])).toEqual([
+    expect(
+      data.ledger.map(
+        (l: { kind: string; caps: number; level: number | null; description: string }) => [
+          l.kind,
+          l.caps,
+          l.level,
+          l.description,
+        ],
+      ),
+    ).toEqual([
       ['signup', 200, null, 'Registration bonus'],
       ['referral', 100, 1, 'Level 1 referral'],
       ['care_action', 25, null, 'Visited a neighbour'],
     ]);
     expect(data.referralCounts).toEqual({ level1: 1, level2: 0, level3: 0 });
-    expect(data.distributions).toEqual([expect.objectContaining({ round, status: 'prepared', walletAddress: ada.keys.address })]);
+    expect(data.distributions).toEqual([
+      expect.objectContaining({ round, status: 'prepared', walletAddress: ada.keys.address }),
+    ]);
     expect(data.claims).toEqual({ onChain: [], sponsored: [] });
 
     const text = res.body;
     for (const other of [grace, referrer]) {
-      for (const secret of [other.userId, other.keys.email, other.keys.address.toLowerCase().slice(2), other.keys.address.slice(2)]) expect(text).not.toContain(secret);
+      for (const secret of [
+        other.userId,
+        other.keys.email,
+        other.keys.address.toLowerCase().slice(2),
+        other.keys.address.slice(2),
+      ])
+        expect(text).not.toContain(secret);
     }
     expect(text).not.toContain('Grace');
     expect(text).not.toContain('Hopper');
@@ -248,7 +398,9 @@ describe(`download my data (${testDbKind})`, () => {
     // And the referrer's own export names neither Ada nor Grace.
     const theirs = (await exportOf(referrer.cookie)).body;
     expect(JSON.parse(theirs).referralCounts).toEqual({ level1: 1, level2: 1, level3: 0 });
-    for (const other of [ada, grace]) for (const secret of [other.userId, other.keys.email, other.keys.address.slice(2)]) expect(theirs).not.toContain(secret);
+    for (const other of [ada, grace])
+      for (const secret of [other.userId, other.keys.email, other.keys.address.slice(2)])
+        expect(theirs).not.toContain(secret);
     expect(theirs).not.toContain('Lovelace');
     expect(theirs).not.toContain('Hopper');
   });
@@ -295,13 +447,27 @@ describe(`delete my account (${testDbKind})`, () => {
   it("ends every session, leaves the referrer's CAPs and counts as they were, leaves nothing that names the member, and frees the e-mail", async () => {
     const referrer = await member('referrer');
     const code = (await me(referrer.cookie)).json().referralCode as string;
-    const leaving = await member('leaving', { firstName: 'Leona', lastName: 'Leaving', referralCode: code });
+    const leaving = await member('leaving', {
+      firstName: 'Leona',
+      lastName: 'Leaving',
+      referralCode: code,
+    });
     const leavingCode = (await me(leaving.cookie)).json().referralCode as string;
     const referred = await member('referred', { referralCode: leavingCode });
     // A reset mail and its token, so those are shown to go too.
-    await t.app.inject({ method: 'POST', url: '/auth/request-password-reset', headers: { origin: ORIGIN }, payload: { email: leaving.keys.email, redirectTo: '/reset-password' } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/auth/request-password-reset',
+      headers: { origin: ORIGIN },
+      payload: { email: leaving.keys.email, redirectTo: '/reset-password' },
+    });
     const referrerBefore = await me(referrer.cookie);
-    const referrerLedger = await db().selectFrom('reward_ledger').select(['caps', 'kind', 'level']).where('user_id', '=', referrer.userId).orderBy('id').execute();
+    const referrerLedger = await db()
+      .selectFrom('reward_ledger')
+      .select(['caps', 'kind', 'level'])
+      .where('user_id', '=', referrer.userId)
+      .orderBy('id')
+      .execute();
     const referredBefore = (await me(referred.cookie)).json().caps;
 
     const res = await deleteAccount(leaving.cookie, { authSecret: leaving.keys.authSecret });
@@ -318,17 +484,40 @@ describe(`delete my account (${testDbKind})`, () => {
     const referrerAfter = await me(referrer.cookie);
     expect(referrerAfter.json().caps).toEqual(referrerBefore.json().caps);
     expect(referrerAfter.json().caps.referrals).toBe(100 + 50);
-    expect(await db().selectFrom('reward_ledger').select(['caps', 'kind', 'level']).where('user_id', '=', referrer.userId).orderBy('id').execute()).toEqual(referrerLedger);
-    expect(JSON.parse((await exportOf(referrer.cookie)).body).referralCounts).toEqual({ level1: 1, level2: 1, level3: 0 });
+    expect(
+      await db()
+        .selectFrom('reward_ledger')
+        .select(['caps', 'kind', 'level'])
+        .where('user_id', '=', referrer.userId)
+        .orderBy('id')
+        .execute(),
+    ).toEqual(referrerLedger);
+    expect(JSON.parse((await exportOf(referrer.cookie)).body).referralCounts).toEqual({
+      level1: 1,
+      level2: 1,
+      level3: 0,
+    });
     expect((await me(referred.cookie)).json().caps).toEqual(referredBefore);
 
     // Nothing in any table names the member: id, e-mail, name, wallet or referral code.
     const tables = await sql<{ table_name: string }>`
-      SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`.execute(db());
+      SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`.execute(
+      db(),
+    );
     const holding: string[] = [];
     for (const { table_name: table } of tables.rows) {
-      for (const value of [leaving.userId, leaving.keys.email, 'Leona', leaving.keys.address.toLowerCase(), leavingCode]) {
-        const n = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(table)} t WHERE strpos(lower(t::text), lower(${value})) > 0`.execute(db());
+      for (const value of [
+        leaving.userId,
+        leaving.keys.email,
+        'Leona',
+        leaving.keys.address.toLowerCase(),
+        leavingCode,
+      ]) {
+        const n = await sql<{
+          n: number;
+        }>`SELECT count(*)::int AS n FROM ${sql.table(table)} t WHERE strpos(lower(t::text), lower(${value})) > 0`.execute(
+          db(),
+        );
         if (n.rows[0]!.n > 0) holding.push(`${table}: ${value}`);
       }
     }
@@ -336,18 +525,45 @@ describe(`delete my account (${testDbKind})`, () => {
 
     // The same e-mail can join again.
     const again = await cloneMemberKeys(base, leaving.keys.email);
-    expect((await t.app.inject({ method: 'POST', url: '/api/register', payload: await registerBody(t.app, again) })).statusCode).toBe(201);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/register',
+          payload: await registerBody(t.app, again),
+        })
+      ).statusCode,
+    ).toBe(201);
   });
 
   it('a second process forgets the ended sessions at once', async () => {
-    const second = await buildTestApp({ sameDatabaseAs: t, env: { PUBLIC_URL: ORIGIN, AUTH_RATE_LIMIT_PER_IP: '100000', SPONSOR_CLAIMS: 'false' } });
+    const second = await buildTestApp({
+      sameDatabaseAs: t,
+      env: { PUBLIC_URL: ORIGIN, AUTH_RATE_LIMIT_PER_IP: '100000', SPONSOR_CLAIMS: 'false' },
+    });
     try {
       const m = await member();
-      const seen = await second.app.inject({ method: 'GET', url: '/api/me', headers: { cookie: m.otherCookie } });
+      const seen = await second.app.inject({
+        method: 'GET',
+        url: '/api/me',
+        headers: { cookie: m.otherCookie },
+      });
       expect(seen.statusCode).toBe(200); // remembered there now
-      expect((await deleteAccount(m.cookie, { authSecret: m.keys.authSecret })).statusCode).toBe(200);
+      expect((await deleteAccount(m.cookie, { authSecret: m.keys.authSecret })).statusCode).toBe(
+        200,
+      );
       await expect
-        .poll(async () => (await second.app.inject({ method: 'GET', url: '/api/me', headers: { cookie: m.otherCookie } })).statusCode, { timeout: 2_000 })
+        .poll(
+          async () =>
+            (
+              await second.app.inject({
+                method: 'GET',
+                url: '/api/me',
+                headers: { cookie: m.otherCookie },
+              })
+            ).statusCode,
+          { timeout: 2_000 },
+        )
         .toBe(401);
     } finally {
       await second.close();

@@ -1,13 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_ADDRESSES_FACTOR } from '../src/auth/attempt-limits';
-import { cloneMemberKeys, joinAndConfirm, makeMemberKeys, ORIGIN, registerBody, type MemberKeys } from './helpers/members';
+import {
+  cloneMemberKeys,
+  joinAndConfirm,
+  makeMemberKeys,
+  ORIGIN,
+  registerBody,
+  type MemberKeys,
+} from './helpers/members';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import { testDbKind } from './helpers/test-database';
 
 const PER_EMAIL = 5;
 const PER_IP = 20;
 const WRONG = 'd'.repeat(64);
-const env = { AUTH_RATE_LIMIT_PER_EMAIL: String(PER_EMAIL), AUTH_RATE_LIMIT_PER_IP: String(PER_IP) };
+const env = {
+  AUTH_RATE_LIMIT_PER_EMAIL: String(PER_EMAIL),
+  AUTH_RATE_LIMIT_PER_IP: String(PER_IP),
+};
 
 let a: TestApp;
 let b: TestApp;
@@ -15,7 +25,13 @@ let base: MemberKeys;
 
 /** Each test signs in from its own address, so the per-IP limit of one does not touch another. */
 const signIn = (t: TestApp, from: string, email: string, password: string) =>
-  t.app.inject({ method: 'POST', url: '/auth/sign-in/email', remoteAddress: from, headers: { origin: ORIGIN }, payload: { email, password } });
+  t.app.inject({
+    method: 'POST',
+    url: '/auth/sign-in/email',
+    remoteAddress: from,
+    headers: { origin: ORIGIN },
+    payload: { email, password },
+  });
 const statuses = async (n: number, attempt: () => Promise<{ statusCode: number }>) => {
   const codes: number[] = [];
   for (let i = 0; i < n; i++) codes.push((await attempt()).statusCode);
@@ -41,15 +57,22 @@ afterAll(async () => {
 describe(`sign-in attempts per e-mail count failures only (${testDbKind})`, () => {
   it('lets a member sign in more times in a row than the limit', async () => {
     const member = await confirmedMember();
-    expect(await statuses(PER_EMAIL + 2, () => signIn(a, '10.0.0.1', member.email, member.authSecret))).toEqual(Array(PER_EMAIL + 2).fill(200));
+    expect(
+      await statuses(PER_EMAIL + 2, () => signIn(a, '10.0.0.1', member.email, member.authSecret)),
+    ).toEqual(Array(PER_EMAIL + 2).fill(200));
   });
 
   it('refuses even the right secret once the wrong ones reached the limit', async () => {
     const member = await confirmedMember();
-    expect(await statuses(PER_EMAIL, () => signIn(a, '10.0.0.2', member.email, WRONG))).toEqual(Array(PER_EMAIL).fill(401));
+    expect(await statuses(PER_EMAIL, () => signIn(a, '10.0.0.2', member.email, WRONG))).toEqual(
+      Array(PER_EMAIL).fill(401),
+    );
     const blocked = await signIn(a, '10.0.0.2', member.email, member.authSecret);
     expect(blocked.statusCode).toBe(429);
-    expect(blocked.json()).toEqual({ code: 'rate_limited', message: 'Too many attempts. Please try again in 10 minutes.' });
+    expect(blocked.json()).toEqual({
+      code: 'rate_limited',
+      message: 'Too many attempts. Please try again in 10 minutes.',
+    });
   });
 
   it('starts counting again after a successful sign-in', async () => {
@@ -62,7 +85,9 @@ describe(`sign-in attempts per e-mail count failures only (${testDbKind})`, () =
 
   it('still counts every sign-in per IP, successful or not', async () => {
     const member = await confirmedMember();
-    const codes = await statuses(PER_IP + 1, () => signIn(a, '10.0.0.4', member.email, member.authSecret));
+    const codes = await statuses(PER_IP + 1, () =>
+      signIn(a, '10.0.0.4', member.email, member.authSecret),
+    );
     expect(codes).toEqual([...Array(PER_IP).fill(200), 429]);
   });
 });
@@ -70,7 +95,9 @@ describe(`sign-in attempts per e-mail count failures only (${testDbKind})`, () =
 describe(`a stranger cannot lock a member out (${testDbKind})`, () => {
   it('counts a stranger’s wrong secrets against the stranger’s address; the member signs in from theirs', async () => {
     const member = await confirmedMember();
-    expect(await statuses(PER_EMAIL + 1, () => signIn(a, '10.9.0.1', member.email, WRONG))).toEqual([...Array(PER_EMAIL).fill(401), 429]);
+    expect(await statuses(PER_EMAIL + 1, () => signIn(a, '10.9.0.1', member.email, WRONG))).toEqual(
+      [...Array(PER_EMAIL).fill(401), 429],
+    );
     expect((await signIn(a, '10.9.0.2', member.email, member.authSecret)).statusCode).toBe(200);
   });
 
@@ -78,7 +105,11 @@ describe(`a stranger cannot lock a member out (${testDbKind})`, () => {
     const member = await confirmedMember();
     const ceiling = PER_EMAIL * ALL_ADDRESSES_FACTOR;
     const codes: number[] = [];
-    for (let i = 0; i < ceiling + 1; i++) codes.push((await signIn(a, `10.8.${Math.floor(i / PER_EMAIL)}.${i % PER_EMAIL}`, member.email, WRONG)).statusCode);
+    for (let i = 0; i < ceiling + 1; i++)
+      codes.push(
+        (await signIn(a, `10.8.${Math.floor(i / PER_EMAIL)}.${i % PER_EMAIL}`, member.email, WRONG))
+          .statusCode,
+      );
     expect(codes.slice(0, ceiling).every((c) => c === 401)).toBe(true);
     expect(codes[ceiling]).toBe(429);
     expect((await signIn(a, '10.8.200.1', member.email, member.authSecret)).statusCode).toBe(429);
@@ -86,10 +117,33 @@ describe(`a stranger cannot lock a member out (${testDbKind})`, () => {
 
   it('lets a member register when a stranger filled the sign-up limit for that e-mail from elsewhere', async () => {
     const member = await cloneMemberKeys(base);
-    const bogus = { email: member.email, authSecret: member.authSecret, wallet: { address: member.address, keystore: member.keystore, proof: { nonce: '0'.repeat(32), signature: `0x${'1'.repeat(130)}` } } };
-    for (let i = 0; i < PER_EMAIL + 1; i++) await a.app.inject({ method: 'POST', url: '/api/register', remoteAddress: '10.7.0.1', payload: bogus });
+    const bogus = {
+      email: member.email,
+      authSecret: member.authSecret,
+      wallet: {
+        address: member.address,
+        keystore: member.keystore,
+        proof: { nonce: '0'.repeat(32), signature: `0x${'1'.repeat(130)}` },
+      },
+    };
+    for (let i = 0; i < PER_EMAIL + 1; i++)
+      await a.app.inject({
+        method: 'POST',
+        url: '/api/register',
+        remoteAddress: '10.7.0.1',
+        payload: bogus,
+      });
     const body = await registerBody(a.app, member);
-    expect((await a.app.inject({ method: 'POST', url: '/api/register', remoteAddress: '10.7.0.2', payload: body })).statusCode).toBe(201);
+    expect(
+      (
+        await a.app.inject({
+          method: 'POST',
+          url: '/api/register',
+          remoteAddress: '10.7.0.2',
+          payload: body,
+        })
+      ).statusCode,
+    ).toBe(201);
   });
 });
 
@@ -97,7 +151,8 @@ describe(`two server instances on one database (${testDbKind})`, () => {
   it('share the sign-in limit', async () => {
     const member = await confirmedMember();
     const codes = [];
-    for (let i = 0; i < PER_EMAIL; i++) codes.push((await signIn(i % 2 ? b : a, '10.0.0.5', member.email, WRONG)).statusCode);
+    for (let i = 0; i < PER_EMAIL; i++)
+      codes.push((await signIn(i % 2 ? b : a, '10.0.0.5', member.email, WRONG)).statusCode);
     expect(codes).toEqual(Array(PER_EMAIL).fill(401));
     expect((await signIn(a, '10.0.0.5', member.email, member.authSecret)).statusCode).toBe(429);
     expect((await signIn(b, '10.0.0.5', member.email, member.authSecret)).statusCode).toBe(429);
@@ -105,14 +160,27 @@ describe(`two server instances on one database (${testDbKind})`, () => {
 
   it('let no more wrong secrets through than the limit, however many arrive at once', async () => {
     const member = await confirmedMember();
-    const all = await Promise.all(Array.from({ length: 2 * PER_EMAIL }, (_, i) => signIn(i % 2 ? b : a, '10.0.0.7', member.email, WRONG)));
-    expect(all.map((r) => r.statusCode).sort()).toEqual([...Array(PER_EMAIL).fill(401), ...Array(PER_EMAIL).fill(429)]);
+    const all = await Promise.all(
+      Array.from({ length: 2 * PER_EMAIL }, (_, i) =>
+        signIn(i % 2 ? b : a, '10.0.0.7', member.email, WRONG),
+      ),
+    );
+    expect(all.map((r) => r.statusCode).sort()).toEqual([
+      ...Array(PER_EMAIL).fill(401),
+      ...Array(PER_EMAIL).fill(429),
+    ]);
   });
 
   it('share the limit of mail-sending requests, which counts every request', async () => {
     const member = await confirmedMember();
     const ask = (t: TestApp) =>
-      t.app.inject({ method: 'POST', url: '/auth/request-password-reset', remoteAddress: '10.0.0.6', headers: { origin: ORIGIN }, payload: { email: member.email, redirectTo: '/reset-password' } });
+      t.app.inject({
+        method: 'POST',
+        url: '/auth/request-password-reset',
+        remoteAddress: '10.0.0.6',
+        headers: { origin: ORIGIN },
+        payload: { email: member.email, redirectTo: '/reset-password' },
+      });
     const codes = [];
     for (let i = 0; i <= PER_EMAIL; i++) codes.push((await ask(i % 2 ? b : a)).statusCode);
     expect(codes).toEqual([...Array(PER_EMAIL).fill(200), 429]);

@@ -10,7 +10,10 @@ import { buildTestApp, type TestApp } from './helpers/test-app';
 import { testDbKind } from './helpers/test-database';
 
 const PUBLIC_MNEMONIC = 'test test test test test test test test test test test junk';
-const publicAddresses = Array.from({ length: 20 }, (_, i) => HDNodeWallet.fromPhrase(PUBLIC_MNEMONIC, undefined, `m/44'/60'/0'/0/${i}`).address);
+const publicAddresses = Array.from(
+  { length: 20 },
+  (_, i) => HDNodeWallet.fromPhrase(PUBLIC_MNEMONIC, undefined, `m/44'/60'/0'/0/${i}`).address,
+);
 
 let dataDir: string;
 let t: TestApp;
@@ -32,7 +35,10 @@ describe(`the embedded chain's accounts (${testDbKind})`, () => {
 
   it('are kept in DATA_DIR with mode 0600, and another install gets its own', async () => {
     const { operator, faucet } = t.services.chain;
-    for (const [file, wallet] of [[CHAIN_OPERATOR_KEY_FILE, operator], [CHAIN_FAUCET_KEY_FILE, faucet!]] as const) {
+    for (const [file, wallet] of [
+      [CHAIN_OPERATOR_KEY_FILE, operator],
+      [CHAIN_FAUCET_KEY_FILE, faucet!],
+    ] as const) {
       const keyFile = path.join(dataDir, file);
       expect(statSync(keyFile).mode & 0o777).toBe(0o600);
       expect(new Wallet(readFileSync(keyFile, 'utf8').trim()).address).toBe(wallet.address);

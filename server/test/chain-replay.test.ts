@@ -26,26 +26,36 @@ async function install() {
   databases.push(database);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'crw-replay-'));
   const db = database.database.db;
-  return { db, dataDir, start: (env: Record<string, string> = {}) => buildTestApp({ database, env: { DATA_DIR: dataDir, ...env } }) };
+  return {
+    db,
+    dataDir,
+    start: (env: Record<string, string> = {}) =>
+      buildTestApp({ database, env: { DATA_DIR: dataDir, ...env } }),
+  };
 }
 
 type Block = { number: string; hash: string; timestamp: string };
-const block = (node: ChainNode, tag: string) => node.request({ method: 'eth_getBlockByNumber', params: [tag, false] }) as Promise<Block>;
+const block = (node: ChainNode, tag: string) =>
+  node.request({ method: 'eth_getBlockByNumber', params: [tag, false] }) as Promise<Block>;
 
 async function everyBlock(t: TestApp): Promise<Block[]> {
   const { node } = t.services.chain;
   const latest = Number((await block(node, 'latest')).number);
-  const blocks = await Promise.all(Array.from({ length: latest + 1 }, (_, n) => block(node, `0x${n.toString(16)}`)));
+  const blocks = await Promise.all(
+    Array.from({ length: latest + 1 }, (_, n) => block(node, `0x${n.toString(16)}`)),
+  );
   return blocks.map(({ number, hash, timestamp }) => ({ number, hash, timestamp }));
 }
 
 /** Waits until the chain's clock is more than a second past its latest block. */
 async function letTimePass(node: ChainNode): Promise<void> {
   const latest = Number((await block(node, 'latest')).timestamp);
-  while (Number((await block(node, 'pending')).timestamp) < latest + 2) await new Promise((r) => setTimeout(r, 250));
+  while (Number((await block(node, 'pending')).timestamp) < latest + 2)
+    await new Promise((r) => setTimeout(r, 250));
 }
 
-const health = async (t: TestApp) => (await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode;
+const health = async (t: TestApp) =>
+  (await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode;
 const operator = (t: TestApp) => ({ authorization: `Bearer ${t.services.operatorKey}` });
 
 describe(`embedded chain journal replay (${testDbKind})`, () => {
@@ -76,16 +86,36 @@ describe(`embedded chain journal replay (${testDbKind})`, () => {
     const { db, start } = await install();
     await (await start()).close();
     const stranger = Wallet.createRandom();
-    const raw = await stranger.signTransaction({ type: 2, chainId: 31337n, nonce: 0, to: hexlify(randomBytes(20)), gasLimit: 21_000n, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n });
-    const { seq, tx_hash } = await db.insertInto('chain_journal').values({ tx_hash: Transaction.from(raw).hash!, raw_tx: raw }).returning(['seq', 'tx_hash']).executeTakeFirstOrThrow();
+    const raw = await stranger.signTransaction({
+      type: 2,
+      chainId: 31337n,
+      nonce: 0,
+      to: hexlify(randomBytes(20)),
+      gasLimit: 21_000n,
+      maxFeePerGas: 10n ** 10n,
+      maxPriorityFeePerGas: 1n,
+    });
+    const { seq, tx_hash } = await db
+      .insertInto('chain_journal')
+      .values({ tx_hash: Transaction.from(raw).hash!, raw_tx: raw })
+      .returning(['seq', 'tx_hash'])
+      .executeTakeFirstOrThrow();
 
-    await expect(start()).rejects.toThrow(`chain replay diverged at journal entry ${seq} (transaction ${tx_hash})`);
+    await expect(start()).rejects.toThrow(
+      `chain replay diverged at journal entry ${seq} (transaction ${tx_hash})`,
+    );
     const recovered = await start({ CHAIN_JOURNAL_ON_DIVERGENCE: 'archive' });
     try {
       expect(await health(recovered)).toBe(200);
-      expect(await db.selectFrom('chain_journal').select('seq').where('seq', '>=', seq).execute()).toEqual([]);
-      expect(await db.selectFrom('chain_journal_archive').select(['seq', 'tx_hash']).execute()).toEqual([{ seq, tx_hash }]);
-      expect(recovered.logs).toContainEqual(expect.objectContaining({ level: 40, fromSeq: seq, archived: [{ seq, txHash: tx_hash }] }));
+      expect(
+        await db.selectFrom('chain_journal').select('seq').where('seq', '>=', seq).execute(),
+      ).toEqual([]);
+      expect(
+        await db.selectFrom('chain_journal_archive').select(['seq', 'tx_hash']).execute(),
+      ).toEqual([{ seq, tx_hash }]);
+      expect(recovered.logs).toContainEqual(
+        expect.objectContaining({ level: 40, fromSeq: seq, archived: [{ seq, txHash: tx_hash }] }),
+      );
     } finally {
       await recovered.close();
     }
@@ -96,10 +126,16 @@ describe(`embedded chain journal replay (${testDbKind})`, () => {
     const first = await start();
     const operator = first.services.chain.operator.address;
     await first.close();
-    const { seq, tx_hash } = await db.selectFrom('chain_journal').select(['seq', 'tx_hash']).orderBy('seq').executeTakeFirstOrThrow();
+    const { seq, tx_hash } = await db
+      .selectFrom('chain_journal')
+      .select(['seq', 'tx_hash'])
+      .orderBy('seq')
+      .executeTakeFirstOrThrow();
     const elsewhere = mkdtempSync(path.join(tmpdir(), 'crw-replay-'));
     await expect(start({ DATA_DIR: elsewhere })).rejects.toThrow(
-      new RegExp(`journal entry ${seq} \\(transaction ${tx_hash}\\): it was signed by ${operator}, but this install's operator \\(DATA_DIR/chain-operator-key\\) is 0x[0-9a-fA-F]{40}`),
+      new RegExp(
+        `journal entry ${seq} \\(transaction ${tx_hash}\\): it was signed by ${operator}, but this install's operator \\(DATA_DIR/chain-operator-key\\) is 0x[0-9a-fA-F]{40}`,
+      ),
     );
   });
 
@@ -107,21 +143,54 @@ describe(`embedded chain journal replay (${testDbKind})`, () => {
     const { db, start } = await install();
     const first = await start();
     await joinAndConfirm(first.app, db, await makeMemberKeys());
-    const published = (await first.app.inject({ method: 'POST', url: '/api/operator/distributions', headers: operator(first) })).json() as { index: number; txHash: string; root: string };
+    const published = (
+      await first.app.inject({
+        method: 'POST',
+        url: '/api/operator/distributions',
+        headers: operator(first),
+      })
+    ).json() as { index: number; txHash: string; root: string };
     expect(published).toMatchObject({ index: 1, outcome: 'published' });
     await first.close();
-    const { seq } = await db.selectFrom('chain_journal').select('seq').where('tx_hash', '=', published.txHash).executeTakeFirstOrThrow();
-    await db.updateTable('chain_journal').set({ block_hash: hexlify(randomBytes(32)) }).where('seq', '=', seq).execute();
+    const { seq } = await db
+      .selectFrom('chain_journal')
+      .select('seq')
+      .where('tx_hash', '=', published.txHash)
+      .executeTakeFirstOrThrow();
+    await db
+      .updateTable('chain_journal')
+      .set({ block_hash: hexlify(randomBytes(32)) })
+      .where('seq', '=', seq)
+      .execute();
 
-    await expect(start()).rejects.toThrow(new RegExp(`journal entry ${seq} \\(transaction ${published.txHash}\\): block \\d+ has hash 0x[0-9a-f]{64}, the journal recorded`));
+    await expect(start()).rejects.toThrow(
+      new RegExp(
+        `journal entry ${seq} \\(transaction ${published.txHash}\\): block \\d+ has hash 0x[0-9a-f]{64}, the journal recorded`,
+      ),
+    );
     const recovered = await start({ CHAIN_JOURNAL_ON_DIVERGENCE: 'archive' });
     try {
       expect(await health(recovered)).toBe(200);
-      expect(await db.selectFrom('distribution_rounds').select(['round_index', 'status', 'tx_hash']).execute()).toEqual([{ round_index: 1, status: 'prepared', tx_hash: null }]);
-      expect(recovered.logs).toContainEqual(expect.objectContaining({ fromSeq: seq, reopenedRound: 1 }));
-      const again = (await recovered.app.inject({ method: 'POST', url: '/api/operator/distributions', headers: operator(recovered) })).json();
+      expect(
+        await db
+          .selectFrom('distribution_rounds')
+          .select(['round_index', 'status', 'tx_hash'])
+          .execute(),
+      ).toEqual([{ round_index: 1, status: 'prepared', tx_hash: null }]);
+      expect(recovered.logs).toContainEqual(
+        expect.objectContaining({ fromSeq: seq, reopenedRound: 1 }),
+      );
+      const again = (
+        await recovered.app.inject({
+          method: 'POST',
+          url: '/api/operator/distributions',
+          headers: operator(recovered),
+        })
+      ).json();
       expect(again).toMatchObject({ index: 1, outcome: 'resumed', root: published.root });
-      expect(await recovered.services.chain.distributor.getFunction('merkleRoot')()).toBe(published.root);
+      expect(await recovered.services.chain.distributor.getFunction('merkleRoot')()).toBe(
+        published.root,
+      );
     } finally {
       await recovered.close();
     }
@@ -133,12 +202,19 @@ describe(`embedded chain journal replay (${testDbKind})`, () => {
   it('replays entries journaled before block recording as before, records their blocks, and replays them exactly after', async () => {
     const { db, start } = await install();
     await (await start()).close();
-    await db.updateTable('chain_journal').set({ block_number: null, block_timestamp: null, block_hash: null }).execute();
+    await db
+      .updateTable('chain_journal')
+      .set({ block_number: null, block_timestamp: null, block_hash: null })
+      .execute();
 
     const upgraded = await start();
     const blocks = await everyBlock(upgraded);
     await upgraded.close();
-    const journal = await db.selectFrom('chain_journal').select(['block_number', 'block_hash']).orderBy('seq').execute();
+    const journal = await db
+      .selectFrom('chain_journal')
+      .select(['block_number', 'block_hash'])
+      .orderBy('seq')
+      .execute();
     expect(journal.map((e) => e.block_hash)).toEqual(blocks.slice(1).map((b) => b.hash));
 
     const again = await start();

@@ -7,10 +7,24 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { buildClaimKit, claimDataResponse, claimKitFile, claimKitSchema, publicConfigResponse, userDetailsResponse } from '@crw/core';
+import {
+  buildClaimKit,
+  claimDataResponse,
+  claimKitFile,
+  claimKitSchema,
+  publicConfigResponse,
+  userDetailsResponse,
+} from '@crw/core';
 import { deployContracts } from '@crw/contracts';
 import { StandardMerkleTree } from '@openzeppelin/merkle-tree';
-import { Contract, Interface, JsonRpcProvider, Wallet, parseEther, type TransactionReceipt } from 'ethers';
+import {
+  Contract,
+  Interface,
+  JsonRpcProvider,
+  Wallet,
+  parseEther,
+  type TransactionReceipt,
+} from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHardhatNode, type HardhatNode } from './helpers/hardhat-node';
 import { cloneMemberKeys, joinAndConfirm, makeMemberKeys, signedInCookie } from './helpers/members';
@@ -23,7 +37,11 @@ let server: TestApp | undefined;
 
 beforeAll(async () => {
   node = await startHardhatNode();
-  provider = new JsonRpcProvider(node.url, 31337, { staticNetwork: true, pollingInterval: 50, cacheTimeout: -1 });
+  provider = new JsonRpcProvider(node.url, 31337, {
+    staticNetwork: true,
+    pollingInterval: 50,
+    cacheTimeout: -1,
+  });
 }, 120_000);
 afterAll(async () => {
   await server?.close();
@@ -38,8 +56,14 @@ describe(`the claim kit: a member claims with the server gone (${testDbKind})`, 
     // The operator deploys the contracts (node account 0), as `ops deploy` does.
     const operatorKey = node.accounts[0]!;
     const startBlock = (await provider.getBlockNumber()) + 1;
-    const deployed = await deployContracts(new Wallet(operatorKey, provider), parseEther('1000000'));
-    const [tokenAddress, distributorAddress] = [await deployed.token.getAddress(), await deployed.distributor.getAddress()];
+    const deployed = await deployContracts(
+      new Wallet(operatorKey, provider),
+      parseEther('1000000'),
+    );
+    const [tokenAddress, distributorAddress] = [
+      await deployed.token.getAddress(),
+      await deployed.distributor.getAddress(),
+    ];
 
     server = await buildTestApp({
       env: {
@@ -57,8 +81,13 @@ describe(`the claim kit: a member claims with the server gone (${testDbKind})`, 
     // The member joins (with two others, so the proof is not empty) and a round is published.
     const member = await makeMemberKeys();
     await joinAndConfirm(app, services.database.db, member);
-    for (const other of await Promise.all([cloneMemberKeys(member), cloneMemberKeys(member)])) await joinAndConfirm(app, services.database.db, other);
-    const published = await app.inject({ method: 'POST', url: '/api/operator/distributions', headers: { authorization: `Bearer ${services.operatorKey}` } });
+    for (const other of await Promise.all([cloneMemberKeys(member), cloneMemberKeys(member)]))
+      await joinAndConfirm(app, services.database.db, other);
+    const published = await app.inject({
+      method: 'POST',
+      url: '/api/operator/distributions',
+      headers: { authorization: `Bearer ${services.operatorKey}` },
+    });
     expect(published.json()).toMatchObject({ index: 1, members: 3, outcome: 'published' });
     await services.follower.syncNow();
 
@@ -72,9 +101,19 @@ describe(`the claim kit: a member claims with the server gone (${testDbKind})`, 
     const me = await get('/api/me', userDetailsResponse);
     const claim = await get('/api/claim', claimDataResponse);
     const config = await get('/api/config', publicConfigResponse);
-    expect(claim).toMatchObject({ distributedTokens: parseEther('200').toString(), distributionIndex: 1 });
+    expect(claim).toMatchObject({
+      distributedTokens: parseEther('200').toString(),
+      distributionIndex: 1,
+    });
     expect(claim.proof.length).toBeGreaterThan(0);
-    const file = claimKitFile(buildClaimKit({ account: me.wallet.address, claim, chain: config.chain, origin: services.config.publicUrl }));
+    const file = claimKitFile(
+      buildClaimKit({
+        account: me.wallet.address,
+        claim,
+        chain: config.chain,
+        origin: services.config.publicUrl,
+      }),
+    );
     const saved = path.join(mkdtempSync(path.join(tmpdir(), 'crw-kit-')), file.name);
     writeFileSync(saved, file.text);
     expect(path.basename(saved)).toBe('reme-claim-kit-round-1.json');
@@ -82,9 +121,13 @@ describe(`the claim kit: a member claims with the server gone (${testDbKind})`, 
     // The kit points at the round's public record, from which anyone rebuilds the member's proof.
     const treeUrl = new URL(claimKitSchema.parse(JSON.parse(file.text)).treeUrl);
     expect(treeUrl.origin).toBe(new URL(services.config.publicUrl).origin);
-    const record = StandardMerkleTree.load((await app.inject({ method: 'GET', url: treeUrl.pathname })).json());
+    const record = StandardMerkleTree.load(
+      (await app.inject({ method: 'GET', url: treeUrl.pathname })).json(),
+    );
     expect(record.root).toBe(await deployed.distributor.getFunction('merkleRoot')());
-    expect(record.getProof([member.address.toLowerCase(), claim.distributedTokens])).toEqual(claim.proof);
+    expect(record.getProof([member.address.toLowerCase(), claim.distributedTokens])).toEqual(
+      claim.proof,
+    );
 
     // The service disappears: the app, its database and its follower are gone.
     await server.close();
@@ -98,30 +141,49 @@ describe(`the claim kit: a member claims with the server gone (${testDbKind})`, 
     const token = new Contract(kit.token.address, erc20, provider);
     const account = kit.leaf.account;
     // The four values as a member pastes them into the explorer's form.
-    const [accountValue, amountValue, proofValue, indexValue] = kit.claim.arguments.map((a) => a.value) as [string, string, string, string];
-    const args = [accountValue, amountValue, JSON.parse(proofValue) as string[], indexValue] as const;
+    const [accountValue, amountValue, proofValue, indexValue] = kit.claim.arguments.map(
+      (a) => a.value,
+    ) as [string, string, string, string];
+    const args = [
+      accountValue,
+      amountValue,
+      JSON.parse(proofValue) as string[],
+      indexValue,
+    ] as const;
     expect(await token.getFunction('balanceOf')(account)).toBe(0n);
     expect(await provider.getBalance(account)).toBe(0n); // the member has no ETH at all
     const friendEth = await provider.getBalance(friend.address);
 
-    const sent = (await distributor.getFunction('claim')(...args)) as { wait(): Promise<TransactionReceipt> };
+    const sent = (await distributor.getFunction('claim')(...args)) as {
+      wait(): Promise<TransactionReceipt>;
+    };
     const receipt = await sent.wait();
     expect(receipt.status).toBe(1);
     expect(receipt.from).toBe(friend.address);
-    expect(await token.getFunction('balanceOf')(account)).toBe(BigInt(kit.leaf.cumulativeAmountWei));
+    expect(await token.getFunction('balanceOf')(account)).toBe(
+      BigInt(kit.leaf.cumulativeAmountWei),
+    );
     expect(kit.leaf.cumulativeAmountReme).toBe('200');
     expect(await token.getFunction('balanceOf')(friend.address)).toBe(0n);
     expect(await provider.getBalance(friend.address)).toBe(friendEth - receipt.fee);
 
     // The same kit again, this time as its raw calldata: refused with NothingToClaim, nothing paid.
-    const refusal = await friend.sendTransaction({ to: kit.distributor.address, data: kit.claim.calldata }).then(
-      () => null,
-      (error: { data?: string }) => error,
-    );
+    const refusal = await friend
+      .sendTransaction({ to: kit.distributor.address, data: kit.claim.calldata })
+      .then(
+        () => null,
+        (error: { data?: string }) => error,
+      );
     expect(refusal?.data, 'the second claim must revert').toBeTruthy();
     const reason = new Interface(kit.claim.abi).parseError(refusal!.data!);
     expect(reason?.name).toBe('NothingToClaim');
-    expect(reason?.args.toArray()).toEqual([account, BigInt(kit.leaf.cumulativeAmountWei), BigInt(kit.leaf.cumulativeAmountWei)]);
-    expect(await token.getFunction('balanceOf')(account)).toBe(BigInt(kit.leaf.cumulativeAmountWei));
+    expect(reason?.args.toArray()).toEqual([
+      account,
+      BigInt(kit.leaf.cumulativeAmountWei),
+      BigInt(kit.leaf.cumulativeAmountWei),
+    ]);
+    expect(await token.getFunction('balanceOf')(account)).toBe(
+      BigInt(kit.leaf.cumulativeAmountWei),
+    );
   });
 });

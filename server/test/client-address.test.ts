@@ -18,9 +18,18 @@ let proxy: http.Server;
 /** nginx's `proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for`, and nothing else. */
 function forwardingProxy(appPort: number): http.Server {
   return http.createServer((request, response) => {
-    const forwarded = [request.headers['x-forwarded-for'], request.socket.remoteAddress].filter(Boolean).join(', ');
+    const forwarded = [request.headers['x-forwarded-for'], request.socket.remoteAddress]
+      .filter(Boolean)
+      .join(', ');
     const upstream = http.request(
-      { host: '127.0.0.1', port: appPort, localAddress: PROXY_ADDRESS, method: request.method, path: request.url, headers: { ...request.headers, 'x-forwarded-for': forwarded } },
+      {
+        host: '127.0.0.1',
+        port: appPort,
+        localAddress: PROXY_ADDRESS,
+        method: request.method,
+        path: request.url,
+        headers: { ...request.headers, 'x-forwarded-for': forwarded },
+      },
       (answer) => {
         response.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(response);
@@ -69,7 +78,8 @@ afterAll(async () => {
 describe(`the client address behind one proxy, TRUST_PROXY=1 (${testDbKind})`, () => {
   it('limits a client that rotates a spoofed X-Forwarded-For', async () => {
     const statuses: number[] = [];
-    for (let i = 1; i <= PER_IP + 3; i++) statuses.push(await signInThroughProxy('127.0.0.1', `198.51.100.${i}`));
+    for (let i = 1; i <= PER_IP + 3; i++)
+      statuses.push(await signInThroughProxy('127.0.0.1', `198.51.100.${i}`));
     expect(statuses).toEqual([...Array<number>(PER_IP).fill(401), 429, 429, 429]);
   });
 

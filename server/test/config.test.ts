@@ -19,7 +19,12 @@ describe('parseConfig', () => {
   });
 
   it('lists every problem, not just the first', () => {
-    const result = parseConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', SMTP_URL: 'http://mail', LOG_LEVEL: 'loud' });
+    const result = parseConfig({
+      PORT: 'eighty',
+      DATABASE_URL: 'mysql://x',
+      SMTP_URL: 'http://mail',
+      LOG_LEVEL: 'loud',
+    });
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.problems.map((p) => p.split(':')[0])).toEqual(
@@ -40,13 +45,25 @@ describe('parseConfig', () => {
 describe('ETH_PRICE_GBP and FAUCET_URL (issue 16)', () => {
   it('prices ETH at £2,000 unless told, and names no faucet', () => {
     const result = parseConfig({});
-    expect(result.ok && [result.config.ETH_PRICE_GBP, result.config.FAUCET_URL]).toEqual(['2000', undefined]);
+    expect(result.ok && [result.config.ETH_PRICE_GBP, result.config.FAUCET_URL]).toEqual([
+      '2000',
+      undefined,
+    ]);
   });
   it('takes a decimal price and a faucet URL, and refuses anything else', () => {
-    const good = parseConfig({ ETH_PRICE_GBP: '2450.50', FAUCET_URL: 'https://faucet.example.org/sepolia' });
-    expect(good.ok && [good.config.ETH_PRICE_GBP, good.config.FAUCET_URL]).toEqual(['2450.50', 'https://faucet.example.org/sepolia']);
+    const good = parseConfig({
+      ETH_PRICE_GBP: '2450.50',
+      FAUCET_URL: 'https://faucet.example.org/sepolia',
+    });
+    expect(good.ok && [good.config.ETH_PRICE_GBP, good.config.FAUCET_URL]).toEqual([
+      '2450.50',
+      'https://faucet.example.org/sepolia',
+    ]);
     const bad = parseConfig({ ETH_PRICE_GBP: '£2,000', FAUCET_URL: 'not a url' });
-    expect(bad.ok ? [] : bad.problems.map((p) => p.split(':')[0]).sort()).toEqual(['ETH_PRICE_GBP', 'FAUCET_URL']);
+    expect(bad.ok ? [] : bad.problems.map((p) => p.split(':')[0]).sort()).toEqual([
+      'ETH_PRICE_GBP',
+      'FAUCET_URL',
+    ]);
   });
 });
 
@@ -69,7 +86,9 @@ describe('TRUST_PROXY', () => {
 
   it('refuses true (any client could choose its address), saying what to write instead', () => {
     const problems = trustProxy('true');
-    expect(problems).toEqual([expect.stringMatching(/^TRUST_PROXY: .*number of proxies.*TRUST_PROXY=1.*addresses/)]);
+    expect(problems).toEqual([
+      expect.stringMatching(/^TRUST_PROXY: .*number of proxies.*TRUST_PROXY=1.*addresses/),
+    ]);
   });
 
   it('refuses addresses that are not IPs or networks', () => {

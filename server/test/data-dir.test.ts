@@ -10,11 +10,19 @@ import { freePort } from './helpers/smtp-peer';
 import { fixtureWebDist } from './helpers/test-app';
 
 function walk(dir: string): string[] {
-  return [dir, ...readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]))];
+  return [
+    dir,
+    ...readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)],
+    ),
+  ];
 }
 const modeOf = (p: string) => lstatSync(p).mode & 0o777;
 /** Every folder or file another user could enter or read, with its mode. */
-const exposed = (dir: string) => walk(dir).filter((p) => modeOf(p) & 0o077).map((p) => `${modeOf(p).toString(8)} ${path.relative(dir, p)}`);
+const exposed = (dir: string) =>
+  walk(dir)
+    .filter((p) => modeOf(p) & 0o077)
+    .map((p) => `${modeOf(p).toString(8)} ${path.relative(dir, p)}`);
 
 describe('the data folder', () => {
   it('is made private at start (folders 0700, files 0600), and so is every file PGlite writes afterwards', async () => {
@@ -25,7 +33,11 @@ describe('the data folder', () => {
     const before = new Set(walk(dataDir));
     expect(exposed(dataDir).length).toBe(before.size);
 
-    const server = spawnServer({ DATA_DIR: dataDir, PORT: String(await freePort()), WEB_DIST_DIR: fixtureWebDist() });
+    const server = spawnServer({
+      DATA_DIR: dataDir,
+      PORT: String(await freePort()),
+      WEB_DIST_DIR: fixtureWebDist(),
+    });
     try {
       await waitForHealthy(server);
       expect(exposed(dataDir)).toEqual([]);

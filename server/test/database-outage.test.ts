@@ -26,12 +26,24 @@ describe.runIf(testDbKind === 'postgres')('PostgreSQL restarted under load', () 
     url.port = String(proxy.port);
     const database = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 10 });
     await setUpSchema(database);
-    t = await buildTestApp({ database: { database, drop: () => database.close() }, env: { REQUIRE_EMAIL_CONFIRMATION: 'false' } });
+    t = await buildTestApp({
+      database: { database, drop: () => database.close() },
+      env: { REQUIRE_EMAIL_CONFIRMATION: 'false' },
+    });
     const keys = await makeMemberKeys();
-    const registered = await t.app.inject({ method: 'POST', url: '/api/register', payload: await registerBody(t.app, keys) });
+    const registered = await t.app.inject({
+      method: 'POST',
+      url: '/api/register',
+      payload: await registerBody(t.app, keys),
+    });
     expect(registered.statusCode).toBe(201);
     userId = registered.json().userId as string;
-    const signIn = await t.app.inject({ method: 'POST', url: '/auth/sign-in/email', headers: { origin: t.services.config.publicUrl }, payload: { email: keys.email, password: keys.authSecret } });
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/auth/sign-in/email',
+      headers: { origin: t.services.config.publicUrl },
+      payload: { email: keys.email, password: keys.authSecret },
+    });
     cookie = cookieOf(signIn.headers['set-cookie']);
   }, 60_000);
   afterAll(async () => {
@@ -51,8 +63,16 @@ describe.runIf(testDbKind === 'postgres')('PostgreSQL restarted under load', () 
       Array.from({ length: 20 }, async (_, n) => {
         for (let i = 0; i < rounds; i++) {
           const started = Date.now();
-          const res = await t.app.inject({ method: 'GET', url: paths[(n + i) % paths.length]!, headers: { cookie, 'cache-control': 'no-cache' } });
-          answers.push({ status: res.statusCode, code: (res.json() as { code?: string }).code, ms: Date.now() - started });
+          const res = await t.app.inject({
+            method: 'GET',
+            url: paths[(n + i) % paths.length]!,
+            headers: { cookie, 'cache-control': 'no-cache' },
+          });
+          answers.push({
+            status: res.statusCode,
+            code: (res.json() as { code?: string }).code,
+            ms: Date.now() - started,
+          });
         }
       }),
     );
@@ -65,16 +85,28 @@ describe.runIf(testDbKind === 'postgres')('PostgreSQL restarted under load', () 
     await proxy.cut();
     const down = await burst(5);
     const statuses = [...new Set(down.map((a) => a.status))].sort();
-    console.info(`[outage] statuses while down ${JSON.stringify(statuses)}, slowest ${Math.max(...down.map((a) => a.ms))} ms`);
+    console.info(
+      `[outage] statuses while down ${JSON.stringify(statuses)}, slowest ${Math.max(...down.map((a) => a.ms))} ms`,
+    );
     expect(statuses).toEqual([503]);
-    expect(down.filter((a) => a.code !== undefined && a.code !== 'service_unavailable')).toEqual([]);
+    expect(down.filter((a) => a.code !== undefined && a.code !== 'service_unavailable')).toEqual(
+      [],
+    );
     expect(Math.max(...down.map((a) => a.ms))).toBeLessThan(5_000); // never hangs past the pool's connect timeout
-    expect(t.logs.filter((l) => l.level === 50 && String(l.msg) !== 'database unavailable')).toEqual([]);
+    expect(
+      t.logs.filter((l) => l.level === 50 && String(l.msg) !== 'database unavailable'),
+    ).toEqual([]);
 
     // A restart takes a few seconds: longer than one reconnect attempt of the realtime listener.
     await new Promise((r) => setTimeout(r, 2_500));
     await proxy.restore();
-    await expect.poll(async () => (await t.app.inject({ method: 'GET', url: '/api/me', headers: { cookie } })).statusCode, { timeout: 15_000 }).toBe(200);
+    await expect
+      .poll(
+        async () =>
+          (await t.app.inject({ method: 'GET', url: '/api/me', headers: { cookie } })).statusCode,
+        { timeout: 15_000 },
+      )
+      .toBe(200);
     expect((await burst(2)).every((a) => a.status === 200)).toBe(true);
 
     // The realtime listener (its own connection) is back too: a member's change reaches their tabs.
@@ -82,10 +114,15 @@ describe.runIf(testDbKind === 'postgres')('PostgreSQL restarted under load', () 
     const unsubscribe = t.services.events.subscribe(userId, () => (heard += 1));
     try {
       await expect
-        .poll(async () => {
-          await sql`SELECT pg_notify(${MEMBER_EVENTS_CHANNEL}, ${userId})`.execute(t.services.database.db);
-          return heard;
-        }, { timeout: 15_000, interval: 500 })
+        .poll(
+          async () => {
+            await sql`SELECT pg_notify(${MEMBER_EVENTS_CHANNEL}, ${userId})`.execute(
+              t.services.database.db,
+            );
+            return heard;
+          },
+          { timeout: 15_000, interval: 500 },
+        )
         .toBeGreaterThan(0);
     } finally {
       unsubscribe();

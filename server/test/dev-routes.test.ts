@@ -9,7 +9,11 @@ const OUTSIDER = '203.0.113.7';
 const DEV_ROUTES: InjectOptions[] = [
   { method: 'GET', url: '/dev/mail' },
   { method: 'GET', url: '/dev/mail.json' },
-  { method: 'POST', url: '/dev/mail', payload: { to: 'someone@example.test', subject: 'Hello', text: 'Hi' } },
+  {
+    method: 'POST',
+    url: '/dev/mail',
+    payload: { to: 'someone@example.test', subject: 'Hello', text: 'Hi' },
+  },
   { method: 'DELETE', url: '/dev/account' },
 ];
 
@@ -25,7 +29,10 @@ describe(`/dev/* with the dev mailbox (${testDbKind})`, () => {
     for (const remoteAddress of ['127.0.0.1', '::1', '::ffff:127.0.0.1']) {
       const sent = await t.app.inject({ ...DEV_ROUTES[2], remoteAddress });
       expect(sent.statusCode, remoteAddress).toBe(202);
-      expect((await t.app.inject({ ...DEV_ROUTES[1], remoteAddress })).statusCode, remoteAddress).toBe(200);
+      expect(
+        (await t.app.inject({ ...DEV_ROUTES[1], remoteAddress })).statusCode,
+        remoteAddress,
+      ).toBe(200);
     }
   });
 
@@ -40,8 +47,14 @@ describe(`/dev/* with the dev mailbox (${testDbKind})`, () => {
   });
 
   it('is not found for a visitor forwarded by a reverse proxy on this machine', async () => {
-    for (const headers of [{ 'x-forwarded-for': OUTSIDER }, { forwarded: `for=${OUTSIDER}` }, { 'x-real-ip': OUTSIDER }]) {
-      expect((await t.app.inject({ ...DEV_ROUTES[1], remoteAddress: '127.0.0.1', headers })).statusCode).toBe(404);
+    for (const headers of [
+      { 'x-forwarded-for': OUTSIDER },
+      { forwarded: `for=${OUTSIDER}` },
+      { 'x-real-ip': OUTSIDER },
+    ]) {
+      expect(
+        (await t.app.inject({ ...DEV_ROUTES[1], remoteAddress: '127.0.0.1', headers })).statusCode,
+      ).toBe(404);
     }
   });
 });
@@ -51,9 +64,14 @@ describe(`/dev/* with SMTP delivery (${testDbKind})`, () => {
     const smtp = await buildTestApp({ env: { SMTP_URL: 'smtp://127.0.0.1:2525' } });
     try {
       for (const route of DEV_ROUTES) {
-        expect((await smtp.app.inject({ ...route, remoteAddress: '127.0.0.1' })).statusCode, `${route.method} ${route.url}`).toBe(404);
+        expect(
+          (await smtp.app.inject({ ...route, remoteAddress: '127.0.0.1' })).statusCode,
+          `${route.method} ${route.url}`,
+        ).toBe(404);
       }
-      expect(await smtp.services.database.db.selectFrom('mail_outbox').select('id').execute()).toEqual([]);
+      expect(
+        await smtp.services.database.db.selectFrom('mail_outbox').select('id').execute(),
+      ).toEqual([]);
     } finally {
       await smtp.close();
     }

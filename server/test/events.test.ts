@@ -12,10 +12,21 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function registerAndConfirm(keys: Awaited<ReturnType<typeof makeMemberKeys>>, referralCode?: string) {
-  const res = await t.app.inject({ method: 'POST', url: '/api/register', payload: await registerBody(t.app, keys, referralCode ? { referralCode } : {}) });
+async function registerAndConfirm(
+  keys: Awaited<ReturnType<typeof makeMemberKeys>>,
+  referralCode?: string,
+) {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/register',
+    payload: await registerBody(t.app, keys, referralCode ? { referralCode } : {}),
+  });
   const userId = res.json().userId as string;
-  const mail = await t.services.database.db.selectFrom('mail_outbox').select('text_body').where('to_address', '=', keys.email).executeTakeFirstOrThrow();
+  const mail = await t.services.database.db
+    .selectFrom('mail_outbox')
+    .select('text_body')
+    .where('to_address', '=', keys.email)
+    .executeTakeFirstOrThrow();
   const link = new URL(/https?:\/\/\S+\/auth\/verify-email\S*/.exec(mail.text_body)![0]);
   const confirmed = await t.app.inject({ method: 'GET', url: `${link.pathname}${link.search}` });
   return { userId, cookie: cookieOf(confirmed.headers['set-cookie']) };
@@ -34,7 +45,12 @@ function eventReader(body: ReadableStream<Uint8Array>) {
         buffer = buffer.slice(match.index + match[0].length);
         return Date.now() - started;
       }
-      const chunk = await Promise.race([reader.read(), new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no ${name} event within ${timeoutMs} ms`)), timeoutMs))]);
+      const chunk = await Promise.race([
+        reader.read(),
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error(`no ${name} event within ${timeoutMs} ms`)), timeoutMs),
+        ),
+      ]);
       if (chunk.done) throw new Error('stream ended');
       buffer += decoder.decode(chunk.value);
     }
@@ -44,10 +60,19 @@ function eventReader(body: ReadableStream<Uint8Array>) {
 it(`pushes "changed" to the referrer's open stream within 2 s of a referred member's confirmation (${testDbKind})`, async () => {
   const base = await makeMemberKeys();
   const a = await registerAndConfirm(base);
-  const code = (await t.services.database.db.selectFrom('profiles').select('referral_link').where('id', '=', a.userId).executeTakeFirstOrThrow()).referral_link!;
+  const code = (
+    await t.services.database.db
+      .selectFrom('profiles')
+      .select('referral_link')
+      .where('id', '=', a.userId)
+      .executeTakeFirstOrThrow()
+  ).referral_link!;
 
   const controller = new AbortController();
-  const stream = await fetch(`${url}/api/events`, { headers: { cookie: a.cookie }, signal: controller.signal });
+  const stream = await fetch(`${url}/api/events`, {
+    headers: { cookie: a.cookie },
+    signal: controller.signal,
+  });
   expect(stream.status).toBe(200);
   expect(stream.headers.get('content-type')).toContain('text/event-stream');
   const next = eventReader(stream.body!);
@@ -57,7 +82,12 @@ it(`pushes "changed" to the referrer's open stream within 2 s of a referred memb
   await next('changed', 2_000);
 
   // A care action for A reaches the same stream.
-  await t.app.inject({ method: 'POST', url: '/api/operator/care-actions', headers: { authorization: `Bearer ${t.services.operatorKey}` }, payload: { userId: a.userId, caps: 5, description: 'x', idempotencyKey: `sse-${a.userId}` } });
+  await t.app.inject({
+    method: 'POST',
+    url: '/api/operator/care-actions',
+    headers: { authorization: `Bearer ${t.services.operatorKey}` },
+    payload: { userId: a.userId, caps: 5, description: 'x', idempotencyKey: `sse-${a.userId}` },
+  });
   await next('changed', 2_000);
   controller.abort();
 });

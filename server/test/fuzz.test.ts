@@ -5,11 +5,27 @@
 // (unicode, injection-looking text) must simply not fail the server.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cloneMemberKeys, joinAndConfirm, makeMemberKeys, ORIGIN, registerBody, signedInCookie, walletProof, type MemberKeys } from './helpers/members';
+import {
+  cloneMemberKeys,
+  joinAndConfirm,
+  makeMemberKeys,
+  ORIGIN,
+  registerBody,
+  signedInCookie,
+  walletProof,
+  type MemberKeys,
+} from './helpers/members';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import { testDbKind } from './helpers/test-database';
 
-type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema>; items?: JsonSchema; enum?: unknown[]; anyOf?: JsonSchema[]; format?: string };
+type JsonSchema = {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  enum?: unknown[];
+  anyOf?: JsonSchema[];
+  format?: string;
+};
 interface Target {
   method: string;
   path: string;
@@ -24,11 +40,56 @@ interface Target {
 const HIDDEN: Target[] = [
   { method: 'GET', path: '/dev/mail.json', query: ['to'], params: [] },
   { method: 'GET', path: '/dev/mail', query: ['to'], params: [] },
-  { method: 'POST', path: '/dev/mail', body: { type: 'object', properties: { to: { type: 'string' }, subject: { type: 'string' }, text: { type: 'string' } } }, query: [], params: [] },
-  { method: 'POST', path: '/auth/sign-in/email', body: { type: 'object', properties: { email: { type: 'string' }, password: { type: 'string' } } }, query: [], params: [] },
-  { method: 'POST', path: '/auth/request-password-reset', body: { type: 'object', properties: { email: { type: 'string' }, redirectTo: { type: 'string' } } }, query: [], params: [] },
-  { method: 'POST', path: '/auth/send-verification-email', body: { type: 'object', properties: { email: { type: 'string' }, callbackURL: { type: 'string' } } }, query: [], params: [] },
-  { method: 'POST', path: '/auth/reset-password', body: { type: 'object', properties: { token: { type: 'string' }, newPassword: { type: 'string' } } }, query: [], params: [] },
+  {
+    method: 'POST',
+    path: '/dev/mail',
+    body: {
+      type: 'object',
+      properties: { to: { type: 'string' }, subject: { type: 'string' }, text: { type: 'string' } },
+    },
+    query: [],
+    params: [],
+  },
+  {
+    method: 'POST',
+    path: '/auth/sign-in/email',
+    body: {
+      type: 'object',
+      properties: { email: { type: 'string' }, password: { type: 'string' } },
+    },
+    query: [],
+    params: [],
+  },
+  {
+    method: 'POST',
+    path: '/auth/request-password-reset',
+    body: {
+      type: 'object',
+      properties: { email: { type: 'string' }, redirectTo: { type: 'string' } },
+    },
+    query: [],
+    params: [],
+  },
+  {
+    method: 'POST',
+    path: '/auth/send-verification-email',
+    body: {
+      type: 'object',
+      properties: { email: { type: 'string' }, callbackURL: { type: 'string' } },
+    },
+    query: [],
+    params: [],
+  },
+  {
+    method: 'POST',
+    path: '/auth/reset-password',
+    body: {
+      type: 'object',
+      properties: { token: { type: 'string' }, newPassword: { type: 'string' } },
+    },
+    query: [],
+    params: [],
+  },
   { method: 'GET', path: '/auth/verify-email', query: ['token', 'callbackURL'], params: [] },
 ];
 
@@ -54,7 +115,18 @@ const MALFORMED: unknown[] = [
  * there; `null`, `true` or `2147483648` arrive as those words, which a referral code may be. */
 const MALFORMED_TEXT: unknown[] = ['\u0000', 'zoë\u0000name', 'x'.repeat(300_000)];
 /** Possibly valid somewhere: must not fail the server. */
-const ODD: unknown[] = ['', ' ', 'Zoë ñ 中文 🤝', '\u202eevil', "' OR 1=1 --", '../../etc/passwd', '<script>alert(1)</script>', '\ud800', `0x${'f'.repeat(40)}`, 'A'.repeat(1000)];
+const ODD: unknown[] = [
+  '',
+  ' ',
+  'Zoë ñ 中文 🤝',
+  '\u202eevil',
+  "' OR 1=1 --",
+  '../../etc/passwd',
+  '<script>alert(1)</script>',
+  '\ud800',
+  `0x${'f'.repeat(40)}`,
+  'A'.repeat(1000),
+];
 /** Whole bodies that are not what any route reads. */
 const BAD_BODIES: Array<{ payload: string; type: string }> = [
   { payload: 'not json', type: 'application/json' },
@@ -71,7 +143,10 @@ function sample(schema: JsonSchema | undefined): unknown {
   if (schema.enum) return schema.enum[0];
   if (schema.anyOf) return sample(schema.anyOf[0]);
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
-  if (type === 'object') return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, v]) => [k, sample(v)]));
+  if (type === 'object')
+    return Object.fromEntries(
+      Object.entries(schema.properties ?? {}).map(([k, v]) => [k, sample(v)]),
+    );
   if (type === 'array') return [];
   if (type === 'integer' || type === 'number') return 1;
   if (type === 'boolean') return true;
@@ -93,7 +168,11 @@ function fields(target: Target): string[][] {
   return out;
 }
 
-function withValue(base: Record<string, unknown>, path: string[], value: unknown): Record<string, unknown> {
+function withValue(
+  base: Record<string, unknown>,
+  path: string[],
+  value: unknown,
+): Record<string, unknown> {
   const copy = structuredClone(base);
   let node = copy as Record<string, unknown>;
   for (const key of path.slice(0, -1)) node = node[key] as Record<string, unknown>;
@@ -104,10 +183,18 @@ function withValue(base: Record<string, unknown>, path: string[], value: unknown
 /** URLs carry UTF-8, so a lone surrogate travels as U+FFFD, as a browser sends it. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 function urlOf(target: Target, request: Record<string, unknown>): string {
-  const text = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v)).replace(LONE_SURROGATE, '\uFFFD');
+  const text = (v: unknown) =>
+    (typeof v === 'string' ? v : JSON.stringify(v)).replace(LONE_SURROGATE, '\uFFFD');
   const params = request.params as Record<string, unknown>;
-  const path = target.path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(text(params[name])));
-  const query = new URLSearchParams(Object.entries(request.query as Record<string, unknown>).map(([k, v]): [string, string] => [k, text(v)]));
+  const path = target.path.replace(/\{(\w+)\}/g, (_m, name: string) =>
+    encodeURIComponent(text(params[name])),
+  );
+  const query = new URLSearchParams(
+    Object.entries(request.query as Record<string, unknown>).map(([k, v]): [string, string] => [
+      k,
+      text(v),
+    ]),
+  );
   return query.size > 0 ? `${path}?${query}` : path;
 }
 
@@ -125,14 +212,27 @@ const VALID_BODIES: Record<string, (signedIn: boolean) => Promise<unknown>> = {
   'PUT /api/wallet': async (signedIn) => ({
     address: member.address,
     keystore: member.keystore,
-    proof: signedIn ? await walletProof(t.app, member, 'save-wallet', cookie) : { nonce: '0'.repeat(32), signature: `0x${'1'.repeat(130)}` },
+    proof: signedIn
+      ? await walletProof(t.app, member, 'save-wallet', cookie)
+      : { nonce: '0'.repeat(32), signature: `0x${'1'.repeat(130)}` },
   }),
-  'POST /api/operator/care-actions': async () => ({ idempotencyKey: 'fuzz-care', email: member.email, caps: 1, description: 'Fuzzed care action' }),
+  'POST /api/operator/care-actions': async () => ({
+    idempotencyKey: 'fuzz-care',
+    email: member.email,
+    caps: 1,
+    description: 'Fuzzed care action',
+  }),
   'POST /api/operator/fund': async () => ({ address: member.address, eth: '0.001' }),
   'POST /dev/mail': async () => ({ to: 'fuzz@example.test', subject: 'Fuzz', text: 'Hello' }),
   'POST /auth/sign-in/email': async () => ({ email: member.email, password: 'f'.repeat(64) }),
-  'POST /auth/request-password-reset': async () => ({ email: member.email, redirectTo: '/reset-password' }),
-  'POST /auth/send-verification-email': async () => ({ email: member.email, callbackURL: '/?confirmed=true' }),
+  'POST /auth/request-password-reset': async () => ({
+    email: member.email,
+    redirectTo: '/reset-password',
+  }),
+  'POST /auth/send-verification-email': async () => ({
+    email: member.email,
+    callbackURL: '/?confirmed=true',
+  }),
 };
 
 /** Every table's content as one fingerprint, except the attempt counters (counting attempts is
@@ -140,11 +240,17 @@ const VALID_BODIES: Record<string, (signedIn: boolean) => Promise<unknown>> = {
 async function fingerprint(): Promise<Record<string, string>> {
   const db = t.services.database.db;
   const tables = await sql<{ table_name: string }>`
-    SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`.execute(db);
+    SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`.execute(
+    db,
+  );
   const prints: Record<string, string> = {};
   for (const { table_name: table } of tables.rows) {
     if (ATTEMPT_COUNTERS.includes(table)) continue;
-    const row = await sql<{ print: string | null }>`SELECT md5(string_agg(t::text, '|' ORDER BY t::text)) AS print FROM ${sql.table(table)} t`.execute(db);
+    const row = await sql<{
+      print: string | null;
+    }>`SELECT md5(string_agg(t::text, '|' ORDER BY t::text)) AS print FROM ${sql.table(table)} t`.execute(
+      db,
+    );
     prints[table] = row.rows[0]?.print ?? '';
   }
   return prints;
@@ -154,12 +260,28 @@ const ATTEMPT_COUNTERS: string[] = ['attempt_limits', 'wallet_challenges'];
 beforeAll(async () => {
   // No polling by the chain follower, whose every pass records when it last reached the node (on
   // the embedded chain it also runs after each mined transaction, which is all that changes it).
-  t = await buildTestApp({ env: { PUBLIC_URL: ORIGIN, AUTH_RATE_LIMIT_PER_IP: '100000', AUTH_RATE_LIMIT_PER_EMAIL: '100000', CHAIN_POLL_INTERVAL_MS: '3600000' } });
+  t = await buildTestApp({
+    env: {
+      PUBLIC_URL: ORIGIN,
+      AUTH_RATE_LIMIT_PER_IP: '100000',
+      AUTH_RATE_LIMIT_PER_EMAIL: '100000',
+      CHAIN_POLL_INTERVAL_MS: '3600000',
+    },
+  });
   member = await makeMemberKeys();
   await joinAndConfirm(t.app, t.services.database.db, member);
   cookie = await signedInCookie(t.app, member);
   const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as {
-    paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string; schema?: JsonSchema }>; requestBody?: { content: { 'application/json': { schema: JsonSchema } } } }>>;
+    paths: Record<
+      string,
+      Record<
+        string,
+        {
+          parameters?: Array<{ in: string; name: string; schema?: JsonSchema }>;
+          requestBody?: { content: { 'application/json': { schema: JsonSchema } } };
+        }
+      >
+    >;
   };
   targets = [...HIDDEN];
   for (const [path, methods] of Object.entries(doc.paths)) {
@@ -170,7 +292,9 @@ beforeAll(async () => {
         body: op.requestBody?.content['application/json'].schema,
         query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
         params: (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name),
-        textParams: (op.parameters ?? []).filter((p) => p.in === 'path' && p.schema?.type === 'string' && !p.schema.format).map((p) => p.name),
+        textParams: (op.parameters ?? [])
+          .filter((p) => p.in === 'path' && p.schema?.type === 'string' && !p.schema.format)
+          .map((p) => p.name),
       });
     }
   }
@@ -186,7 +310,13 @@ const AS = {
 describe(`every route against bad input (${testDbKind})`, () => {
   it('reads the routes from the OpenAPI document', () => {
     expect(targets.map((r) => `${r.method} ${r.path}`)).toEqual(
-      expect.arrayContaining(['POST /api/register', 'PUT /api/wallet', 'POST /api/operator/care-actions', 'GET /api/distributions/{index}/tree.json', 'POST /api/handoff/redeem']),
+      expect.arrayContaining([
+        'POST /api/register',
+        'PUT /api/wallet',
+        'POST /api/operator/care-actions',
+        'GET /api/distributions/{index}/tree.json',
+        'POST /api/handoff/redeem',
+      ]),
     );
   });
 
@@ -195,36 +325,54 @@ describe(`every route against bad input (${testDbKind})`, () => {
       const headers = typeof headersOf === 'function' ? headersOf() : headersOf;
       const failures: string[] = [];
       const before = await fingerprint();
-      const send = async (target: Target, request: Record<string, unknown>, raw?: { payload: string; type: string }) => {
+      const send = async (
+        target: Target,
+        request: Record<string, unknown>,
+        raw?: { payload: string; type: string },
+      ) => {
         const res = await t.app.inject({
           method: target.method as 'GET',
           url: urlOf(target, request),
           headers: { ...headers, ...(raw ? { 'content-type': raw.type } : {}) },
-          ...(raw ? { payload: raw.payload } : target.body ? { payload: request.body as Record<string, unknown> } : {}),
+          ...(raw
+            ? { payload: raw.payload }
+            : target.body
+              ? { payload: request.body as Record<string, unknown> }
+              : {}),
         });
         return res.statusCode;
       };
       const inputs = targets.filter((target) => fields(target).length > 0 || target.body);
       const baseOf = async (target: Target) => ({
-        body: (await VALID_BODIES[`${target.method} ${target.path}`]?.(who === 'member')) ?? sample(target.body),
+        body:
+          (await VALID_BODIES[`${target.method} ${target.path}`]?.(who === 'member')) ??
+          sample(target.body),
         query: Object.fromEntries(target.query.map((q) => [q, 'x'])),
         params: Object.fromEntries(target.params.map((p) => [p, 1])),
       });
       let sent = 0;
       for (const target of inputs) {
         for (const field of fields(target)) {
-          const asText = field[0] === 'query' || (field[0] === 'params' && target.textParams?.includes(field[1]!));
+          const asText =
+            field[0] === 'query' ||
+            (field[0] === 'params' && target.textParams?.includes(field[1]!));
           for (const value of asText ? MALFORMED_TEXT : MALFORMED) {
             sent += 1;
             const status = await send(target, withValue(await baseOf(target), field, value));
-            if (status < 400 || status >= 500) failures.push(`${target.method} ${target.path} ${field.join('.')}=${JSON.stringify(value).slice(0, 40)} → ${status}`);
+            if (status < 400 || status >= 500)
+              failures.push(
+                `${target.method} ${target.path} ${field.join('.')}=${JSON.stringify(value).slice(0, 40)} → ${status}`,
+              );
           }
         }
         if (target.body) {
           for (const raw of BAD_BODIES) {
             sent += 1;
             const status = await send(target, await baseOf(target), raw);
-            if (status < 400 || status >= 500) failures.push(`${target.method} ${target.path} body ${raw.payload.slice(0, 30)} → ${status}`);
+            if (status < 400 || status >= 500)
+              failures.push(
+                `${target.method} ${target.path} body ${raw.payload.slice(0, 30)} → ${status}`,
+              );
           }
         }
       }
@@ -236,7 +384,10 @@ describe(`every route against bad input (${testDbKind})`, () => {
         for (const field of fields(target)) {
           for (const value of ODD) {
             const status = await send(target, withValue(await baseOf(target), field, value));
-            if (status >= 500) failures.push(`${target.method} ${target.path} ${field.join('.')}=${JSON.stringify(value).slice(0, 40)} → ${status}`);
+            if (status >= 500)
+              failures.push(
+                `${target.method} ${target.path} ${field.join('.')}=${JSON.stringify(value).slice(0, 40)} → ${status}`,
+              );
           }
         }
       }

@@ -13,7 +13,11 @@ let cookie: string;
 let memberId: string;
 
 async function newCode(): Promise<{ url: string; code: string }> {
-  const res = await t.app.inject({ method: 'POST', url: '/api/handoff', headers: { cookie, origin: t.services.config.publicUrl } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/handoff',
+    headers: { cookie, origin: t.services.config.publicUrl },
+  });
   expect(res.statusCode, res.body).toBe(200);
   const { url, expiresInSeconds } = res.json() as { url: string; expiresInSeconds: number };
   expect(expiresInSeconds).toBe(HANDOFF_CODE_TTL_S);
@@ -21,7 +25,12 @@ async function newCode(): Promise<{ url: string; code: string }> {
 }
 
 const redeem = (code: string, secret: string | null = t.services.communityAppSecret) =>
-  t.app.inject({ method: 'POST', url: '/api/handoff/redeem', headers: secret === null ? {} : { authorization: `Bearer ${secret}` }, payload: { code } });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/handoff/redeem',
+    headers: secret === null ? {} : { authorization: `Bearer ${secret}` },
+    payload: { code },
+  });
 
 async function jwks() {
   const res = await t.app.inject({ method: 'GET', url: '/auth/.well-known/jwks.json' });
@@ -44,7 +53,10 @@ describe(`the sister app hand-off (${testDbKind})`, () => {
     expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const session = decodeURIComponent(cookie.split(';')[0]!.split('=')[1]!).split('.')[0]!;
     expect(url).not.toContain(session);
-    const stored = await t.services.database.db.selectFrom('handoff_codes').select('code_hash').execute();
+    const stored = await t.services.database.db
+      .selectFrom('handoff_codes')
+      .select('code_hash')
+      .execute();
     expect(stored.map((r) => r.code_hash)).not.toContain(code); // only its hash is kept
 
     const anonymous = await t.app.inject({ method: 'POST', url: '/api/handoff' });
@@ -57,20 +69,28 @@ describe(`the sister app hand-off (${testDbKind})`, () => {
     expect(res.statusCode, res.body).toBe(200);
     const { token, tokenType } = res.json() as { token: string; tokenType: string };
     expect(tokenType).toBe('JWT');
-    const { payload, protectedHeader } = await jwtVerify(token, await jwks(), { audience: new URL(COMMUNITY_APP_URL).origin, issuer: t.services.config.publicUrl });
+    const { payload, protectedHeader } = await jwtVerify(token, await jwks(), {
+      audience: new URL(COMMUNITY_APP_URL).origin,
+      issuer: t.services.config.publicUrl,
+    });
     expect(protectedHeader.kid).toBeTruthy();
     expect(payload).toMatchObject({ sub: memberId, email: member.email, wallet: member.address });
     expect(payload.exp! - payload.iat!).toBe(300);
 
     const replay = await redeem(code);
     expect(replay.statusCode).toBe(401);
-    expect(replay.json()).toEqual({ code: 'invalid_handoff_code', message: 'This hand-off code is invalid, already used or expired.' });
+    expect(replay.json()).toEqual({
+      code: 'invalid_handoff_code',
+      message: 'This hand-off code is invalid, already used or expired.',
+    });
   });
 
   it('refuses an expired code, an unknown code and a malformed one', async () => {
     const { code } = await newCode();
     // 61 s later, as far as the code is concerned.
-    await sql`UPDATE handoff_codes SET expires_at = now() - interval '1 second' WHERE used_at IS NULL`.execute(t.services.database.db);
+    await sql`UPDATE handoff_codes SET expires_at = now() - interval '1 second' WHERE used_at IS NULL`.execute(
+      t.services.database.db,
+    );
     expect((await redeem(code)).statusCode).toBe(401);
     expect((await redeem('A'.repeat(43))).statusCode).toBe(401);
     expect((await redeem('not a code')).statusCode).toBe(400);
@@ -81,7 +101,10 @@ describe(`the sister app hand-off (${testDbKind})`, () => {
     for (const secret of [null, 'x'.repeat(43), `${t.services.communityAppSecret}x`]) {
       const res = await redeem(code, secret);
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ code: 'invalid_client', message: 'The sister app must present its client secret.' });
+      expect(res.json()).toEqual({
+        code: 'invalid_client',
+        message: 'The sister app must present its client secret.',
+      });
     }
     expect((await redeem(code)).statusCode).toBe(200);
   });

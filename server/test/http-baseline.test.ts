@@ -27,13 +27,22 @@ describe('GET /api/health', () => {
 
 describe('bad input', () => {
   it('malformed JSON → 400 invalid_request', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/dev/mail', headers: { 'content-type': 'application/json' }, payload: '{"to": ' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/dev/mail',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"to": ',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ code: 'invalid_request', message: 'The request is not valid.' });
   });
 
   it('a body that fails its schema → 400 invalid_request naming the field', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/dev/mail', payload: { to: 'not-an-email', subject: 'x', text: 'y' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/dev/mail',
+      payload: { to: 'not-an-email', subject: 'x', text: 'y' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('invalid_request');
     expect(res.json().message).toContain('to');
@@ -51,7 +60,11 @@ describe('bad input', () => {
   });
 
   it('an unknown API path → 404 JSON', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/no-such-thing', headers: { accept: 'text/html' } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/no-such-thing',
+      headers: { accept: 'text/html' },
+    });
     expect(res.statusCode).toBe(404);
     expect(res.headers['content-type']).toContain('application/json');
     expect(res.json()).toEqual({ code: 'not_found', message: 'Not found.' });
@@ -60,7 +73,10 @@ describe('bad input', () => {
   it('a thrown error → 500 with a generic body, the cause logged with the request id', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/test-only/explode' });
     expect(res.statusCode).toBe(500);
-    expect(res.json()).toEqual({ code: 'internal_error', message: 'Something went wrong on our side. Please try again.' });
+    expect(res.json()).toEqual({
+      code: 'internal_error',
+      message: 'Something went wrong on our side. Please try again.',
+    });
     expect(res.body).not.toContain('hunter2');
     const requestId = res.headers['x-request-id'];
     expect(requestId).toBeTruthy();
@@ -86,7 +102,11 @@ describe('security headers and caching', () => {
     expect(plain.headers['strict-transport-security']).toBeUndefined();
     const proxied = await buildTestApp({ env: { TRUST_PROXY: '1' } });
     try {
-      const secure = await proxied.app.inject({ method: 'GET', url: '/api/health', headers: { 'x-forwarded-proto': 'https' } });
+      const secure = await proxied.app.inject({
+        method: 'GET',
+        url: '/api/health',
+        headers: { 'x-forwarded-proto': 'https' },
+      });
       expect(secure.headers['strict-transport-security']).toContain('max-age=');
     } finally {
       await proxied.close();
@@ -99,7 +119,11 @@ describe('security headers and caching', () => {
   });
 
   it('echoes a caller-supplied request id', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/health', headers: { 'x-request-id': 'trace-123' } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/health',
+      headers: { 'x-request-id': 'trace-123' },
+    });
     expect(res.headers['x-request-id']).toBe('trace-123');
   });
 });
@@ -118,12 +142,20 @@ describe('the SPA and the OpenAPI document', () => {
     const page = await t.app.inject({ method: 'GET', url: '/rcb', headers: { accept: '*/*' } });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<div id="root">');
-    const json = await t.app.inject({ method: 'GET', url: '/rcb', headers: { accept: 'application/json' } });
+    const json = await t.app.inject({
+      method: 'GET',
+      url: '/rcb',
+      headers: { accept: 'application/json' },
+    });
     expect(json.statusCode).toBe(404);
   });
 
   it('sends the pre-compressed copy of an asset to a client that accepts it', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'gzip' } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/assets/index-abc123.js',
+      headers: { 'accept-encoding': 'gzip' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-encoding']).toBe('gzip');
   });
@@ -139,7 +171,13 @@ describe('the SPA and the OpenAPI document', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().openapi).toBe('3.1.0');
     expect(Object.keys(res.json().paths)).toEqual(
-      expect.arrayContaining(['/api/health', '/api/register', '/api/me', '/api/referrals/network', '/api/operator/care-actions']),
+      expect.arrayContaining([
+        '/api/health',
+        '/api/register',
+        '/api/me',
+        '/api/referrals/network',
+        '/api/operator/care-actions',
+      ]),
     );
   });
 });

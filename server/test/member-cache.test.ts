@@ -33,23 +33,39 @@ afterAll(async () => {
 });
 
 const me = async (app: TestApp, headers: Record<string, string> = {}) => {
-  const res = await app.app.inject({ method: 'GET', url: '/api/me', headers: { cookie, ...headers } });
+  const res = await app.app.inject({
+    method: 'GET',
+    url: '/api/me',
+    headers: { cookie, ...headers },
+  });
   expect(res.statusCode, res.body).toBe(200);
-  return res.json() as { caps: { careActions: number; total: number }; wallet: { keystore: string }; tokens: { asOf: { ageSeconds: number | null } } };
+  return res.json() as {
+    caps: { careActions: number; total: number };
+    wallet: { keystore: string };
+    tokens: { asOf: { ageSeconds: number | null } };
+  };
 };
 const credit = (app: TestApp, caps: number) =>
   app.app.inject({
     method: 'POST',
     url: '/api/operator/care-actions',
     headers: { authorization: `Bearer ${app.services.operatorKey}` },
-    payload: { email: member.email, caps, description: 'Visited a neighbour', idempotencyKey: `visit-${Math.random()}` },
+    payload: {
+      email: member.email,
+      caps,
+      description: 'Visited a neighbour',
+      idempotencyKey: `visit-${Math.random()}`,
+    },
   });
 
 /** Polls `app` until the member's care-action CAPs read `caps`; the ms it took, or fails after 3 s. */
 async function careActionsWithin(app: TestApp, caps: number): Promise<number> {
   const start = Date.now();
   while ((await me(app)).caps.careActions !== caps) {
-    if (Date.now() - start > 3_000) throw new Error(`still not ${caps} care-action CAPs after 3 s: ${(await me(app)).caps.careActions} fresh ${(await me(app, { 'cache-control': 'no-cache' })).caps.careActions}`);
+    if (Date.now() - start > 3_000)
+      throw new Error(
+        `still not ${caps} care-action CAPs after 3 s: ${(await me(app)).caps.careActions} fresh ${(await me(app, { 'cache-control': 'no-cache' })).caps.careActions}`,
+      );
     await new Promise((r) => setTimeout(r, 10));
   }
   return Date.now() - start;
@@ -59,7 +75,9 @@ describe(`a member's details as each process keeps them (${testDbKind})`, () => 
   it('answers again from its copy; `Cache-Control: no-cache` reads the database', async () => {
     const before = (await me(t)).caps.careActions;
     // A change no notice announces (nothing of ours writes so): only a read of the database sees it.
-    await sql`UPDATE user_token_distributions SET activity_caps = activity_caps + 1 WHERE user_id = (SELECT id FROM "user" WHERE email = ${member.email})`.execute(t.services.database.db);
+    await sql`UPDATE user_token_distributions SET activity_caps = activity_caps + 1 WHERE user_id = (SELECT id FROM "user" WHERE email = ${member.email})`.execute(
+      t.services.database.db,
+    );
     expect((await me(t)).caps.careActions).toBe(before);
     expect((await me(t, { 'cache-control': 'no-cache' })).caps.careActions).toBe(before + 1);
     expect((await me(t)).caps.careActions).toBe(before + 1);
@@ -79,8 +97,11 @@ describe(`a member's details as each process keeps them (${testDbKind})`, () => 
   it('a change made by SQL of our own (a notice at commit) reaches both processes', async () => {
     const before = (await me(t)).caps.careActions;
     await me(other);
-    await sql`SELECT credit_reward(id, ${`sql-${Math.random()}`}, 'care_action', 7::bigint, 0::numeric, NULL::smallint, NULL, 'by SQL') FROM "user" WHERE email = ${member.email}`.execute(t.services.database.db);
-    for (const app of [t, other]) expect(await careActionsWithin(app, before + 7)).toBeLessThan(1_000);
+    await sql`SELECT credit_reward(id, ${`sql-${Math.random()}`}, 'care_action', 7::bigint, 0::numeric, NULL::smallint, NULL, 'by SQL') FROM "user" WHERE email = ${member.email}`.execute(
+      t.services.database.db,
+    );
+    for (const app of [t, other])
+      expect(await careActionsWithin(app, before + 7)).toBeLessThan(1_000);
   });
 
   it('20 concurrent credits and reads across both processes end with every process showing the sum', async () => {
@@ -88,12 +109,15 @@ describe(`a member's details as each process keeps them (${testDbKind})`, () => 
     await Promise.all(
       Array.from({ length: 20 }, (_, i) => [credit(i % 2 ? t : other, 1), me(t), me(other)]).flat(),
     );
-    for (const app of [t, other]) expect(await careActionsWithin(app, before + 20)).toBeLessThan(1_000);
+    for (const app of [t, other])
+      expect(await careActionsWithin(app, before + 20)).toBeLessThan(1_000);
   });
 
   it("the follower's progress is read apart: its age moves without any member change", async () => {
     await me(t);
-    await sql`UPDATE chain_follower_state SET synced_at = now() - interval '1 hour'`.execute(t.services.database.db);
+    await sql`UPDATE chain_follower_state SET synced_at = now() - interval '1 hour'`.execute(
+      t.services.database.db,
+    );
     await new Promise((r) => setTimeout(r, 1_100));
     expect((await me(t)).tokens.asOf.ageSeconds).toBeGreaterThanOrEqual(3_599);
   });

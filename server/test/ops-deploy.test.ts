@@ -36,18 +36,30 @@ afterAll(async () => {
 /** A fresh working directory: an operator's checkout with its own .env and ./data. */
 function install(dotEnv?: Record<string, string>): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'crw-deploy-'));
-  if (dotEnv) writeFileSync(path.join(dir, '.env'), Object.entries(dotEnv).map(([k, v]) => `${k}=${v}\n`).join(''));
+  if (dotEnv)
+    writeFileSync(
+      path.join(dir, '.env'),
+      Object.entries(dotEnv)
+        .map(([k, v]) => `${k}=${v}\n`)
+        .join(''),
+    );
   return dir;
 }
 
 /** Runs `node --import tsx server/src/cli/ops.ts deploy …` in `cwd` with only `env` (and PATH). */
 function runDeploy(cwd: string, env: Record<string, string>, args: string[] = []) {
-  const child = spawn(process.execPath, ['--import', tsx, opsCli, 'deploy', ...args], { cwd, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', tsx, opsCli, 'deploy', ...args], {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   running.add(child);
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
   void exited.then(() => running.delete(child));
   return {
     child,
@@ -55,7 +67,8 @@ function runDeploy(cwd: string, env: Record<string, string>, args: string[] = []
     output: () => out,
     async waitForOutput(text: string): Promise<void> {
       for (let i = 0; i < 600 && !out.includes(text); i++) {
-        if (child.exitCode !== null) throw new Error(`deploy exited before printing "${text}":\n${out}`);
+        if (child.exitCode !== null)
+          throw new Error(`deploy exited before printing "${text}":\n${out}`);
         await new Promise((r) => setTimeout(r, 50));
       }
       if (!out.includes(text)) throw new Error(`deploy did not print "${text}":\n${out}`);
@@ -81,7 +94,11 @@ async function expectDeployed(operator: string, token: string, distributor: stri
   expect(await provider.getCode(token)).not.toBe('0x');
   expect(await provider.getCode(distributor)).not.toBe('0x');
   const tokenContract = new Contract(token, artifact('RemeToken').abi, provider);
-  const distributorContract = new Contract(distributor, artifact('RewardsDistributor').abi, provider);
+  const distributorContract = new Contract(
+    distributor,
+    artifact('RewardsDistributor').abi,
+    provider,
+  );
   expect(await tokenContract.getFunction('distributor')()).toBe(distributor);
   expect(await distributorContract.getFunction('token')()).toBe(token);
   expect(await distributorContract.getFunction('owner')()).toBe(operator);
@@ -103,9 +120,14 @@ describe('ops deploy against a Hardhat node process', () => {
   it('refuses while the node is down, and deploys nothing', async () => {
     await node.stop();
     const cwd = install();
-    const run = runDeploy(cwd, { CHAIN_RPC_URL: `${node.url}/key-in-the-path`, OPERATOR_PRIVATE_KEY: node.accounts[0]! });
+    const run = runDeploy(cwd, {
+      CHAIN_RPC_URL: `${node.url}/key-in-the-path`,
+      OPERATOR_PRIVATE_KEY: node.accounts[0]!,
+    });
     expect(await run.exited).toBe(1);
-    expect(run.output()).toContain(`ops: The chain node at ${node.url} (CHAIN_RPC_URL) did not answer`);
+    expect(run.output()).toContain(
+      `ops: The chain node at ${node.url} (CHAIN_RPC_URL) did not answer`,
+    );
     expect(run.output()).not.toContain('key-in-the-path');
     expect(existsSync(path.join(cwd, 'data'))).toBe(false);
     console.info(`[ops-deploy] hardhat node back after ${await node.start()} ms`);
@@ -114,9 +136,16 @@ describe('ops deploy against a Hardhat node process', () => {
   it('refuses an operator without ETH, saying how much the gas needs, and sends nothing', async () => {
     const unfunded = Wallet.createRandom();
     const cwd = install();
-    const run = runDeploy(cwd, { CHAIN_RPC_URL: node.url, OPERATOR_PRIVATE_KEY: unfunded.privateKey });
+    const run = runDeploy(cwd, {
+      CHAIN_RPC_URL: node.url,
+      OPERATOR_PRIVATE_KEY: unfunded.privateKey,
+    });
     expect(await run.exited).toBe(1);
-    expect(run.output()).toMatch(new RegExp(`ops: The operator ${unfunded.address} has 0\\.0 ETH; deploying needs up to 0\\.\\d+ ETH for gas \\(\\d+ gas at up to [\\d.]+ gwei\\)`));
+    expect(run.output()).toMatch(
+      new RegExp(
+        `ops: The operator ${unfunded.address} has 0\\.0 ETH; deploying needs up to 0\\.\\d+ ETH for gas \\(\\d+ gas at up to [\\d.]+ gwei\\)`,
+      ),
+    );
     expect(run.output()).toContain('Nothing was sent.');
     expect(existsSync(path.join(cwd, 'data'))).toBe(false);
   });
@@ -133,10 +162,16 @@ describe('ops deploy against a Hardhat node process', () => {
     expect(out).toContain('Waiting for 3 confirmations');
     expect(existsSync(path.join(first, 'data/deployment-31337.json'))).toBe(true);
     printed = envLines(out);
-    expect(printed).toEqual({ CHAIN_RPC_URL: node.url, TOKEN_ADDRESS: expect.stringMatching(/^0x/), DISTRIBUTOR_ADDRESS: expect.stringMatching(/^0x/) });
+    expect(printed).toEqual({
+      CHAIN_RPC_URL: node.url,
+      TOKEN_ADDRESS: expect.stringMatching(/^0x/),
+      DISTRIBUTOR_ADDRESS: expect.stringMatching(/^0x/),
+    });
     await expectDeployed(operator().address, printed.TOKEN_ADDRESS!, printed.DISTRIBUTOR_ADDRESS!);
     const approval = /approval of the distributor: transaction (0x[0-9a-f]{64})/.exec(out)![1]!;
-    expect(await (await provider.getTransactionReceipt(approval))!.confirmations()).toBeGreaterThanOrEqual(3);
+    expect(
+      await (await provider.getTransactionReceipt(approval))!.confirmations(),
+    ).toBeGreaterThanOrEqual(3);
     expect(await provider.getTransactionCount(operator().address)).toBe(3);
   });
 
@@ -160,8 +195,12 @@ describe('ops deploy against a Hardhat node process', () => {
       killed.child.kill('SIGKILL');
       await killed.exited;
       const sent = killed.output();
-      const token = /Sent RemeToken: transaction (0x[0-9a-f]{64}) \(nonce 0\), creating (0x\w{40})/.exec(sent)!;
-      const distributor = /Sent RewardsDistributor: transaction (0x[0-9a-f]{64}) \(nonce 1\), creating (0x\w{40})/.exec(sent)!;
+      const token =
+        /Sent RemeToken: transaction (0x[0-9a-f]{64}) \(nonce 0\), creating (0x\w{40})/.exec(sent)!;
+      const distributor =
+        /Sent RewardsDistributor: transaction (0x[0-9a-f]{64}) \(nonce 1\), creating (0x\w{40})/.exec(
+          sent,
+        )!;
       // As if it had died before sending the distributor: the node has only the token's transaction.
       expect(await node.request('hardhat_dropTransaction', [distributor[1]])).toBe(true);
 
@@ -173,8 +212,13 @@ describe('ops deploy against a Hardhat node process', () => {
       const out = rerun.output();
       expect(out).not.toContain('Sent RemeToken');
       expect(out).toContain(`Sent RewardsDistributor's transaction ${distributor[1]} again`);
-      expect(out).toContain('Finished the deployment on chain 31337 started earlier: 1 new transaction sent.');
-      expect(envLines(out)).toMatchObject({ TOKEN_ADDRESS: token[2], DISTRIBUTOR_ADDRESS: distributor[2] });
+      expect(out).toContain(
+        'Finished the deployment on chain 31337 started earlier: 1 new transaction sent.',
+      );
+      expect(envLines(out)).toMatchObject({
+        TOKEN_ADDRESS: token[2],
+        DISTRIBUTOR_ADDRESS: distributor[2],
+      });
       await expectDeployed(address, token[2]!, distributor[2]!);
       expect(await provider.getTransactionCount(address)).toBe(3); // one token, one distributor, one approval
     } finally {
@@ -187,16 +231,26 @@ describe('ops deploy against a Hardhat node process', () => {
     afterAll(async () => dropDatabase?.());
 
     it('answers /api/health with the remote chain up and the deployed addresses', async () => {
-      const storage: Record<string, string> = { DATA_DIR: install(), WEB_DIST_DIR: fixtureWebDist() };
+      const storage: Record<string, string> = {
+        DATA_DIR: install(),
+        WEB_DIST_DIR: fixtureWebDist(),
+      };
       if (testDbKind === 'postgres') {
         const created = await createPostgresDatabase();
         dropDatabase = created.drop;
         storage.DATABASE_URL = created.url;
       }
-      const server = spawnServer({ ...storage, ...printed, OPERATOR_PRIVATE_KEY: node.accounts[0]!, PORT: String(await freePort()) });
+      const server = spawnServer({
+        ...storage,
+        ...printed,
+        OPERATOR_PRIVATE_KEY: node.accounts[0]!,
+        PORT: String(await freePort()),
+      });
       try {
         await waitForHealthy(server);
-        const health = (await (await fetch(`${server.url}/api/health`)).json()) as { chain: Record<string, unknown> };
+        const health = (await (await fetch(`${server.url}/api/health`)).json()) as {
+          chain: Record<string, unknown>;
+        };
         expect(health.chain).toMatchObject({
           status: 'up',
           kind: 'remote',

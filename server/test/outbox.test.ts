@@ -9,7 +9,10 @@ import { openTestDatabase, type TestDatabase } from './helpers/test-database';
 const log = pino({ level: 'silent' });
 const fast = { pollIntervalMs: 25, retryBaseMs: 25, retryMaxMs: 100 };
 
-async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+async function until(
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs = 15_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
@@ -18,7 +21,15 @@ async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 15
 }
 
 const pendingCount = async (database: Database) =>
-  Number((await database.db.selectFrom('mail_outbox').select((eb) => eb.fn.countAll().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await database.db
+        .selectFrom('mail_outbox')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('status', '=', 'pending')
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 let t: TestDatabase;
 beforeAll(async () => {
@@ -31,7 +42,12 @@ describe('the mail outbox', () => {
     const port = await freePort();
     const peer = smtpPeer(port);
     await peer.start();
-    const worker = new OutboxWorker(t.database.db, smtpTransport(`smtp://127.0.0.1:${port}`, 'app@example.test', 'http://localhost'), log, fast);
+    const worker = new OutboxWorker(
+      t.database.db,
+      smtpTransport(`smtp://127.0.0.1:${port}`, 'app@example.test', 'http://localhost'),
+      log,
+      fast,
+    );
     try {
       await expect(
         t.database.db.transaction().execute(async (trx) => {
@@ -39,7 +55,13 @@ describe('the mail outbox', () => {
           throw new Error('the change failed');
         }),
       ).rejects.toThrow('the change failed');
-      expect(await t.database.db.selectFrom('mail_outbox').selectAll().where('to_address', '=', 'rolled@back.test').execute()).toEqual([]);
+      expect(
+        await t.database.db
+          .selectFrom('mail_outbox')
+          .selectAll()
+          .where('to_address', '=', 'rolled@back.test')
+          .execute(),
+      ).toEqual([]);
       expect(await worker.deliverDue()).toBe(0);
       expect(peer.received).toEqual([]);
     } finally {
@@ -51,12 +73,31 @@ describe('the mail outbox', () => {
   it('retries a failed delivery until the SMTP server is back, and delivers exactly once', async () => {
     const port = await freePort();
     const peer = smtpPeer(port);
-    const worker = new OutboxWorker(t.database.db, smtpTransport(`smtp://127.0.0.1:${port}`, 'app@example.test', 'http://localhost'), log, fast);
-    await t.database.db.transaction().execute((trx) => enqueueMail(trx, { to: 'member@example.test', subject: 'Confirm', text: 'http://x/confirm' }));
+    const worker = new OutboxWorker(
+      t.database.db,
+      smtpTransport(`smtp://127.0.0.1:${port}`, 'app@example.test', 'http://localhost'),
+      log,
+      fast,
+    );
+    await t.database.db.transaction().execute((trx) =>
+      enqueueMail(trx, {
+        to: 'member@example.test',
+        subject: 'Confirm',
+        text: 'http://x/confirm',
+      }),
+    );
     worker.start();
     try {
       // Phase 1: nobody listens on the port: connection refused.
-      await until(async () => (await t.database.db.selectFrom('mail_outbox').select('attempts').executeTakeFirstOrThrow()).attempts >= 2);
+      await until(
+        async () =>
+          (
+            await t.database.db
+              .selectFrom('mail_outbox')
+              .select('attempts')
+              .executeTakeFirstOrThrow()
+          ).attempts >= 2,
+      );
       expect(worker.delivery.status).toBe('failing');
       // Phase 2: the server is up but answers 451 to the message.
       peer.refusing = true;
@@ -81,11 +122,16 @@ describe('the mail outbox', () => {
     const port = await freePort();
     const peer = smtpPeer(port);
     await peer.start();
-    const transport = () => smtpTransport(`smtp://127.0.0.1:${port}`, 'app@example.test', 'http://localhost');
-    const workers = [new OutboxWorker(t.database.db, transport(), log, { ...fast, batchSize: 3 }), new OutboxWorker(t.database.db, transport(), log, { ...fast, batchSize: 3 })];
+    const transport = () =>
+      smtpTransport(`smtp://127.0.0.1:${port}`, 'app@example.test', 'http://localhost');
+    const workers = [
+      new OutboxWorker(t.database.db, transport(), log, { ...fast, batchSize: 3 }),
+      new OutboxWorker(t.database.db, transport(), log, { ...fast, batchSize: 3 }),
+    ];
     try {
       await t.database.db.transaction().execute(async (trx) => {
-        for (let i = 0; i < 30; i++) await enqueueMail(trx, { to: `bulk${i}@example.test`, subject: `n${i}`, text: 'hi' });
+        for (let i = 0; i < 30; i++)
+          await enqueueMail(trx, { to: `bulk${i}@example.test`, subject: `n${i}`, text: 'hi' });
       });
       workers.forEach((w) => w.start());
       await until(() => peer.received.length >= 30);
@@ -101,6 +147,8 @@ describe('the mail outbox', () => {
   });
 
   it('backs off exponentially, capped', () => {
-    expect([1, 2, 3, 4, 10].map((a) => retryDelayMs(a, 1000, 5000))).toEqual([1000, 2000, 4000, 5000, 5000]);
+    expect([1, 2, 3, 4, 10].map((a) => retryDelayMs(a, 1000, 5000))).toEqual([
+      1000, 2000, 4000, 5000, 5000,
+    ]);
   });
 });

@@ -20,7 +20,13 @@ afterAll(async () => {
 });
 
 const operator = () => ({ authorization: `Bearer ${t.services.operatorKey}` });
-const fund = (eth: string) => t.app.inject({ method: 'POST', url: '/api/operator/relayer/fund', headers: operator(), payload: { eth } });
+const fund = (eth: string) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/operator/relayer/fund',
+    headers: operator(),
+    payload: { eth },
+  });
 
 describe(`probe: funding the relayer (${testDbKind})`, () => {
   it('an amount larger than the operator holds is refused as a 4xx, not a 500', async () => {
@@ -35,7 +41,10 @@ describe(`probe: funding the relayer (${testDbKind})`, () => {
 
   it('a fund while a round is published: the publish does not fail with 500', async () => {
     await joinAndConfirm(t.app, t.services.database.db, await makeMemberKeys());
-    const [funded, published] = await Promise.all([fund('0.001'), t.app.inject({ method: 'POST', url: '/api/operator/distributions', headers: operator() })]);
+    const [funded, published] = await Promise.all([
+      fund('0.001'),
+      t.app.inject({ method: 'POST', url: '/api/operator/distributions', headers: operator() }),
+    ]);
     expect(funded.statusCode, funded.body).toBe(200);
     expect(published.statusCode, published.body).not.toBe(500);
   });

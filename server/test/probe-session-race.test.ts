@@ -8,10 +8,22 @@
 // and its NOTIFY arrived (two pool connections, a busy event loop). On PGlite (one session) we let
 // the database go after the SELECT ran and hold its result back until after the sign-out: the
 // database did its part in the same order PostgreSQL would.
-import type { CompiledQuery, DatabaseConnection, Dialect, Driver, TransactionSettings } from 'kysely';
+import type {
+  CompiledQuery,
+  DatabaseConnection,
+  Dialect,
+  Driver,
+  TransactionSettings,
+} from 'kysely';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { joinAndConfirm, makeMemberKeys, ORIGIN, signedInCookie, type MemberKeys } from './helpers/members';
+import {
+  joinAndConfirm,
+  makeMemberKeys,
+  ORIGIN,
+  signedInCookie,
+  type MemberKeys,
+} from './helpers/members';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import { openTestDatabase, testDbKind, type TestDatabase } from './helpers/test-database';
 
@@ -67,12 +79,14 @@ function lateDialect(dialect: Dialect, late: LateAnswer): Dialect {
               await late.maybeHold(query, () => release(connection));
               return result as never;
             },
-            streamQuery: (query: CompiledQuery, chunkSize?: number) => connection.streamQuery(query, chunkSize),
+            streamQuery: (query: CompiledQuery, chunkSize?: number) =>
+              connection.streamQuery(query, chunkSize),
           };
           original.set(wrapped, connection);
           return wrapped;
         },
-        beginTransaction: (c: DatabaseConnection, settings: TransactionSettings) => driver.beginTransaction(unwrap(c), settings),
+        beginTransaction: (c: DatabaseConnection, settings: TransactionSettings) =>
+          driver.beginTransaction(unwrap(c), settings),
         commitTransaction: (c: DatabaseConnection) => driver.commitTransaction(unwrap(c)),
         rollbackTransaction: (c: DatabaseConnection) => driver.rollbackTransaction(unwrap(c)),
         releaseConnection: (c: DatabaseConnection) => release(unwrap(c)),
@@ -88,7 +102,12 @@ let late = new LateAnswer();
 
 beforeAll(async () => {
   testDb = await openTestDatabase();
-  const database = { ...testDb.database, dialect: lateDialect(testDb.database.dialect, { maybeHold: (q, r) => late.maybeHold(q, r) } as LateAnswer) };
+  const database = {
+    ...testDb.database,
+    dialect: lateDialect(testDb.database.dialect, {
+      maybeHold: (q, r) => late.maybeHold(q, r),
+    } as LateAnswer),
+  };
   t = await buildTestApp({ database: { ...testDb, database } });
   member = await makeMemberKeys();
   await joinAndConfirm(t.app, t.services.database.db, member);
@@ -116,10 +135,22 @@ describe(`probe: a session ended during its own check (${testDbKind})`, () => {
     late.arm();
     const inFlight = me(cookie); // asks better-auth: the SELECT runs, its answer is late
     await late.ran;
-    const out = await t.app.inject({ method: 'POST', url: '/auth/sign-out', headers: { cookie, origin: ORIGIN }, payload: {} });
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/auth/sign-out',
+      headers: { cookie, origin: ORIGIN },
+      payload: {},
+    });
     expect(out.statusCode).toBe(200);
-    const token = decodeURIComponent(cookie.split('; ').find((c) => c.includes('session_token'))!.split('=')[1]!).split('.')[0]!;
-    const { rows } = await sql`SELECT id FROM "session" WHERE token = ${token}`.execute(t.services.database.db);
+    const token = decodeURIComponent(
+      cookie
+        .split('; ')
+        .find((c) => c.includes('session_token'))!
+        .split('=')[1]!,
+    ).split('.')[0]!;
+    const { rows } = await sql`SELECT id FROM "session" WHERE token = ${token}`.execute(
+      t.services.database.db,
+    );
     expect(rows).toEqual([]);
     late.release();
     expect((await inFlight).statusCode).toBe(200); // began before the sign-out: fair enough
@@ -127,7 +158,10 @@ describe(`probe: a session ended during its own check (${testDbKind})`, () => {
     // SESSION_CHECK_CACHE_SECONDS), as every request with the cookie shows.
     const rightAfter = (await me(cookie)).statusCode;
     const acceptedTwoSecondsLater = await stillAcceptedAfter(cookie, 2_000);
-    expect({ rightAfter, acceptedTwoSecondsLater }).toEqual({ rightAfter: 401, acceptedTwoSecondsLater: false });
+    expect({ rightAfter, acceptedTwoSecondsLater }).toEqual({
+      rightAfter: 401,
+      acceptedTwoSecondsLater: false,
+    });
   });
 
   it('a session deleted by SQL (account deletion, every process) while it was being checked is not accepted afterwards', async () => {

@@ -14,7 +14,10 @@ let dropDatabase: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
   // One install: its DATA_DIR (PGlite's files or, with PostgreSQL, the embedded chain's keys) and database.
-  storage = { DATA_DIR: mkdtempSync(path.join(tmpdir(), 'crw-data-')), WEB_DIST_DIR: fixtureWebDist() };
+  storage = {
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'crw-data-')),
+    WEB_DIST_DIR: fixtureWebDist(),
+  };
   if (testDbKind === 'postgres') {
     const created = await createPostgresDatabase();
     dropDatabase = created.drop;
@@ -25,7 +28,11 @@ afterAll(async () => dropDatabase?.());
 
 describe(`the server process (${testDbKind})`, () => {
   it('refuses a bad environment with exit code 1 and a list of every problem', async () => {
-    const server = spawnServer({ PORT: 'eighty', DATABASE_URL: 'mysql://db', SMTP_URL: 'ftp://mail' });
+    const server = spawnServer({
+      PORT: 'eighty',
+      DATABASE_URL: 'mysql://db',
+      SMTP_URL: 'ftp://mail',
+    });
     expect(await server.exited).toBe(1);
     const out = server.output();
     expect(out).toContain('Invalid configuration');
@@ -39,13 +46,25 @@ describe(`the server process (${testDbKind})`, () => {
     const queued = await fetch(`${first.url}/dev/mail`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ to: 'keep@example.test', subject: 'Kept across restarts', text: 'see http://localhost/kept' }),
+      body: JSON.stringify({
+        to: 'keep@example.test',
+        subject: 'Kept across restarts',
+        text: 'see http://localhost/kept',
+      }),
     });
     expect(queued.status).toBe(202);
-    const mailTo = async (url: string) => ((await (await fetch(`${url}/dev/mail.json?to=keep@example.test`)).json()) as { messages: unknown[] }).messages;
+    const mailTo = async (url: string) =>
+      (
+        (await (await fetch(`${url}/dev/mail.json?to=keep@example.test`)).json()) as {
+          messages: unknown[];
+        }
+      ).messages;
     const delivered = async () => (await mailTo(first.url)).length;
-    for (let i = 0; i < 100 && (await delivered()) === 0; i++) await new Promise((r) => setTimeout(r, 100));
-    expect(first.output()).toContain('[dev mailbox] to keep@example.test: Kept across restarts\n  http://localhost/kept');
+    for (let i = 0; i < 100 && (await delivered()) === 0; i++)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(first.output()).toContain(
+      '[dev mailbox] to keep@example.test: Kept across restarts\n  http://localhost/kept',
+    );
     expect(first.output()).toContain('migrations applied');
     expect(await first.stop()).toBe(0);
 
@@ -55,20 +74,35 @@ describe(`the server process (${testDbKind})`, () => {
     expect(mails).toHaveLength(1);
     expect(second.output()).not.toContain('migrations applied');
     expect(await second.stop()).toBe(0);
-    console.info(`[process] healthy after ${firstMs} ms (first start), ${secondMs} ms (second start)`);
+    console.info(
+      `[process] healthy after ${firstMs} ms (first start), ${secondMs} ms (second start)`,
+    );
   });
 
   it('on SIGTERM finishes an in-flight request, then exits 0', async () => {
     const port = await freePort();
     const server = spawnServer({ ...storage, PORT: String(port) });
     await waitForHealthy(server);
-    const body = JSON.stringify({ to: 'slow@example.test', subject: 'Slow upload', text: 'x'.repeat(2000) });
+    const body = JSON.stringify({
+      to: 'slow@example.test',
+      subject: 'Slow upload',
+      text: 'x'.repeat(2000),
+    });
     const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, path: '/dev/mail', method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-      });
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/dev/mail',
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        },
+      );
       req.on('error', reject);
       // Send half the body, let the server receive SIGTERM mid-request, then finish it.
       req.write(body.slice(0, 1000));
@@ -100,17 +134,39 @@ describe(`the operator CLI against a running server (${testDbKind})`, () => {
     try {
       await waitForHealthy(server);
       const keys = await makeMemberKeys();
-      const registered = await fetch(`${server.url}/api/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(await registerBody(server.url, keys)) });
+      const registered = await fetch(`${server.url}/api/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(await registerBody(server.url, keys)),
+      });
       expect(registered.status).toBe(201);
       const ops = (...args: string[]) =>
-        promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/src/cli/ops.ts', ...args], {
-          cwd: repoRoot,
-          env: { PATH: process.env.PATH ?? '', SERVER_URL: server.url, DATA_DIR: dataDir },
-        });
-      const args = ['care-action', '--email', keys.email, '--caps', '40', '--description', 'Helped at the food bank', '--key', 'foodbank-1'];
+        promisify(execFile)(
+          process.execPath,
+          ['--import', 'tsx', 'server/src/cli/ops.ts', ...args],
+          {
+            cwd: repoRoot,
+            env: { PATH: process.env.PATH ?? '', SERVER_URL: server.url, DATA_DIR: dataDir },
+          },
+        );
+      const args = [
+        'care-action',
+        '--email',
+        keys.email,
+        '--caps',
+        '40',
+        '--description',
+        'Helped at the food bank',
+        '--key',
+        'foodbank-1',
+      ];
       expect((await ops(...args)).stdout).toContain(`Credited 40 CAPs to ${keys.email}`);
-      expect((await ops(...args)).stdout).toContain('Already credited earlier under key foodbank-1: nothing changed.');
-      await expect(ops('care-action', '--email', keys.email, '--caps=-3', '--description', 'x')).rejects.toThrow(/positive whole number/);
+      expect((await ops(...args)).stdout).toContain(
+        'Already credited earlier under key foodbank-1: nothing changed.',
+      );
+      await expect(
+        ops('care-action', '--email', keys.email, '--caps=-3', '--description', 'x'),
+      ).rejects.toThrow(/positive whole number/);
     } finally {
       expect(await server.stop()).toBe(0);
     }
@@ -121,58 +177,141 @@ describe(`the operator CLI against a running server (${testDbKind})`, () => {
     const { promisify } = await import('node:util');
     const { makeMemberKeys, registerBody, cookieOf } = await import('./helpers/members');
     const { repoRoot } = await import('./helpers/server-process');
-    const { read, sendClaim, distributorInterface, tokenInterface } = await import('./helpers/chain-client');
+    const { read, sendClaim, distributorInterface, tokenInterface } =
+      await import('./helpers/chain-client');
     const port = String(await freePort());
     const dataDir = storage.DATA_DIR!;
     const env = { ...storage, PORT: port };
     const ops = async (...args: string[]) =>
-      (await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/src/cli/ops.ts', ...args], { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', SERVER_URL: `http://localhost:${port}`, DATA_DIR: dataDir } })).stdout;
+      (
+        await promisify(execFile)(
+          process.execPath,
+          ['--import', 'tsx', 'server/src/cli/ops.ts', ...args],
+          {
+            cwd: repoRoot,
+            env: {
+              PATH: process.env.PATH ?? '',
+              SERVER_URL: `http://localhost:${port}`,
+              DATA_DIR: dataDir,
+            },
+          },
+        )
+      ).stdout;
 
     const keys = await makeMemberKeys();
     let server = spawnServer(env);
     await waitForHealthy(server);
-    const { chain } = (await (await fetch(`${server.url}/api/health`)).json()) as { chain: { distributorAddress: string; tokenAddress: string } };
-    expect((await fetch(`${server.url}/api/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(await registerBody(server.url, keys)) })).status).toBe(201);
+    const { chain } = (await (await fetch(`${server.url}/api/health`)).json()) as {
+      chain: { distributorAddress: string; tokenAddress: string };
+    };
+    expect(
+      (
+        await fetch(`${server.url}/api/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(await registerBody(server.url, keys)),
+        })
+      ).status,
+    ).toBe(201);
     let link: string | undefined;
     for (let i = 0; i < 100 && !link; i++) {
-      const { messages } = (await (await fetch(`${server.url}/dev/mail.json?to=${encodeURIComponent(keys.email)}`)).json()) as { messages: { links: string[] }[] };
+      const { messages } = (await (
+        await fetch(`${server.url}/dev/mail.json?to=${encodeURIComponent(keys.email)}`)
+      ).json()) as { messages: { links: string[] }[] };
       link = messages[0]?.links.find((l) => l.includes('verify-email'));
       if (!link) await new Promise((r) => setTimeout(r, 100));
     }
     const confirmUrl = new URL(link!);
-    expect((await fetch(`${server.url}${confirmUrl.pathname}${confirmUrl.search}`, { redirect: 'manual' })).status).toBe(302);
+    expect(
+      (
+        await fetch(`${server.url}${confirmUrl.pathname}${confirmUrl.search}`, {
+          redirect: 'manual',
+        })
+      ).status,
+    ).toBe(302);
 
     const dryRun = await ops('distribute');
     expect(dryRun).toContain('Round 1 (dry run): 1 members, 200.0000 REME in total, 1 changed');
     expect(dryRun).toContain(`${keys.address}            0.0000          200.0000`);
-    expect(await ops('distribute', '--publish')).toMatch(/\nPublished round 1: root 0x[0-9a-f]{64}, 1 members, 200.0000 REME, transaction 0x[0-9a-f]{64}/);
-    expect(await ops('distribute', '--publish')).toContain('Nothing changed since round 1: nothing to publish.');
+    expect(await ops('distribute', '--publish')).toMatch(
+      /\nPublished round 1: root 0x[0-9a-f]{64}, 1 members, 200.0000 REME, transaction 0x[0-9a-f]{64}/,
+    );
+    expect(await ops('distribute', '--publish')).toContain(
+      'Nothing changed since round 1: nothing to publish.',
+    );
     expect(await ops('fund', keys.address, '0.05')).toContain(`Sent 0.05 ETH to ${keys.address}`);
 
     const signIn = async () => {
-      const res = await fetch(`${server.url}/auth/sign-in/email`, { method: 'POST', headers: { 'content-type': 'application/json', origin: server.url }, body: JSON.stringify({ email: keys.email, password: keys.authSecret }) });
+      const res = await fetch(`${server.url}/auth/sign-in/email`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: server.url },
+        body: JSON.stringify({ email: keys.email, password: keys.authSecret }),
+      });
       return cookieOf(res.headers.getSetCookie());
     };
-    const claimData = async () => (await (await fetch(`${server.url}/api/claim`, { headers: { cookie: await signIn() } })).json()) as { proof: string[]; distributedTokens: string; distributionIndex: number };
+    const claimData = async () =>
+      (await (
+        await fetch(`${server.url}/api/claim`, { headers: { cookie: await signIn() } })
+      ).json()) as { proof: string[]; distributedTokens: string; distributionIndex: number };
     const claim = await claimData();
-    const sent = await sendClaim(server.url, keys.privateKey, chain.distributorAddress, [keys.address, BigInt(claim.distributedTokens), claim.proof, claim.distributionIndex]);
+    const sent = await sendClaim(server.url, keys.privateKey, chain.distributorAddress, [
+      keys.address,
+      BigInt(claim.distributedTokens),
+      claim.proof,
+      claim.distributionIndex,
+    ]);
     expect(sent.receipt?.status).toBe('0x1');
 
     const snapshot = async () => ({
       reme: await read(server.url, chain.tokenAddress, tokenInterface, 'balanceOf', [keys.address]),
-      claimed: await read(server.url, chain.tokenAddress, tokenInterface, 'claimedOf', [keys.address]),
-      root: await read(server.url, chain.distributorAddress, distributorInterface, 'merkleRoot', []),
-      eth: ((await (await fetch(`${server.url}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [keys.address, 'latest'] }) })).json()) as { result: string }).result,
+      claimed: await read(server.url, chain.tokenAddress, tokenInterface, 'claimedOf', [
+        keys.address,
+      ]),
+      root: await read(
+        server.url,
+        chain.distributorAddress,
+        distributorInterface,
+        'merkleRoot',
+        [],
+      ),
+      eth: (
+        (await (
+          await fetch(`${server.url}/rpc`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({
+              jsonrpc: '2.0',
+              id: 1,
+              method: 'eth_getBalance',
+              params: [keys.address, 'latest'],
+            }),
+          })
+        ).json()) as { result: string }
+      ).result,
       claim: await claimData(),
       tree: await (await fetch(`${server.url}/api/distributions/1/tree.json`)).text(),
       // The chain follower's figures, kept in the database and resumed by the next start.
-      tokens: (({ claimed, remeHeld, forClaiming, asOf }) => ({ claimed, remeHeld, forClaiming, block: asOf.block }))(
-        ((await (await fetch(`${server.url}/api/me`, { headers: { cookie: await signIn() } })).json()) as { tokens: UserDetails['tokens'] }).tokens,
+      tokens: (({ claimed, remeHeld, forClaiming, asOf }) => ({
+        claimed,
+        remeHeld,
+        forClaiming,
+        block: asOf.block,
+      }))(
+        (
+          (await (
+            await fetch(`${server.url}/api/me`, { headers: { cookie: await signIn() } })
+          ).json()) as { tokens: UserDetails['tokens'] }
+        ).tokens,
       ),
     });
     const before = await snapshot();
     expect(before.reme).toBe(200n * 10n ** 18n);
-    expect(before.tokens).toEqual({ claimed: String(200n * 10n ** 18n), remeHeld: String(200n * 10n ** 18n), forClaiming: '0', block: Number(sent.receipt!.blockNumber) });
+    expect(before.tokens).toEqual({
+      claimed: String(200n * 10n ** 18n),
+      remeHeld: String(200n * 10n ** 18n),
+      forClaiming: '0',
+      block: Number(sent.receipt!.blockNumber),
+    });
     expect(BigInt(before.eth)).toBeGreaterThan(0n);
     expect(await server.stop()).toBe(0);
 

@@ -20,7 +20,11 @@ afterAll(async () => {
 });
 
 const publish = (t: TestApp) =>
-  t.app.inject({ method: 'POST', url: '/api/operator/distributions', headers: { authorization: `Bearer ${t.services.operatorKey}` } });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/operator/distributions',
+    headers: { authorization: `Bearer ${t.services.operatorKey}` },
+  });
 
 describe(`publishing a round across processes (${testDbKind})`, () => {
   it('answers 409 in one process while another holds the publishing lock, and publishes once it is free', async () => {
@@ -29,8 +33,16 @@ describe(`publishing a round across processes (${testDbKind})`, () => {
     try {
       const refused = await publish(second);
       expect(refused.statusCode).toBe(409);
-      expect(refused.json()).toMatchObject({ code: 'conflict', message: 'A distribution round is being published right now.' });
-      expect(await first.services.database.db.selectFrom('distribution_rounds').select('round_index').execute()).toEqual([]);
+      expect(refused.json()).toMatchObject({
+        code: 'conflict',
+        message: 'A distribution round is being published right now.',
+      });
+      expect(
+        await first.services.database.db
+          .selectFrom('distribution_rounds')
+          .select('round_index')
+          .execute(),
+      ).toEqual([]);
     } finally {
       await lock.release();
     }
@@ -43,7 +55,11 @@ describe(`publishing a round across processes (${testDbKind})`, () => {
     await joinAndConfirm(first.app, first.services.database.db, await makeMemberKeys());
     const answers = await Promise.all([publish(second), publish(second)]);
     expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
-    const rounds = await first.services.database.db.selectFrom('distribution_rounds').select(['round_index', 'status']).orderBy('round_index').execute();
+    const rounds = await first.services.database.db
+      .selectFrom('distribution_rounds')
+      .select(['round_index', 'status'])
+      .orderBy('round_index')
+      .execute();
     expect(rounds).toEqual([
       { round_index: 1, status: 'published' },
       { round_index: 2, status: 'published' },

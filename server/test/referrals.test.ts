@@ -2,7 +2,13 @@ import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../src/db/schema';
 import { buildTestApp, type TestApp } from './helpers/test-app';
-import { cloneMemberKeys, makeMemberKeys, ORIGIN, registerBody, type MemberKeys } from './helpers/members';
+import {
+  cloneMemberKeys,
+  makeMemberKeys,
+  ORIGIN,
+  registerBody,
+  type MemberKeys,
+} from './helpers/members';
 import { testDbKind } from './helpers/test-database';
 
 let t: TestApp;
@@ -12,24 +18,38 @@ const E18 = 10n ** 18n;
 
 async function register(code?: string, keys?: MemberKeys) {
   const member = keys ?? (await cloneMemberKeys(base));
-  const res = await t.app.inject({ method: 'POST', url: '/api/register', payload: await registerBody(t.app, member, code === undefined ? {} : { referralCode: code }) });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/register',
+    payload: await registerBody(t.app, member, code === undefined ? {} : { referralCode: code }),
+  });
   return { res, member, id: res.statusCode === 201 ? (res.json().userId as string) : '' };
 }
 
 /** The member opens the mailed confirmation link (better-auth's verify-email). */
 async function confirm(email: string) {
-  const mail = await db.selectFrom('mail_outbox').select('text_body').where('to_address', '=', email).orderBy('id', 'desc').executeTakeFirstOrThrow();
+  const mail = await db
+    .selectFrom('mail_outbox')
+    .select('text_body')
+    .where('to_address', '=', email)
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
   const url = new URL(/https?:\/\/\S+\/auth\/verify-email\S*/.exec(mail.text_body)![0]);
   const res = await t.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
   expect(res.statusCode).toBe(302);
 }
 
 async function codeOf(id: string) {
-  return (await sql<{ code: string }>`SELECT get_user_referral_code(${id}) AS code`.execute(db)).rows[0]!.code;
+  return (await sql<{ code: string }>`SELECT get_user_referral_code(${id}) AS code`.execute(db))
+    .rows[0]!.code;
 }
 
 async function balances(id: string) {
-  return db.selectFrom('user_token_distributions').selectAll().where('user_id', '=', id).executeTakeFirstOrThrow();
+  return db
+    .selectFrom('user_token_distributions')
+    .selectAll()
+    .where('user_id', '=', id)
+    .executeTakeFirstOrThrow();
 }
 
 /** DESIGN §4: every balance equals the sum of its ledger. */
@@ -45,14 +65,18 @@ async function expectBalancesEqualLedger() {
                  FROM reward_ledger GROUP BY user_id) l ON l.user_id = d.user_id
     WHERE d.rrp_balance <> coalesce(l.referral_caps, 0) OR d.activity_caps <> coalesce(l.care_caps, 0)
        OR d.signup_caps <> coalesce(l.signup_caps, 0)
-       OR d.signup_tokens <> coalesce(l.signup_reme, 0) OR d.earned_referral_tokens <> coalesce(l.referral_reme, 0)`.execute(db);
+       OR d.signup_tokens <> coalesce(l.signup_reme, 0) OR d.earned_referral_tokens <> coalesce(l.referral_reme, 0)`.execute(
+    db,
+  );
   expect(mismatches.rows).toEqual([]);
   // The kept network counts equal the referrals rows.
   const counts = await sql<{ id: string }>`
     SELECT p.id FROM profiles p
      WHERE p.network_level1 <> (SELECT count(*) FROM referrals r WHERE r.referrer_id = p.id AND r.level = 1)
         OR p.network_level2 <> (SELECT count(*) FROM referrals r WHERE r.referrer_id = p.id AND r.level = 2)
-        OR p.network_level3 <> (SELECT count(*) FROM referrals r WHERE r.referrer_id = p.id AND r.level = 3)`.execute(db);
+        OR p.network_level3 <> (SELECT count(*) FROM referrals r WHERE r.referrer_id = p.id AND r.level = 3)`.execute(
+    db,
+  );
   expect(counts.rows).toEqual([]);
 }
 
@@ -78,15 +102,24 @@ describe('referral codes at sign-up', () => {
   ])('refuses %s with the SPEC message and creates nothing', async (_what, code) => {
     const { res, member } = await register(code);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ code: 'invalid_referral_code', message: `Invalid referral code: ${code}. Please check the code and try again.` });
-    expect(await db.selectFrom('profiles').select('id').where('email', '=', member.email).execute()).toEqual([]);
+    expect(res.json()).toEqual({
+      code: 'invalid_referral_code',
+      message: `Invalid referral code: ${code}. Please check the code and try again.`,
+    });
+    expect(
+      await db.selectFrom('profiles').select('id').where('email', '=', member.email).execute(),
+    ).toEqual([]);
   });
 
   it('accepts a valid code typed in lower case', async () => {
     const a = await register();
     const { res, id } = await register((await codeOf(a.id)).toLowerCase());
     expect(res.statusCode).toBe(201);
-    const profile = await db.selectFrom('profiles').select(['referred_by', 'referred_with_code']).where('id', '=', id).executeTakeFirstOrThrow();
+    const profile = await db
+      .selectFrom('profiles')
+      .select(['referred_by', 'referred_with_code'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(profile).toEqual({ referred_by: a.id, referred_with_code: await codeOf(a.id) });
   });
 });
@@ -112,21 +145,55 @@ describe('crediting when the referred member confirms', () => {
     expect((await balances(C)).rrp_balance).toBe(150);
     expect((await balances(D)).rrp_balance).toBe(100);
     expect((await balances(E)).rrp_balance).toBe(0);
-    for (const id of [A, B, C, D, E]) expect((await balances(id)).signup_tokens).toBe(String(200n * E18));
+    for (const id of [A, B, C, D, E])
+      expect((await balances(id)).signup_tokens).toBe(String(200n * E18));
 
-    const counts = (await sql<{ r: unknown }>`SELECT get_referral_hierarchy_with_counts(${A}) AS r`.execute(db)).rows[0]!.r;
-    expect(counts).toMatchObject({ success: true, data: { level_counts: { level1: 1, level2: 1, level3: 1 }, total_network_size: 3 } });
-    const hierarchy = (counts as { data: { hierarchy: Array<{ referred_id: string; level: number }> } }).data.hierarchy;
-    expect(hierarchy.map((h) => [h.referred_id, h.level])).toEqual([[B, 1], [C, 2], [D, 3]]);
-    const capped = (await sql<{ r: { data: { hierarchy: unknown[]; total_network_size: number } } }>`SELECT get_referral_hierarchy_with_counts(${A}, 2) AS r`.execute(db)).rows[0]!.r;
+    const counts = (
+      await sql<{ r: unknown }>`SELECT get_referral_hierarchy_with_counts(${A}) AS r`.execute(db)
+    ).rows[0]!.r;
+    expect(counts).toMatchObject({
+      success: true,
+      data: { level_counts: { level1: 1, level2: 1, level3: 1 }, total_network_size: 3 },
+    });
+    const hierarchy = (
+      counts as { data: { hierarchy: Array<{ referred_id: string; level: number }> } }
+    ).data.hierarchy;
+    expect(hierarchy.map((h) => [h.referred_id, h.level])).toEqual([
+      [B, 1],
+      [C, 2],
+      [D, 3],
+    ]);
+    const capped = (
+      await sql<{
+        r: { data: { hierarchy: unknown[]; total_network_size: number } };
+      }>`SELECT get_referral_hierarchy_with_counts(${A}, 2) AS r`.execute(db)
+    ).rows[0]!.r;
     expect(capped.data.hierarchy).toHaveLength(2);
     expect(capped.data.total_network_size).toBe(3);
-    const byLevel = await sql<{ referred_id: string }>`SELECT referred_id FROM get_referrals_by_level(${A}, 2)`.execute(db);
+    const byLevel = await sql<{
+      referred_id: string;
+    }>`SELECT referred_id FROM get_referrals_by_level(${A}, 2)`.execute(db);
     expect(byLevel.rows.map((r) => r.referred_id)).toEqual([C]);
-    const history = await sql<{ amount: number; level: number; from_user_id: string }>`SELECT * FROM get_referral_credit_history(${A})`.execute(db);
-    expect(history.rows.map((h) => [h.amount, h.level, h.from_user_id]).sort()).toEqual([[100, 1, B], [25, 3, D], [50, 2, C]].sort());
-    expect((await sql<{ n: number }>`SELECT get_total_referral_income(${A}) AS n`.execute(db)).rows[0]!.n).toBe(175);
-    expect((await sql<{ r: unknown }>`SELECT get_user_referral_balance(${A}) AS r`.execute(db)).rows[0]!.r).toEqual({ success: true, data: { total_earned: 175 } });
+    const history = await sql<{
+      amount: number;
+      level: number;
+      from_user_id: string;
+    }>`SELECT * FROM get_referral_credit_history(${A})`.execute(db);
+    expect(history.rows.map((h) => [h.amount, h.level, h.from_user_id]).sort()).toEqual(
+      [
+        [100, 1, B],
+        [25, 3, D],
+        [50, 2, C],
+      ].sort(),
+    );
+    expect(
+      (await sql<{ n: number }>`SELECT get_total_referral_income(${A}) AS n`.execute(db)).rows[0]!
+        .n,
+    ).toBe(175);
+    expect(
+      (await sql<{ r: unknown }>`SELECT get_user_referral_balance(${A}) AS r`.execute(db)).rows[0]!
+        .r,
+    ).toEqual({ success: true, data: { total_earned: 175 } });
 
     // A repeat of the confirmation, or of the crediting itself, credits nothing.
     await sql`SELECT credit_confirmed_member(${E})`.execute(db);
@@ -141,13 +208,34 @@ describe('crediting when the referred member confirms', () => {
     await confirm(a.member.email);
     await confirm(b.member.email);
     const other = await register();
-    const before = await db.selectFrom('reward_ledger').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const before = await db
+      .selectFrom('reward_ledger')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     const call = async (referrer: string, referred: string) =>
-      (await sql<{ r: { success: boolean; message: string } }>`SELECT process_referral_enhanced(${referrer}, ${referred}, ${await codeOf(referrer)}) AS r`.execute(db)).rows[0]!.r;
-    expect(await call(a.id, a.id)).toEqual({ success: false, message: 'A member cannot refer themselves' });
-    expect(await call(other.id, b.id)).toEqual({ success: false, message: 'This member was already referred' });
-    expect(await call(b.id, a.id)).toEqual({ success: false, message: 'A referral chain cannot loop' });
-    const after = await db.selectFrom('reward_ledger').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      (
+        await sql<{
+          r: { success: boolean; message: string };
+        }>`SELECT process_referral_enhanced(${referrer}, ${referred}, ${await codeOf(referrer)}) AS r`.execute(
+          db,
+        )
+      ).rows[0]!.r;
+    expect(await call(a.id, a.id)).toEqual({
+      success: false,
+      message: 'A member cannot refer themselves',
+    });
+    expect(await call(other.id, b.id)).toEqual({
+      success: false,
+      message: 'This member was already referred',
+    });
+    expect(await call(b.id, a.id)).toEqual({
+      success: false,
+      message: 'A referral chain cannot loop',
+    });
+    const after = await db
+      .selectFrom('reward_ledger')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     expect(after.n).toBe(before.n);
     await expectBalancesEqualLedger();
   });
@@ -161,10 +249,16 @@ describe('crediting when the referred member confirms', () => {
     const replayed = members[0]!.id;
     await Promise.all([
       ...members.map((m) => sql`SELECT credit_confirmed_member(${m.id})`.execute(db)),
-      ...Array.from({ length: 20 }, () => sql`SELECT credit_confirmed_member(${replayed})`.execute(db)),
+      ...Array.from({ length: 20 }, () =>
+        sql`SELECT credit_confirmed_member(${replayed})`.execute(db),
+      ),
     ]);
     expect((await balances(referrer.id)).rrp_balance).toBe(20 * 100);
-    const replays = await db.selectFrom('reward_ledger').select('source_key').where('user_id', '=', replayed).execute();
+    const replays = await db
+      .selectFrom('reward_ledger')
+      .select('source_key')
+      .where('user_id', '=', replayed)
+      .execute();
     expect(replays.map((r) => r.source_key)).toEqual([`signup:${replayed}`]);
     await expectBalancesEqualLedger();
   });
@@ -178,40 +272,70 @@ describe('the member API over the SQL functions', () => {
     await confirm(b.member.email);
     const c = await register(await codeOf(b.id));
     await confirm(c.member.email);
-    const signIn = await t.app.inject({ method: 'POST', url: '/auth/sign-in/email', headers: { origin: ORIGIN }, payload: { email: a.member.email, password: a.member.authSecret } });
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/auth/sign-in/email',
+      headers: { origin: ORIGIN },
+      payload: { email: a.member.email, password: a.member.authSecret },
+    });
     const cookie = String(signIn.headers['set-cookie']).split(';')[0]!;
-    const get = async (url: string) => (await t.app.inject({ method: 'GET', url, headers: { cookie } })).json();
+    const get = async (url: string) =>
+      (await t.app.inject({ method: 'GET', url, headers: { cookie } })).json();
 
     const network = await get('/api/referrals/network');
-    const fromSql = (await sql<{ r: { data: { level_counts: unknown; total_network_size: number } } }>`SELECT get_referral_hierarchy_with_counts(${a.id}) AS r`.execute(db)).rows[0]!.r;
+    const fromSql = (
+      await sql<{
+        r: { data: { level_counts: unknown; total_network_size: number } };
+      }>`SELECT get_referral_hierarchy_with_counts(${a.id}) AS r`.execute(db)
+    ).rows[0]!.r;
     expect(network.success).toBe(true);
     expect(network.data.level_counts).toEqual(fromSql.data.level_counts);
     expect(network.data.level_counts).toEqual({ level1: 1, level2: 1, level3: 0 });
     expect(network.data.total_network_size).toBe(2);
-    expect(network.data.hierarchy.map((h: { referred_id: string; parent_id: string; level: number }) => [h.referred_id, h.parent_id, h.level])).toEqual([
+    expect(
+      network.data.hierarchy.map((h: { referred_id: string; parent_id: string; level: number }) => [
+        h.referred_id,
+        h.parent_id,
+        h.level,
+      ]),
+    ).toEqual([
       [b.id, a.id, 1],
       [c.id, b.id, 2],
     ]);
     const credits = await get('/api/referrals/credits');
-    expect(credits.data.map((x: { amount: number; level: number }) => [x.amount, x.level])).toEqual([
-      [50, 2],
-      [100, 1],
-    ]);
+    expect(credits.data.map((x: { amount: number; level: number }) => [x.amount, x.level])).toEqual(
+      [
+        [50, 2],
+        [100, 1],
+      ],
+    );
     expect(await get('/api/referrals/balance')).toEqual({ data: { total_earned: 150 } });
     const me = await get('/api/me');
     expect(me.caps).toEqual({ registration: 200, referrals: 150, careActions: 0, total: 350 });
     expect(me.referralLink).toBe(`${ORIGIN}/r/${await codeOf(a.id)}`);
-    expect((await t.app.inject({ method: 'GET', url: '/api/referrals/network' })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/api/referrals/network' })).statusCode).toBe(
+      401,
+    );
   });
 });
 
 describe('care actions (operator API)', () => {
   const post = (payload: unknown, key: string | null = t.services.operatorKey) =>
-    t.app.inject({ method: 'POST', url: '/api/operator/care-actions', headers: key === null ? {} : { authorization: `Bearer ${key}` }, payload: payload as object });
+    t.app.inject({
+      method: 'POST',
+      url: '/api/operator/care-actions',
+      headers: key === null ? {} : { authorization: `Bearer ${key}` },
+      payload: payload as object,
+    });
 
   it('credits activity CAPs once per idempotency key', async () => {
     const m = await register();
-    const body = { email: m.member.email, caps: 30, description: 'Visited a neighbour', idempotencyKey: `visit-${m.id}` };
+    const body = {
+      email: m.member.email,
+      caps: 30,
+      description: 'Visited a neighbour',
+      idempotencyKey: `visit-${m.id}`,
+    };
     const first = await post(body);
     expect(first.statusCode).toBe(201);
     expect(first.json()).toEqual({ credited: true, userId: m.id, caps: 30 });
@@ -227,9 +351,15 @@ describe('care actions (operator API)', () => {
     ['a wrong key', 'x'.repeat(43)],
   ])('refuses %s with 401 and changes nothing', async (_what, key) => {
     const m = await register();
-    const res = await post({ email: m.member.email, caps: 5, description: 'x', idempotencyKey: `k-${m.id}` }, key);
+    const res = await post(
+      { email: m.member.email, caps: 5, description: 'x', idempotencyKey: `k-${m.id}` },
+      key,
+    );
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ code: 'invalid_api_key', message: 'A valid operator API key is required.' });
+    expect(res.json()).toEqual({
+      code: 'invalid_api_key',
+      message: 'A valid operator API key is required.',
+    });
     expect((await balances(m.id)).activity_caps).toBe(0);
   });
 
@@ -239,7 +369,12 @@ describe('care actions (operator API)', () => {
     ['a zero amount', 0],
   ])('refuses %s with 400 and changes nothing', async (_what, caps) => {
     const m = await register();
-    const res = await post({ email: m.member.email, caps, description: 'x', idempotencyKey: `k-${m.id}` });
+    const res = await post({
+      email: m.member.email,
+      caps,
+      description: 'x',
+      idempotencyKey: `k-${m.id}`,
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('invalid_request');
     expect((await balances(m.id)).activity_caps).toBe(0);
@@ -248,9 +383,23 @@ describe('care actions (operator API)', () => {
   it('answers 409 with what was recorded when a used key comes with another member or amount', async () => {
     const [m, other] = [await register(), await register()];
     const key = `visit-conflict-${m.id}`;
-    expect((await post({ email: m.member.email, caps: 30, description: 'Visited a neighbour', idempotencyKey: key })).statusCode).toBe(201);
+    expect(
+      (
+        await post({
+          email: m.member.email,
+          caps: 30,
+          description: 'Visited a neighbour',
+          idempotencyKey: key,
+        })
+      ).statusCode,
+    ).toBe(201);
     for (const body of [
-      { email: other.member.email, caps: 30, description: 'Visited a neighbour', idempotencyKey: key },
+      {
+        email: other.member.email,
+        caps: 30,
+        description: 'Visited a neighbour',
+        idempotencyKey: key,
+      },
       { email: m.member.email, caps: 300, description: 'Visited a neighbour', idempotencyKey: key },
     ]) {
       const res = await post(body);
@@ -265,31 +414,56 @@ describe('care actions (operator API)', () => {
   });
 
   it('answers 404 for an unknown member', async () => {
-    const res = await post({ email: 'nobody@example.test', caps: 5, description: 'x', idempotencyKey: 'k-nobody' });
+    const res = await post({
+      email: 'nobody@example.test',
+      caps: 5,
+      description: 'x',
+      idempotencyKey: 'k-nobody',
+    });
     expect(res.statusCode).toBe(404);
   });
 });
 
 describe('a pending referral (SPEC §4) finishes a sign-up, nothing later', () => {
   async function signedIn(member: MemberKeys) {
-    const res = await t.app.inject({ method: 'POST', url: '/auth/sign-in/email', headers: { origin: ORIGIN }, payload: { email: member.email, password: member.authSecret } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/auth/sign-in/email',
+      headers: { origin: ORIGIN },
+      payload: { email: member.email, password: member.authSecret },
+    });
     expect(res.statusCode).toBe(200);
     return String(res.headers['set-cookie']).split(';')[0]!;
   }
   const attach = (cookie: string, referralCode: string) =>
-    t.app.inject({ method: 'POST', url: '/api/referrals/pending', headers: { cookie, origin: ORIGIN }, payload: { referralCode } });
+    t.app.inject({
+      method: 'POST',
+      url: '/api/referrals/pending',
+      headers: { cookie, origin: ORIGIN },
+      payload: { referralCode },
+    });
 
   it('is refused for a member who joined more than 24 hours ago, crediting nobody', async () => {
     const referrer = await register();
     await confirm(referrer.member.email);
     const late = await register();
     await confirm(late.member.email);
-    await sql`UPDATE profiles SET created_at = now() - interval '25 hours' WHERE id = ${late.id}`.execute(db);
+    await sql`UPDATE profiles SET created_at = now() - interval '25 hours' WHERE id = ${late.id}`.execute(
+      db,
+    );
     const res = await attach(await signedIn(late.member), await codeOf(referrer.id));
     expect(res.statusCode).toBe(409);
     expect(res.json().code).toBe('referral_closed');
     expect((await balances(referrer.id)).rrp_balance).toBe(0);
-    expect((await db.selectFrom('profiles').select('referred_by').where('id', '=', late.id).executeTakeFirstOrThrow()).referred_by).toBeNull();
+    expect(
+      (
+        await db
+          .selectFrom('profiles')
+          .select('referred_by')
+          .where('id', '=', late.id)
+          .executeTakeFirstOrThrow()
+      ).referred_by,
+    ).toBeNull();
   });
 
   it('attaches once within 24 hours; another code afterwards is refused; the same one again changes nothing', async () => {

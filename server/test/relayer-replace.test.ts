@@ -5,14 +5,26 @@
 // recorded is that transaction's real fee. And a block mined at the worst moment of the relayer's
 // check of a stuck batch (after it found no receipt, before it reads its nonce) leaves the batch
 // recorded as mined, not given up as if another transaction had taken its nonce.
-import { claimRequestDomain, claimRequestTypes, CLAIM_REQUEST_LIFETIME_S, type ClaimRequest } from '@crw/core';
+import {
+  claimRequestDomain,
+  claimRequestTypes,
+  CLAIM_REQUEST_LIFETIME_S,
+  type ClaimRequest,
+} from '@crw/core';
 import { deployContracts } from '@crw/contracts';
 import { Contract, JsonRpcProvider, Transaction, Wallet, parseEther } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RelayerAttempt } from '../src/db/schema';
 import { tokenInterface } from './helpers/chain-client';
 import { startHardhatNode, type HardhatNode } from './helpers/hardhat-node';
-import { cloneMemberKeys, joinAndConfirm, makeMemberKeys, ORIGIN, signedInCookie, type MemberKeys } from './helpers/members';
+import {
+  cloneMemberKeys,
+  joinAndConfirm,
+  makeMemberKeys,
+  ORIGIN,
+  signedInCookie,
+  type MemberKeys,
+} from './helpers/members';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import { testDbKind } from './helpers/test-database';
 
@@ -68,7 +80,11 @@ async function member(): Promise<{ keys: MemberKeys; cookie: string }> {
 async function membersInNewRound(count: number) {
   const members = [];
   for (let i = 0; i < count; i++) members.push(await member());
-  const res = await t.app.inject({ method: 'POST', url: '/api/operator/distributions', headers: { authorization: `Bearer ${t.services.operatorKey}` } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/operator/distributions',
+    headers: { authorization: `Bearer ${t.services.operatorKey}` },
+  });
   expect(res.statusCode, res.body).toBe(200);
   await t.services.follower.syncNow();
   return members;
@@ -76,19 +92,32 @@ async function membersInNewRound(count: number) {
 
 /** The member's signed claim request for everything the round gives them. */
 async function signedClaim({ keys, cookie }: { keys: MemberKeys; cookie: string }) {
-  const claim = (await t.app.inject({ method: 'GET', url: '/api/claim', headers: { cookie } })).json() as { distributedTokens: string; distributionIndex: number };
+  const claim = (
+    await t.app.inject({ method: 'GET', url: '/api/claim', headers: { cookie } })
+  ).json() as { distributedTokens: string; distributionIndex: number };
   const request: ClaimRequest = {
     account: keys.address,
     cumulativeAmount: claim.distributedTokens,
     round: claim.distributionIndex,
     deadline: Math.floor(Date.now() / 1000) + CLAIM_REQUEST_LIFETIME_S,
   };
-  const domain = claimRequestDomain(t.services.chain.chainId, String(t.services.chain.distributor.target));
-  return { ...request, signature: await new Wallet(keys.privateKey).signTypedData(domain, claimRequestTypes, request) };
+  const domain = claimRequestDomain(
+    t.services.chain.chainId,
+    String(t.services.chain.distributor.target),
+  );
+  return {
+    ...request,
+    signature: await new Wallet(keys.privateKey).signTypedData(domain, claimRequestTypes, request),
+  };
 }
 
 async function postClaim(cookie: string, body: object): Promise<void> {
-  const res = await t.app.inject({ method: 'POST', url: '/api/claim/sponsored', headers: { cookie, origin: ORIGIN }, payload: body });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/claim/sponsored',
+    headers: { cookie, origin: ORIGIN },
+    payload: body,
+  });
   expect(res.statusCode, res.body).toBe(202);
 }
 
@@ -98,30 +127,60 @@ async function requestClaim(member: { keys: MemberKeys; cookie: string }): Promi
 }
 
 /** The members' signed requests, signed first and then sent together: one batch (RELAYER_BATCH_WAIT_MS). */
-async function requestClaimsTogether(members: Array<{ keys: MemberKeys; cookie: string }>): Promise<void> {
+async function requestClaimsTogether(
+  members: Array<{ keys: MemberKeys; cookie: string }>,
+): Promise<void> {
   const bodies = await Promise.all(members.map(signedClaim));
   await Promise.all(members.map((m, i) => postClaim(m.cookie, bodies[i]!)));
 }
 
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+async function until<T>(
+  what: string,
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 20_000,
+): Promise<T> {
   const started = Date.now();
   for (;;) {
     const value = await read();
     if (done(value)) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`${what}: not within ${timeoutMs} ms; last seen ${JSON.stringify(value)}`);
+    if (Date.now() - started > timeoutMs)
+      throw new Error(`${what}: not within ${timeoutMs} ms; last seen ${JSON.stringify(value)}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
 
-const txRow = (nonce: number) => db().selectFrom('relayer_transactions').selectAll().where('nonce', '=', nonce).executeTakeFirst();
-const attemptsOf = (row: { attempts: unknown } | undefined) => (row?.attempts ?? []) as RelayerAttempt[];
+const txRow = (nonce: number) =>
+  db().selectFrom('relayer_transactions').selectAll().where('nonce', '=', nonce).executeTakeFirst();
+const attemptsOf = (row: { attempts: unknown } | undefined) =>
+  (row?.attempts ?? []) as RelayerAttempt[];
 const claimsOf = (accounts: string[]) =>
-  db().selectFrom('sponsored_claims').select(['account', 'status', 'reason', 'tx_nonce', 'spent_wei']).where('account', 'in', accounts.map((a) => a.toLowerCase())).execute();
+  db()
+    .selectFrom('sponsored_claims')
+    .select(['account', 'status', 'reason', 'tx_nonce', 'spent_wei'])
+    .where(
+      'account',
+      'in',
+      accounts.map((a) => a.toLowerCase()),
+    )
+    .execute();
 
 /** The node's own receipt (effectiveGasPrice as it reports it), or null while not mined. */
 async function nodeReceipt(hash: string) {
-  const r = await node.request<{ status: string; blockNumber: string; gasUsed: string; effectiveGasPrice: string } | null>('eth_getTransactionReceipt', [hash]);
-  return r && { status: Number(r.status), blockNumber: Number(r.blockNumber), gasUsed: BigInt(r.gasUsed), effectiveGasPrice: BigInt(r.effectiveGasPrice) };
+  const r = await node.request<{
+    status: string;
+    blockNumber: string;
+    gasUsed: string;
+    effectiveGasPrice: string;
+  } | null>('eth_getTransactionReceipt', [hash]);
+  return (
+    r && {
+      status: Number(r.status),
+      blockNumber: Number(r.blockNumber),
+      gasUsed: BigInt(r.gasUsed),
+      effectiveGasPrice: BigInt(r.effectiveGasPrice),
+    }
+  );
 }
 
 /** The relayer's transactions in block `n`. */
@@ -148,17 +207,29 @@ describe(`a stuck sponsored-claims batch on a Hardhat node process (${testDbKind
       await new Promise((r) => setTimeout(r, 1_500));
       try {
         await requestClaimsTogether(members);
-        await until('the batch sent', () => txRow(nonce), (row) => attemptsOf(row).length >= 1);
+        await until(
+          'the batch sent',
+          () => txRow(nonce),
+          (row) => attemptsOf(row).length >= 1,
+        );
       } finally {
         settings.batchWaitMs = 500;
       }
       const sent = await txRow(nonce);
       expect(sent?.status).toBe('pending');
-      expect((await claimsOf(accounts)).map((c) => [c.status, Number(c.tx_nonce)])).toEqual(accounts.map(() => ['sent', nonce]));
-      const replaced = await until('the batch replaced', () => txRow(nonce), (row) => attemptsOf(row).length >= 2);
+      expect((await claimsOf(accounts)).map((c) => [c.status, Number(c.tx_nonce)])).toEqual(
+        accounts.map(() => ['sent', nonce]),
+      );
+      const replaced = await until(
+        'the batch replaced',
+        () => txRow(nonce),
+        (row) => attemptsOf(row).length >= 2,
+      );
       const [original, replacement] = attemptsOf(replaced);
       // Waited its RELAYER_REPLACE_AFTER_SECONDS in the pool, unmined; the pool now holds the replacement only.
-      expect(Date.parse(replacement!.signedAt) - Date.parse(original!.signedAt)).toBeGreaterThanOrEqual(1_000);
+      expect(
+        Date.parse(replacement!.signedAt) - Date.parse(original!.signedAt),
+      ).toBeGreaterThanOrEqual(1_000);
       expect(await nodeReceipt(original!.hash)).toBeNull();
       expect(await node.request('eth_getTransactionByHash', [original!.hash])).toBeNull();
       minedAt = Number(await node.request('eth_blockNumber')) + 1;
@@ -168,7 +239,11 @@ describe(`a stuck sponsored-claims batch on a Hardhat node process (${testDbKind
     }
 
     // Every version (the relayer may have signed a third before the block): same transaction, higher fees.
-    await until('the claims confirmed', () => claimsOf(accounts), (claims) => claims.every((c) => c.status === 'confirmed'));
+    await until(
+      'the claims confirmed',
+      () => claimsOf(accounts),
+      (claims) => claims.every((c) => c.status === 'confirmed'),
+    );
     const row = (await txRow(nonce))!;
     const attempts = attemptsOf(row);
     const versions = attempts.map((a) => Transaction.from(a.raw));
@@ -176,7 +251,15 @@ describe(`a stuck sponsored-claims batch on a Hardhat node process (${testDbKind
     for (const [i, v] of versions.entries()) {
       expect(v.hash).toBe(attempts[i]!.hash);
       expect(v.from).toBe(relayer);
-      expect({ nonce: v.nonce, to: v.to, data: v.data, gasLimit: v.gasLimit, value: v.value, chainId: v.chainId, type: v.type }).toEqual({
+      expect({
+        nonce: v.nonce,
+        to: v.to,
+        data: v.data,
+        gasLimit: v.gasLimit,
+        value: v.value,
+        chainId: v.chainId,
+        type: v.type,
+      }).toEqual({
         nonce,
         to: first!.to,
         data: first!.data,
@@ -187,8 +270,13 @@ describe(`a stuck sponsored-claims batch on a Hardhat node process (${testDbKind
       });
       if (i === 0) continue;
       const previous = versions[i - 1]!;
-      expect(v.maxFeePerGas! * 100n, `version ${i} maxFeePerGas`).toBeGreaterThanOrEqual(previous.maxFeePerGas! * 110n);
-      expect(v.maxPriorityFeePerGas! * 100n, `version ${i} maxPriorityFeePerGas`).toBeGreaterThanOrEqual(previous.maxPriorityFeePerGas! * 110n);
+      expect(v.maxFeePerGas! * 100n, `version ${i} maxFeePerGas`).toBeGreaterThanOrEqual(
+        previous.maxFeePerGas! * 110n,
+      );
+      expect(
+        v.maxPriorityFeePerGas! * 100n,
+        `version ${i} maxPriorityFeePerGas`,
+      ).toBeGreaterThanOrEqual(previous.maxPriorityFeePerGas! * 110n);
     }
     expect(versions.length).toBeGreaterThanOrEqual(2);
 
@@ -208,11 +296,20 @@ describe(`a stuck sponsored-claims batch on a Hardhat node process (${testDbKind
     expect(BigInt(row.gas_used!)).toBe(receipt.gasUsed);
     expect(BigInt(row.cost_wei!)).toBe(fee);
     const claims = await claimsOf(accounts);
-    expect(claims.map((c) => [c.status, c.reason])).toEqual(accounts.map(() => ['confirmed', null]));
+    expect(claims.map((c) => [c.status, c.reason])).toEqual(
+      accounts.map(() => ['confirmed', null]),
+    );
     expect(claims.reduce((sum, c) => sum + BigInt(c.spent_wei!), 0n)).toBe(fee);
     expect(await provider.getBalance(relayer)).toBe(balanceBefore - fee);
-    for (const account of accounts) expect(await token.getFunction('balanceOf')(account)).toBe(parseEther('200'));
-    expect(await db().selectFrom('relayer_transactions').select('nonce').where('nonce', '>', nonce).execute()).toEqual([]);
+    for (const account of accounts)
+      expect(await token.getFunction('balanceOf')(account)).toBe(parseEther('200'));
+    expect(
+      await db()
+        .selectFrom('relayer_transactions')
+        .select('nonce')
+        .where('nonce', '>', nonce)
+        .execute(),
+    ).toEqual([]);
 
     const mineV = versions[attempts.findIndex((a) => a.hash === hash)]!;
     console.info(
@@ -232,7 +329,11 @@ describe(`a stuck sponsored-claims batch on a Hardhat node process (${testDbKind
     let during: RelayerAttempt[];
     try {
       await requestClaim(first!);
-      const sent = await until('the batch sent', () => txRow(nonce), (row) => attemptsOf(row).length >= 1);
+      const sent = await until(
+        'the batch sent',
+        () => txRow(nonce),
+        (row) => attemptsOf(row).length >= 1,
+      );
       const signedAt = Date.parse(attemptsOf(sent)[0]!.signedAt);
       // A claim every ~250 ms, more often than RELAYER_BATCH_WAIT_MS (500), for longer than
       // RELAYER_REPLACE_AFTER_SECONDS and a pass: the stuck batch must be replaced meanwhile.
@@ -247,11 +348,20 @@ describe(`a stuck sponsored-claims batch on a Hardhat node process (${testDbKind
       await node.request('evm_setAutomine', [true]);
     }
     expect(streamMs).toBeGreaterThan(2_500);
-    expect(during.length, `versions after ${streamMs} ms of claims arriving`).toBeGreaterThanOrEqual(2);
+    expect(
+      during.length,
+      `versions after ${streamMs} ms of claims arriving`,
+    ).toBeGreaterThanOrEqual(2);
     // The batch mined, then the claims that waited behind it sent and mined.
-    await until('every claim confirmed', () => claimsOf(accounts), (claims) => claims.every((c) => c.status === 'confirmed'), 30_000);
+    await until(
+      'every claim confirmed',
+      () => claimsOf(accounts),
+      (claims) => claims.every((c) => c.status === 'confirmed'),
+      30_000,
+    );
     expect((await txRow(nonce))!.status).toBe('mined');
-    for (const account of accounts) expect(await token.getFunction('balanceOf')(account)).toBe(parseEther('200'));
+    for (const account of accounts)
+      expect(await token.getFunction('balanceOf')(account)).toBe(parseEther('200'));
   });
 
   it('a block mined between its finding no receipt and its reading the nonce: the batch is recorded as mined, not given up', async () => {
@@ -266,12 +376,21 @@ describe(`a stuck sponsored-claims batch on a Hardhat node process (${testDbKind
     await node.request('evm_setAutomine', [false]);
     try {
       await requestClaimsTogether(members);
-      const sent = await until('the batch sent', () => txRow(nonce), (row) => attemptsOf(row).length >= 1);
+      const sent = await until(
+        'the batch sent',
+        () => txRow(nonce),
+        (row) => attemptsOf(row).length >= 1,
+      );
       // The relayer looks for the oldest version's receipt last: the block comes just after it finds none.
       const oldest = attemptsOf(sent)[0]!.hash;
       chainNode.request = async (args) => {
         const answer = await request(args);
-        if (minedAt === undefined && args.method === 'eth_getTransactionReceipt' && args.params?.[0] === oldest && answer === null) {
+        if (
+          minedAt === undefined &&
+          args.method === 'eth_getTransactionReceipt' &&
+          args.params?.[0] === oldest &&
+          answer === null
+        ) {
           minedAt = Number(await node.request('eth_blockNumber')) + 1;
           // Late enough that the version in the pool is due for replacement when the relayer looks at it next.
           await new Promise((r) => setTimeout(r, 1_100));
@@ -280,8 +399,16 @@ describe(`a stuck sponsored-claims batch on a Hardhat node process (${testDbKind
         }
         return answer;
       };
-      await until('a block mined in the relayer’s check', async () => minedAt, (n) => n !== undefined);
-      await until('the batch settled', () => txRow(nonce), (row) => row?.status !== 'pending');
+      await until(
+        'a block mined in the relayer’s check',
+        async () => minedAt,
+        (n) => n !== undefined,
+      );
+      await until(
+        'the batch settled',
+        () => txRow(nonce),
+        (row) => row?.status !== 'pending',
+      );
     } finally {
       chainNode.request = request;
       await node.request('evm_setAutomine', [true]);
@@ -296,13 +423,27 @@ describe(`a stuck sponsored-claims batch on a Hardhat node process (${testDbKind
     const receipt = (await nodeReceipt(mined!.hash))!;
     expect(row).toMatchObject({ status: 'mined', mined_hash: mined!.hash, error: null });
     expect(BigInt(row.cost_wei!)).toBe(receipt.gasUsed * receipt.effectiveGasPrice);
-    await until('the claims confirmed', () => claimsOf(accounts), (claims) => claims.every((c) => c.status !== 'sent' && c.status !== 'queued'));
+    await until(
+      'the claims confirmed',
+      () => claimsOf(accounts),
+      (claims) => claims.every((c) => c.status !== 'sent' && c.status !== 'queued'),
+    );
     const claims = await claimsOf(accounts);
-    expect(claims.map((c) => [c.status, c.reason, Number(c.tx_nonce)])).toEqual(accounts.map(() => ['confirmed', null, nonce]));
-    expect(claims.reduce((sum, c) => sum + BigInt(c.spent_wei!), 0n)).toBe(receipt.gasUsed * receipt.effectiveGasPrice);
+    expect(claims.map((c) => [c.status, c.reason, Number(c.tx_nonce)])).toEqual(
+      accounts.map(() => ['confirmed', null, nonce]),
+    );
+    expect(claims.reduce((sum, c) => sum + BigInt(c.spent_wei!), 0n)).toBe(
+      receipt.gasUsed * receipt.effectiveGasPrice,
+    );
     // Nothing sent again for these claims: no other transaction, the nonce used once.
     await new Promise((r) => setTimeout(r, 1_000));
-    expect(await db().selectFrom('relayer_transactions').select('nonce').where('nonce', '>', nonce).execute()).toEqual([]);
+    expect(
+      await db()
+        .selectFrom('relayer_transactions')
+        .select('nonce')
+        .where('nonce', '>', nonce)
+        .execute(),
+    ).toEqual([]);
     expect(await provider.getTransactionCount(relayer, 'latest')).toBe(nonce + 1);
   });
 });

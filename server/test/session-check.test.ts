@@ -6,7 +6,14 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionCache } from '../src/auth/session';
 import { countingDialect } from './helpers/counting-dialect';
-import { joinAndConfirm, makeMemberKeys, ORIGIN, signedInCookie, signIn, type MemberKeys } from './helpers/members';
+import {
+  joinAndConfirm,
+  makeMemberKeys,
+  ORIGIN,
+  signedInCookie,
+  signIn,
+  type MemberKeys,
+} from './helpers/members';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import { openTestDatabase, testDbKind, type TestDatabase } from './helpers/test-database';
 
@@ -20,7 +27,10 @@ const authQueries: string[] = [];
 
 beforeAll(async () => {
   testDb = await openTestDatabase();
-  const database = { ...testDb.database, dialect: countingDialect(testDb.database.dialect, authQueries) };
+  const database = {
+    ...testDb.database,
+    dialect: countingDialect(testDb.database.dialect, authQueries),
+  };
   t = await buildTestApp({ database: { ...testDb, database } });
   other = await buildTestApp({ sameDatabaseAs: t });
   member = await makeMemberKeys();
@@ -32,7 +42,8 @@ afterAll(async () => {
   await testDb?.drop();
 });
 
-const me = (app: TestApp, cookie: string) => app.app.inject({ method: 'GET', url: '/api/me', headers: { cookie } });
+const me = (app: TestApp, cookie: string) =>
+  app.app.inject({ method: 'GET', url: '/api/me', headers: { cookie } });
 
 /** Polls until `app` refuses `cookie`; the time it took (ms), or a failure after 3 s. */
 async function refusedWithin(app: TestApp, cookie: string): Promise<number> {
@@ -41,7 +52,8 @@ async function refusedWithin(app: TestApp, cookie: string): Promise<number> {
     const res = await me(app, cookie);
     if (res.statusCode === 401) return Date.now() - start;
     expect(res.statusCode).toBe(200);
-    if (Date.now() - start > 3_000) throw new Error('the ended session was still accepted after 3 s');
+    if (Date.now() - start > 3_000)
+      throw new Error('the ended session was still accepted after 3 s');
     await new Promise((r) => setTimeout(r, 10));
   }
 }
@@ -71,12 +83,19 @@ describe(`the session check (${testDbKind})`, () => {
   it('refuses a remembered token whose signature is wrong, and a cookie of an unknown token', async () => {
     const cookie = await signedInCookie(t.app, member);
     expect((await me(t, cookie)).statusCode).toBe(200);
-    const [name, value] = cookie.split('; ').find((c) => c.includes('session_token'))!.split('=') as [string, string];
+    const [name, value] = cookie
+      .split('; ')
+      .find((c) => c.includes('session_token'))!
+      .split('=') as [string, string];
     const [token, signature] = decodeURIComponent(value).split('.') as [string, string];
     const flipped = `${signature.slice(0, 10)}${signature[10] === 'A' ? 'B' : 'A'}${signature.slice(11)}`;
-    expect((await me(t, `${name}=${encodeURIComponent(`${token}.${flipped}`)}`)).statusCode).toBe(401);
+    expect((await me(t, `${name}=${encodeURIComponent(`${token}.${flipped}`)}`)).statusCode).toBe(
+      401,
+    );
     expect((await me(t, `${name}=${encodeURIComponent(token)}`)).statusCode).toBe(401);
-    expect((await me(t, `${name}=${encodeURIComponent(`${'x'.repeat(32)}.${signature}`)}`)).statusCode).toBe(401);
+    expect(
+      (await me(t, `${name}=${encodeURIComponent(`${'x'.repeat(32)}.${signature}`)}`)).statusCode,
+    ).toBe(401);
     expect((await me(t, `${name}=%E0%A4%A`)).statusCode).toBe(401);
     expect((await me(t, cookie)).statusCode).toBe(200);
   });
@@ -85,7 +104,12 @@ describe(`the session check (${testDbKind})`, () => {
     const cookie = await signedInCookie(t.app, member);
     expect((await me(t, cookie)).statusCode).toBe(200);
     expect((await me(other, cookie)).statusCode).toBe(200);
-    const out = await t.app.inject({ method: 'POST', url: '/auth/sign-out', headers: { cookie, origin: ORIGIN }, payload: {} });
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/auth/sign-out',
+      headers: { cookie, origin: ORIGIN },
+      payload: {},
+    });
     expect(out.statusCode).toBe(200);
     expect((await me(t, cookie)).statusCode).toBe(401);
     expect(await refusedWithin(other, cookie)).toBeLessThan(1_000);
@@ -93,14 +117,31 @@ describe(`the session check (${testDbKind})`, () => {
 
   it('a password reset ends every session of the member in every process', async () => {
     const cookies = [await signedInCookie(t.app, member), await signedInCookie(other.app, member)];
-    for (const cookie of cookies) for (const app of [t, other]) expect((await me(app, cookie)).statusCode).toBe(200);
-    await t.app.inject({ method: 'POST', url: '/auth/request-password-reset', headers: { origin: ORIGIN }, payload: { email: member.email, redirectTo: '/reset-password' } });
-    const { text_body: text } = await t.services.database.db.selectFrom('mail_outbox').select('text_body').where('to_address', '=', member.email).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    for (const cookie of cookies)
+      for (const app of [t, other]) expect((await me(app, cookie)).statusCode).toBe(200);
+    await t.app.inject({
+      method: 'POST',
+      url: '/auth/request-password-reset',
+      headers: { origin: ORIGIN },
+      payload: { email: member.email, redirectTo: '/reset-password' },
+    });
+    const { text_body: text } = await t.services.database.db
+      .selectFrom('mail_outbox')
+      .select('text_body')
+      .where('to_address', '=', member.email)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     const token = /\/auth\/reset-password\/([^?\s]+)/.exec(text)![1]!;
     const newSecret = 'b'.repeat(64);
-    const reset = await other.app.inject({ method: 'POST', url: '/auth/reset-password', headers: { origin: ORIGIN }, payload: { token, newPassword: newSecret } });
+    const reset = await other.app.inject({
+      method: 'POST',
+      url: '/auth/reset-password',
+      headers: { origin: ORIGIN },
+      payload: { token, newPassword: newSecret },
+    });
     expect(reset.statusCode, reset.body).toBe(200);
-    for (const cookie of cookies) for (const app of [t, other]) expect(await refusedWithin(app, cookie)).toBeLessThan(1_000);
+    for (const cookie of cookies)
+      for (const app of [t, other]) expect(await refusedWithin(app, cookie)).toBeLessThan(1_000);
     member = { ...member, authSecret: newSecret };
     expect((await signIn(t.app, member.email, newSecret)).statusCode).toBe(200);
   });
@@ -108,17 +149,31 @@ describe(`the session check (${testDbKind})`, () => {
   it('a session deleted by SQL of our own (as deleting an account cascades) ends in every process', async () => {
     const cookie = await signedInCookie(t.app, member);
     for (const app of [t, other]) expect((await me(app, cookie)).statusCode).toBe(200);
-    await sql`DELETE FROM "session" WHERE "userId" = (SELECT id FROM "user" WHERE email = ${member.email})`.execute(t.services.database.db);
+    await sql`DELETE FROM "session" WHERE "userId" = (SELECT id FROM "user" WHERE email = ${member.email})`.execute(
+      t.services.database.db,
+    );
     for (const app of [t, other]) expect(await refusedWithin(app, cookie)).toBeLessThan(1_000);
   });
 
   it('the notice of an ended session carries the SHA-256 of its token, not the token', async () => {
     const heard: string[] = [];
-    const unlisten = await t.services.database.listen('session_ended', (payload) => heard.push(payload));
+    const unlisten = await t.services.database.listen('session_ended', (payload) =>
+      heard.push(payload),
+    );
     try {
       const cookie = await signedInCookie(t.app, member);
-      const token = decodeURIComponent(cookie.split('; ').find((c) => c.includes('session_token'))!.split('=')[1]!).split('.')[0]!;
-      await t.app.inject({ method: 'POST', url: '/auth/sign-out', headers: { cookie, origin: ORIGIN }, payload: {} });
+      const token = decodeURIComponent(
+        cookie
+          .split('; ')
+          .find((c) => c.includes('session_token'))!
+          .split('=')[1]!,
+      ).split('.')[0]!;
+      await t.app.inject({
+        method: 'POST',
+        url: '/auth/sign-out',
+        headers: { cookie, origin: ORIGIN },
+        payload: {},
+      });
       const hash = createHash('sha256').update(token).digest('hex');
       await expect.poll(() => heard, { timeout: 3_000 }).toContain(hash);
       expect(heard.join()).not.toContain(token);

@@ -15,7 +15,11 @@ let storage: Record<string, string>;
 let dropDatabase: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  storage = { DATA_DIR: mkdtempSync(path.join(tmpdir(), 'crw-data-')), WEB_DIST_DIR: fixtureWebDist(), REQUIRE_EMAIL_CONFIRMATION: 'false' };
+  storage = {
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'crw-data-')),
+    WEB_DIST_DIR: fixtureWebDist(),
+    REQUIRE_EMAIL_CONFIRMATION: 'false',
+  };
   if (testDbKind === 'postgres') {
     const created = await createPostgresDatabase();
     dropDatabase = created.drop;
@@ -29,7 +33,11 @@ describe(`SIGTERM under load (${testDbKind})`, () => {
     const server = spawnServer({ ...storage, PORT: String(await freePort()) });
     await waitForHealthy(server);
     const keys = await makeMemberKeys();
-    const registered = await fetch(`${server.url}/api/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(await registerBody(server.url, keys)) });
+    const registered = await fetch(`${server.url}/api/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(await registerBody(server.url, keys)),
+    });
     expect(registered.status).toBe(201);
     const signIn = await fetch(`${server.url}/auth/sign-in/email`, {
       method: 'POST',
@@ -49,7 +57,10 @@ describe(`SIGTERM under load (${testDbKind})`, () => {
     const worker = async (n: number) => {
       for (let i = n; running; i++) {
         try {
-          const res = await fetch(`${server.url}${paths[i % paths.length]}`, { headers: { cookie }, ...(n % 2 ? { signal: quitter.signal } : {}) });
+          const res = await fetch(`${server.url}${paths[i % paths.length]}`, {
+            headers: { cookie },
+            ...(n % 2 ? { signal: quitter.signal } : {}),
+          });
           await res.arrayBuffer();
           statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         } catch {
@@ -67,7 +78,9 @@ describe(`SIGTERM under load (${testDbKind})`, () => {
     await Promise.all(load);
 
     const answered = [...statuses.entries()];
-    console.info(`[shutdown] answers by status ${JSON.stringify(Object.fromEntries(answered))}, refused connections ${refused}`);
+    console.info(
+      `[shutdown] answers by status ${JSON.stringify(Object.fromEntries(answered))}, refused connections ${refused}`,
+    );
     expect(code).toBe(0);
     expect(answered.filter(([status]) => status >= 500)).toEqual([]);
     expect(statuses.get(200)).toBeGreaterThan(50);
@@ -82,7 +95,11 @@ describe(`SIGTERM under load (${testDbKind})`, () => {
     const server = spawnServer({ ...storage, PORT: String(await freePort()) });
     await waitForHealthy(server);
     const keys = await makeMemberKeys();
-    await fetch(`${server.url}/api/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(await registerBody(server.url, keys)) });
+    await fetch(`${server.url}/api/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(await registerBody(server.url, keys)),
+    });
     const signIn = await fetch(`${server.url}/auth/sign-in/email`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: server.url },
@@ -90,12 +107,20 @@ describe(`SIGTERM under load (${testDbKind})`, () => {
     });
     const cookie = cookieOf(signIn.headers.getSetCookie());
     // autocannon ends by dropping its connections with requests still queued at the server.
-    const result = await autocannon({ url: `${server.url}/api/me`, connections: 100, duration: 3, headers: { cookie } });
+    const result = await autocannon({
+      url: `${server.url}/api/me`,
+      connections: 100,
+      duration: 3,
+      headers: { cookie },
+    });
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
     console.info(`[shutdown] ${result.requests.total} requests, then SIGTERM`);
     expect(result.non2xx).toBe(0);
-    const errors = server.output().split('\n').filter((line) => /"level":(50|60)/.test(line) || /destroyed/.test(line));
+    const errors = server
+      .output()
+      .split('\n')
+      .filter((line) => /"level":(50|60)/.test(line) || /destroyed/.test(line));
     expect(errors).toEqual([]);
   }, 120_000);
 });

@@ -31,10 +31,18 @@ let t: TestApp;
 let victim: MemberKeys;
 let attacker: MemberKeys;
 
-const register = (body: unknown) => t.app.inject({ method: 'POST', url: '/api/register', payload: body as Record<string, unknown> });
+const register = (body: unknown) =>
+  t.app.inject({ method: 'POST', url: '/api/register', payload: body as Record<string, unknown> });
 const db = () => t.services.database.db;
-const mailsTo = (to: string) => db().selectFrom('mail_outbox').select(['text_body']).where('to_address', '=', to).orderBy('id', 'asc').execute();
-const confirmLink = (text: string) => new URL(/https?:\/\/\S+\/auth\/verify-email\S*/.exec(text)![0]);
+const mailsTo = (to: string) =>
+  db()
+    .selectFrom('mail_outbox')
+    .select(['text_body'])
+    .where('to_address', '=', to)
+    .orderBy('id', 'asc')
+    .execute();
+const confirmLink = (text: string) =>
+  new URL(/https?:\/\/\S+\/auth\/verify-email\S*/.exec(text)![0]);
 
 beforeAll(async () => {
   t = await buildTestApp({ env: { PUBLIC_URL: ORIGIN } });
@@ -55,24 +63,48 @@ describe(`proof of possession at sign-up (${testDbKind})`, () => {
     const owner = await cloneMemberKeys(victim);
     await joinAndConfirm(t.app, db(), owner);
     const thief = await cloneMemberKeys(victim);
-    const fakeKeystore = JSON.stringify({ ...(JSON.parse(owner.keystore) as object), address: owner.address.slice(2).toLowerCase() });
+    const fakeKeystore = JSON.stringify({
+      ...(JSON.parse(owner.keystore) as object),
+      address: owner.address.slice(2).toLowerCase(),
+    });
     const proof = await signChallenge(await walletChallenge(t.app, 'register'), thief.privateKey);
-    const res = await register({ ...(await registerBody(t.app, thief)), wallet: { address: owner.address.toLowerCase(), keystore: fakeKeystore, proof } });
+    const res = await register({
+      ...(await registerBody(t.app, thief)),
+      wallet: { address: owner.address.toLowerCase(), keystore: fakeKeystore, proof },
+    });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ code: 'invalid_wallet_proof', message: 'Your wallet could not be confirmed. Please try again.' });
-    expect(await db().selectFrom('profiles').select('id').where('email', '=', thief.email).execute()).toEqual([]);
+    expect(res.json()).toEqual({
+      code: 'invalid_wallet_proof',
+      message: 'Your wallet could not be confirmed. Please try again.',
+    });
+    expect(
+      await db().selectFrom('profiles').select('id').where('email', '=', thief.email).execute(),
+    ).toEqual([]);
   });
 
   it('refuses the same address in another letter case even from its key holder (one canonical form)', async () => {
     const owner = await cloneMemberKeys(victim);
     await joinAndConfirm(t.app, db(), owner);
-    const second = { ...(await cloneMemberKeys(victim)), address: owner.address.toLowerCase(), privateKey: owner.privateKey, keystore: owner.keystore };
+    const second = {
+      ...(await cloneMemberKeys(victim)),
+      address: owner.address.toLowerCase(),
+      privateKey: owner.privateKey,
+      keystore: owner.keystore,
+    };
     const res = await register(await registerBody(t.app, second));
     expect(res.statusCode).toBe(409);
     expect(res.json().code).toBe('wallet_taken');
-    const stored = await db().selectFrom('user_wallets').select('wallet_address').where('wallet_address', '=', owner.address.toLowerCase()).execute();
+    const stored = await db()
+      .selectFrom('user_wallets')
+      .select('wallet_address')
+      .where('wallet_address', '=', owner.address.toLowerCase())
+      .execute();
     expect(stored).toHaveLength(1);
-    await expect(sql`UPDATE user_wallets SET wallet_address = upper(wallet_address) WHERE wallet_address = ${owner.address.toLowerCase()}`.execute(db())).rejects.toThrow();
+    await expect(
+      sql`UPDATE user_wallets SET wallet_address = upper(wallet_address) WHERE wallet_address = ${owner.address.toLowerCase()}`.execute(
+        db(),
+      ),
+    ).rejects.toThrow();
   });
 
   it('uses a challenge once: a replayed proof is refused', async () => {
@@ -87,7 +119,11 @@ describe(`proof of possession at sign-up (${testDbKind})`, () => {
   it('refuses an expired challenge, an unknown nonce and a save-wallet challenge at sign-up', async () => {
     const member = await cloneMemberKeys(victim);
     const expired = await walletProof(t.app, member);
-    await db().updateTable('wallet_challenges').set({ expires_at: new Date(Date.now() - 1000) }).where('nonce', '=', expired.nonce).execute();
+    await db()
+      .updateTable('wallet_challenges')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('nonce', '=', expired.nonce)
+      .execute();
     const unknown = { ...(await walletProof(t.app, member)), nonce: 'f'.repeat(32) };
     for (const proof of [expired, unknown]) {
       const body = await registerBody(t.app, member);
@@ -97,7 +133,10 @@ describe(`proof of possession at sign-up (${testDbKind})`, () => {
     const confirmed = await cloneMemberKeys(victim);
     await joinAndConfirm(t.app, db(), confirmed);
     const cookie = await signedInCookie(t.app, confirmed);
-    const saveWalletProof = await signChallenge(await walletChallenge(t.app, 'save-wallet', cookie), member.privateKey);
+    const saveWalletProof = await signChallenge(
+      await walletChallenge(t.app, 'save-wallet', cookie),
+      member.privateKey,
+    );
     const body = await registerBody(t.app, member);
     const res = await register({ ...body, wallet: { ...body.wallet, proof: saveWalletProof } });
     expect(res.json().code).toBe('invalid_wallet_proof');
@@ -105,7 +144,12 @@ describe(`proof of possession at sign-up (${testDbKind})`, () => {
   });
 
   it('gives save-wallet challenges only to a signed-in member', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/wallet/challenge', headers: { origin: ORIGIN }, payload: { purpose: 'save-wallet' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/wallet/challenge',
+      headers: { origin: ORIGIN },
+      payload: { purpose: 'save-wallet' },
+    });
     expect(res.statusCode).toBe(401);
   });
 });
@@ -119,16 +163,26 @@ describe(`saving a re-encrypted wallet needs its key (${testDbKind})`, () => {
     cookie = await signedInCookie(t.app, owner);
   });
   const save = (payload: unknown, headers: Record<string, string> = { cookie, origin: ORIGIN }) =>
-    t.app.inject({ method: 'PUT', url: '/api/wallet', headers, payload: payload as Record<string, unknown> });
+    t.app.inject({
+      method: 'PUT',
+      url: '/api/wallet',
+      headers,
+      payload: payload as Record<string, unknown>,
+    });
 
   it('accepts the member’s own wallet with a proof from their session', async () => {
     const proof = await walletProof(t.app, owner, 'save-wallet', cookie);
-    expect((await save({ address: owner.address, keystore: owner.keystore, proof })).statusCode).toBe(200);
+    expect(
+      (await save({ address: owner.address, keystore: owner.keystore, proof })).statusCode,
+    ).toBe(200);
   });
 
   it('refuses a keystore without the key’s signature, or signed by another key', async () => {
     const other = await cloneMemberKeys(victim);
-    const proof = await signChallenge(await walletChallenge(t.app, 'save-wallet', cookie), other.privateKey);
+    const proof = await signChallenge(
+      await walletChallenge(t.app, 'save-wallet', cookie),
+      other.privateKey,
+    );
     const res = await save({ address: owner.address, keystore: owner.keystore, proof });
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('invalid_wallet_proof');
@@ -139,8 +193,13 @@ describe(`saving a re-encrypted wallet needs its key (${testDbKind})`, () => {
     const other = await cloneMemberKeys(victim);
     await joinAndConfirm(t.app, db(), other);
     const otherCookie = await signedInCookie(t.app, other);
-    const proof = await signChallenge(await walletChallenge(t.app, 'save-wallet', otherCookie), owner.privateKey);
-    expect((await save({ address: owner.address, keystore: owner.keystore, proof })).json().code).toBe('invalid_wallet_proof');
+    const proof = await signChallenge(
+      await walletChallenge(t.app, 'save-wallet', otherCookie),
+      owner.privateKey,
+    );
+    expect(
+      (await save({ address: owner.address, keystore: owner.keystore, proof })).json().code,
+    ).toBe('invalid_wallet_proof');
   });
 });
 
@@ -170,16 +229,26 @@ describe(`account pre-hijacking (${testDbKind})`, () => {
     const link = confirmLink(mails[1]!.text_body);
     const confirmed = await t.app.inject({ method: 'GET', url: `${link.pathname}${link.search}` });
     expect(confirmed.statusCode).toBe(302);
-    const me = await t.app.inject({ method: 'GET', url: '/api/me', headers: { cookie: cookieOf(confirmed.headers['set-cookie']) } });
+    const me = await t.app.inject({
+      method: 'GET',
+      url: '/api/me',
+      headers: { cookie: cookieOf(confirmed.headers['set-cookie']) },
+    });
     expect(me.json().wallet.address).toBe(mine.address);
-    const wallets = await db().selectFrom('user_wallets').select('wallet_address').where('wallet_address', 'in', [mine.address.toLowerCase(), theirs.address.toLowerCase()]).execute();
+    const wallets = await db()
+      .selectFrom('user_wallets')
+      .select('wallet_address')
+      .where('wallet_address', 'in', [mine.address.toLowerCase(), theirs.address.toLowerCase()])
+      .execute();
     expect(wallets.map((w) => w.wallet_address)).toEqual([mine.address.toLowerCase()]);
   });
 
   it('still refuses to register over a confirmed account', async () => {
     const owner = await cloneMemberKeys(victim);
     await joinAndConfirm(t.app, db(), owner);
-    const res = await register(await registerBody(t.app, { ...(await cloneMemberKeys(attacker)), email: owner.email }));
+    const res = await register(
+      await registerBody(t.app, { ...(await cloneMemberKeys(attacker)), email: owner.email }),
+    );
     expect(res.statusCode).toBe(409);
     expect(res.json().code).toBe('email_taken');
   });
@@ -189,9 +258,18 @@ describe(`addresses are stored lowercase and shown checksummed (${testDbKind})`,
   it('keeps the proven address in one form and answers it checksummed', async () => {
     const owner = await cloneMemberKeys(victim);
     await joinAndConfirm(t.app, db(), owner);
-    const row = await db().selectFrom('user_wallets').innerJoin('profiles', 'profiles.id', 'user_wallets.user_id').select('wallet_address').where('profiles.email', '=', owner.email).executeTakeFirstOrThrow();
+    const row = await db()
+      .selectFrom('user_wallets')
+      .innerJoin('profiles', 'profiles.id', 'user_wallets.user_id')
+      .select('wallet_address')
+      .where('profiles.email', '=', owner.email)
+      .executeTakeFirstOrThrow();
     expect(row.wallet_address).toBe(owner.address.toLowerCase());
-    const me = await t.app.inject({ method: 'GET', url: '/api/me', headers: { cookie: await signedInCookie(t.app, owner) } });
+    const me = await t.app.inject({
+      method: 'GET',
+      url: '/api/me',
+      headers: { cookie: await signedInCookie(t.app, owner) },
+    });
     expect(me.json().wallet.address).toBe(owner.address);
   });
 });
@@ -200,15 +278,22 @@ describe(`the canonical-address migration (${testDbKind})`, () => {
   /** A database as it was before 0006, holding `addresses`; then the real migrations. */
   async function migrateWith(addresses: string[]) {
     const before = mkdtempSync(path.join(tmpdir(), 'crw-mig-'));
-    for (const file of readdirSync(migrationsDir).filter((f) => f < '0006')) copyFileSync(path.join(migrationsDir, file), path.join(before, file));
+    for (const file of readdirSync(migrationsDir).filter((f) => f < '0006'))
+      copyFileSync(path.join(migrationsDir, file), path.join(before, file));
     const test = await openTestDatabase({ migrated: false });
     await migrateAuthTables(test.database);
     await migrate(test.database, before);
     for (const [i, address] of addresses.entries()) {
       const id = `old-${i}`;
-      await sql`INSERT INTO "user" (id, name, email, "emailVerified", "createdAt", "updatedAt") VALUES (${id}, '', ${`${id}@example.test`}, true, now(), now())`.execute(test.database.db);
-      await sql`INSERT INTO profiles (id, username, email) VALUES (${id}, ${id}, ${`${id}@example.test`})`.execute(test.database.db);
-      await sql`INSERT INTO user_wallets (user_id, wallet_address, encrypted_wallet) VALUES (${id}, ${address}, '{}')`.execute(test.database.db);
+      await sql`INSERT INTO "user" (id, name, email, "emailVerified", "createdAt", "updatedAt") VALUES (${id}, '', ${`${id}@example.test`}, true, now(), now())`.execute(
+        test.database.db,
+      );
+      await sql`INSERT INTO profiles (id, username, email) VALUES (${id}, ${id}, ${`${id}@example.test`})`.execute(
+        test.database.db,
+      );
+      await sql`INSERT INTO user_wallets (user_id, wallet_address, encrypted_wallet) VALUES (${id}, ${address}, '{}')`.execute(
+        test.database.db,
+      );
     }
     return test;
   }
@@ -218,7 +303,10 @@ describe(`the canonical-address migration (${testDbKind})`, () => {
     const test = await migrateWith([address]);
     try {
       await migrate(test.database);
-      const rows = await test.database.db.selectFrom('user_wallets').select('wallet_address').execute();
+      const rows = await test.database.db
+        .selectFrom('user_wallets')
+        .select('wallet_address')
+        .execute();
       expect(rows).toEqual([{ wallet_address: address.toLowerCase() }]);
     } finally {
       await test.drop();
@@ -229,7 +317,9 @@ describe(`the canonical-address migration (${testDbKind})`, () => {
     const address = Wallet.createRandom().address;
     const test = await migrateWith([address, address.toLowerCase()]);
     try {
-      await expect(migrate(test.database)).rejects.toThrow(new RegExp(`0006_wallet_proof.sql.*${address.toLowerCase()} \\(2 members\\)`));
+      await expect(migrate(test.database)).rejects.toThrow(
+        new RegExp(`0006_wallet_proof.sql.*${address.toLowerCase()} \\(2 members\\)`),
+      );
     } finally {
       await test.drop();
     }

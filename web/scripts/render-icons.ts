@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 
 const publicDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../public');
-const HEART = 'M256 380C166 318 120 268 120 208c0-44 34-78 76-78 28 0 48 14 60 36 12-22 32-36 60-36 42 0 76 34 76 78 0 60-46 110-136 172Z';
+const HEART =
+  'M256 380C166 318 120 268 120 208c0-44 34-78 76-78 28 0 48 14 60 36 12-22 32-36 60-36 42 0 76 34 76 78 0 60-46 110-136 172Z';
 
 function mark({ fullBleed }: { fullBleed: boolean }): string {
   // Full-bleed icons are masked to as little as the central 80 %: the heart shrinks to stay clear.
@@ -33,13 +34,18 @@ const icons: Array<{ file: string; size: number; fullBleed: boolean }> = [
 
 mkdirSync(path.join(publicDir, 'icons'), { recursive: true });
 writeFileSync(path.join(publicDir, 'favicon.svg'), `${mark({ fullBleed: false })}\n`);
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox'] });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox'],
+});
 try {
   const page = await browser.newPage();
   for (const { file, size, fullBleed } of icons) {
     await page.setViewportSize({ width: size, height: size });
     const svg = `data:image/svg+xml;base64,${Buffer.from(mark({ fullBleed })).toString('base64')}`;
-    await page.setContent(`<html><body style="margin:0;background:transparent"><img src="${svg}" width="${size}" height="${size}" style="display:block"></body></html>`);
+    await page.setContent(
+      `<html><body style="margin:0;background:transparent"><img src="${svg}" width="${size}" height="${size}" style="display:block"></body></html>`,
+    );
     await page.locator('img').evaluate((img: HTMLImageElement) => img.decode());
     writeFileSync(path.join(publicDir, file), await page.screenshot({ omitBackground: true }));
     console.log(`wrote public/${file} (${size}×${size})`);

@@ -16,7 +16,10 @@ if (!root) throw new Error('index.html has no #root element');
 // in production. Registered once the page has loaded, so it never slows the first screen; if the
 // browser refuses it, the app simply works online only.
 if (import.meta.env.PROD && 'serviceWorker' in navigator) {
-  window.addEventListener('load', () => void navigator.serviceWorker.register('/sw.js').catch(() => undefined));
+  window.addEventListener(
+    'load',
+    () => void navigator.serviceWorker.register('/sw.js').catch(() => undefined),
+  );
 }
 
 createRoot(root).render(

@@ -19,7 +19,8 @@ self.addEventListener('install', (event) => {
 self.addEventListener('activate', (event) => {
   event.waitUntil(
     (async () => {
-      for (const key of await caches.keys()) if (key.startsWith(PREFIX) && key !== CACHE) await caches.delete(key);
+      for (const key of await caches.keys())
+        if (key.startsWith(PREFIX) && key !== CACHE) await caches.delete(key);
       await self.clients.claim();
     })(),
   );

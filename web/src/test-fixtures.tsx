@@ -15,15 +15,37 @@ export const member = {
   caps: { registration: 200, referrals: 150, careActions: 0, total: 350 },
   wallet: { address: '0x' + '1'.repeat(40), keystore: '{}', lockedByOldPassword: false },
   tokens: {
-    entitled: '0', incoming: '0', distributed: '0', claimed: '0', forClaiming: '0', claimSplit: { signup: '0', referral: '0' },
-    signupTokens: '0', remeHeld: '0', remePrice: '0.10', asOf: { block: 12, ageSeconds: 3, chainReachable: true },
+    entitled: '0',
+    incoming: '0',
+    distributed: '0',
+    claimed: '0',
+    forClaiming: '0',
+    claimSplit: { signup: '0', referral: '0' },
+    signupTokens: '0',
+    remeHeld: '0',
+    remePrice: '0.10',
+    asOf: { block: 12, ageSeconds: 3, chainReachable: true },
   },
   firstTimeReferral: false,
 };
-export const network = { success: true, data: { hierarchy: [], level_counts: { level1: 0, level2: 0, level3: 0 }, total_network_size: 0 } };
+export const network = {
+  success: true,
+  data: { hierarchy: [], level_counts: { level1: 0, level2: 0, level3: 0 }, total_network_size: 0 },
+};
 export const links = {
-  links: { mainSite: 'https://example.org', terms: 'https://example.org/t', help: 'https://example.org/h', market: 'https://example.org/m' },
-  chain: { chainId: 31337, tokenAddress: '0x' + '2'.repeat(40), distributorAddress: '0x' + '3'.repeat(40), explorerUrl: null, exchangeUrl: 'https://example.org/x' },
+  links: {
+    mainSite: 'https://example.org',
+    terms: 'https://example.org/t',
+    help: 'https://example.org/h',
+    market: 'https://example.org/m',
+  },
+  chain: {
+    chainId: 31337,
+    tokenAddress: '0x' + '2'.repeat(40),
+    distributorAddress: '0x' + '3'.repeat(40),
+    explorerUrl: null,
+    exchangeUrl: 'https://example.org/x',
+  },
   eth: { priceGbp: '2000', testNetwork: true, faucetUrl: null as string | null },
 };
 
@@ -43,7 +65,13 @@ export const eventSources: EventTarget[] = [];
 export const meCacheControl: string[] = [];
 
 export function signedOut() {
-  vi.stubGlobal('fetch', async () => new Response(JSON.stringify({ code: 'unauthorized', message: 'User not authenticated' }), { status: 401 }));
+  vi.stubGlobal(
+    'fetch',
+    async () =>
+      new Response(JSON.stringify({ code: 'unauthorized', message: 'User not authenticated' }), {
+        status: 401,
+      }),
+  );
 }
 
 /** Every request the app made, as "METHOD path". */
@@ -51,7 +79,10 @@ export const requests: string[] = [];
 
 /** The server as a signed-in member's browser sees it (unit tests have no server): /api/me answers
  * from `details()` (or fails when that returns a Response); `answers` serve other exact paths. */
-export function serveMember(details: () => unknown = () => member, answers: Record<string, () => unknown> = {}) {
+export function serveMember(
+  details: () => unknown = () => member,
+  answers: Record<string, () => unknown> = {},
+) {
   requests.length = 0;
   meCacheControl.length = 0;
   eventSources.length = 0;
@@ -60,16 +91,25 @@ export function serveMember(details: () => unknown = () => member, answers: Reco
   vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
     const path = String(url);
     requests.push(`${init?.method ?? 'GET'} ${path}`);
-    if (path === '/api/me') meCacheControl.push(new Headers(init?.headers).get('cache-control') ?? '');
+    if (path === '/api/me')
+      meCacheControl.push(new Headers(init?.headers).get('cache-control') ?? '');
     const answer = answers[path]?.();
-    if (answer !== undefined) return answer instanceof Response ? answer : new Response(JSON.stringify(answer), { status: 200 });
+    if (answer !== undefined)
+      return answer instanceof Response
+        ? answer
+        : new Response(JSON.stringify(answer), { status: 200 });
     if (path.startsWith('/api/me')) {
       const body = details();
       return body instanceof Response ? body : new Response(JSON.stringify(body), { status: 200 });
     }
     if (path.startsWith('/auth/sign-out')) return new Response('{}', { status: 200 });
-    if (path.startsWith('/api/handoff')) return new Response(JSON.stringify({ url: 'https://example.org/c?authtoken=x', expiresInSeconds: 60 }), { status: 200 });
-    if (path.startsWith('/api/referrals/network')) return new Response(JSON.stringify(network), { status: 200 });
+    if (path.startsWith('/api/handoff'))
+      return new Response(
+        JSON.stringify({ url: 'https://example.org/c?authtoken=x', expiresInSeconds: 60 }),
+        { status: 200 },
+      );
+    if (path.startsWith('/api/referrals/network'))
+      return new Response(JSON.stringify(network), { status: 200 });
     return new Response(JSON.stringify(links), { status: 200 });
   });
 }

@@ -14,7 +14,10 @@ export const changePasswordRequest = z.object({
 });
 export type ChangePasswordRequest = z.infer<typeof changePasswordRequest>;
 /** How many other sessions of the member ended (every one but the one that asked). */
-export const changePasswordResponse = z.object({ ok: z.literal(true), otherSessionsEnded: z.number() });
+export const changePasswordResponse = z.object({
+  ok: z.literal(true),
+  otherSessionsEnded: z.number(),
+});
 
 /** DELETE /api/account: the current auth secret again, whatever the session says. */
 export const deleteMyAccountRequest = z.object({ authSecret: authSecretField });
@@ -39,7 +42,12 @@ export const accountExportResponse = z.object({
     createdAt: z.string(),
   }),
   wallet: z.nullable(z.object({ address: z.string(), keystoreUpdatedAt: z.string() })),
-  caps: z.object({ registration: z.number(), referrals: z.number(), careActions: z.number(), total: z.number() }),
+  caps: z.object({
+    registration: z.number(),
+    referrals: z.number(),
+    careActions: z.number(),
+    total: z.number(),
+  }),
   /** Every CAPs credit: kind, amount, REME in base units (wei), level for referral credits, when. */
   ledger: z.array(
     z.object({

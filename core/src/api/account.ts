@@ -6,7 +6,9 @@ import { AUTH_SECRET_PATTERN } from '../auth-secret';
 import { ADDRESS_PATTERN, KEYSTORE_MAX_LENGTH } from '../keystore';
 import { walletProofField } from '../wallet-proof';
 
-export const authSecretField = z.string().check(z.regex(AUTH_SECRET_PATTERN, 'must be a derived auth secret'));
+export const authSecretField = z
+  .string()
+  .check(z.regex(AUTH_SECRET_PATTERN, 'must be a derived auth secret'));
 export const emailField = z.pipe(
   z.email().check(z.maxLength(254)),
   z.transform((e: string) => e.trim().toLowerCase()),
@@ -33,7 +35,10 @@ export const registerRequest = z.object({
   referralCode: z.optional(plainText(200)),
 });
 export type RegisterRequest = z.input<typeof registerRequest>;
-export const registerResponse = z.object({ needsEmailConfirmation: z.boolean(), userId: z.string() });
+export const registerResponse = z.object({
+  needsEmailConfirmation: z.boolean(),
+  userId: z.string(),
+});
 
 /** POST /api/register/check: asked before the wallet is made, so a taken e-mail is said at once.
  * 200 { ok: true } when it can sign up; 409 email_taken as the registration itself answers. */
@@ -59,7 +64,9 @@ export const userDetailsResponse = z.object({
   firstTimeReferral: z.boolean(),
 });
 export type UserDetails = z.infer<typeof userDetailsResponse>;
-export const userDetailsQuery = z.object({ firstTimeReferral: z.optional(z.enum(['true', 'false'])) });
+export const userDetailsQuery = z.object({
+  firstTimeReferral: z.optional(z.enum(['true', 'false'])),
+});
 
 export const okResponse = z.object({ ok: z.literal(true) });
 
@@ -68,7 +75,12 @@ export const deleteAccountResponse = z.object({ success: z.boolean(), message: z
 
 /** GET /api/config: the public part of the configuration the web app needs. */
 export const publicConfigResponse = z.object({
-  links: z.object({ mainSite: z.string(), terms: z.string(), help: z.string(), market: z.string() }),
+  links: z.object({
+    mainSite: z.string(),
+    terms: z.string(),
+    help: z.string(),
+    market: z.string(),
+  }),
   chain: publicChain,
   /** What a member needs to know about ETH for fees (issue 16). */
   eth: z.object({

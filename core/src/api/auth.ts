@@ -7,14 +7,32 @@ import { plainText } from './common';
 /** A path on this site (`/…`, not `//host`): where a mailed link may send the member afterwards. */
 export const localPath = z.pipe(
   plainText(2048),
-  z.string().check(z.refine((p: string) => p.startsWith('/') && !p.startsWith('//') && !p.includes('\\'), 'must be a path on this site')),
+  z
+    .string()
+    .check(
+      z.refine(
+        (p: string) => p.startsWith('/') && !p.startsWith('//') && !p.includes('\\'),
+        'must be a path on this site',
+      ),
+    ),
 );
 const secret = plainText(256, { min: 1 });
 const token = plainText(4096, { min: 1 });
 
-export const signInRequest = z.object({ email: emailField, password: secret, rememberMe: z.optional(z.boolean()), callbackURL: z.optional(localPath) });
-export const requestPasswordResetRequest = z.object({ email: emailField, redirectTo: z.optional(localPath) });
-export const sendVerificationEmailRequest = z.object({ email: emailField, callbackURL: z.optional(localPath) });
+export const signInRequest = z.object({
+  email: emailField,
+  password: secret,
+  rememberMe: z.optional(z.boolean()),
+  callbackURL: z.optional(localPath),
+});
+export const requestPasswordResetRequest = z.object({
+  email: emailField,
+  redirectTo: z.optional(localPath),
+});
+export const sendVerificationEmailRequest = z.object({
+  email: emailField,
+  callbackURL: z.optional(localPath),
+});
 export const resetPasswordRequest = z.object({ token, newPassword: secret });
 export const verifyEmailQuery = z.object({ token, callbackURL: z.optional(localPath) });
 export const resetLinkParams = z.object({ token: plainText(256, { min: 1 }) });

@@ -34,7 +34,11 @@ export type ChainFiguresAsOf = z.infer<typeof chainFiguresAsOf>;
 export const CHAIN_FIGURES_STALE_SECONDS = 60;
 
 export function chainFiguresMayBeOutdated(asOf: ChainFiguresAsOf): boolean {
-  return !asOf.chainReachable || asOf.ageSeconds === null || asOf.ageSeconds > CHAIN_FIGURES_STALE_SECONDS;
+  return (
+    !asOf.chainReachable ||
+    asOf.ageSeconds === null ||
+    asOf.ageSeconds > CHAIN_FIGURES_STALE_SECONDS
+  );
 }
 
 /** The member's REME: entitlement, rounds and the chain as the follower indexed it (never a chain

@@ -9,7 +9,9 @@ export const HANDOFF_CODE_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 export const handoffResponse = z.object({ url: z.string(), expiresInSeconds: z.int() });
 
 /** POST /api/handoff/redeem: the sister app, server to server, trades the code for a signed identity. */
-export const handoffRedeemRequest = z.object({ code: z.string().check(z.regex(HANDOFF_CODE_PATTERN, 'must be a hand-off code')) });
+export const handoffRedeemRequest = z.object({
+  code: z.string().check(z.regex(HANDOFF_CODE_PATTERN, 'must be a hand-off code')),
+});
 export const handoffRedeemResponse = z.object({
   /** A JWT signed by this server; verify it with the JWKS at /auth/.well-known/jwks.json. */
   token: z.string(),

@@ -54,7 +54,10 @@ export const referralCodeCheckResponse = z.object({ valid: z.boolean() });
 
 /** POST /api/referrals/pending: the pending referral of SPEC §4, processed at sign-in. */
 export const pendingReferralRequest = z.object({ referralCode: plainText(200) });
-export const pendingReferralResponse = z.object({ success: z.boolean(), message: z.optional(z.string()) });
+export const pendingReferralResponse = z.object({
+  success: z.boolean(),
+  message: z.optional(z.string()),
+});
 
 /** POST /api/operator/care-actions: credit a care action (operator API key). */
 export const careActionRequest = z
@@ -65,11 +68,24 @@ export const careActionRequest = z
     caps: z.int().check(z.positive(), z.maximum(100_000)),
     description: plainText(200, { trim: true, min: 1 }),
   })
-  .check(z.refine((v) => Boolean(v.email) !== Boolean(v.userId), { message: 'give exactly one of email and userId' }));
-export const careActionResponse = z.object({ credited: z.boolean(), userId: z.string(), caps: z.int() });
+  .check(
+    z.refine((v) => Boolean(v.email) !== Boolean(v.userId), {
+      message: 'give exactly one of email and userId',
+    }),
+  );
+export const careActionResponse = z.object({
+  credited: z.boolean(),
+  userId: z.string(),
+  caps: z.int(),
+});
 /** 409: the idempotency key was used for another member or amount; what it recorded then. */
 export const careActionConflictResponse = z.object({
   code: z.literal('idempotency_conflict'),
   message: z.string(),
-  recorded: z.object({ userId: z.string(), caps: z.int(), description: z.string(), creditedAt: z.string() }),
+  recorded: z.object({
+    userId: z.string(),
+    caps: z.int(),
+    description: z.string(),
+    creditedAt: z.string(),
+  }),
 });

@@ -43,13 +43,19 @@ const backupCode = z.string().check(z.regex(BACKUP_CODE_PATTERN, 'must be a back
 /** POST /auth/two-factor/enable: the password (as the derived auth secret) starts enrolment. Strict:
  * better-auth also takes `method: "otp"` (on at once, with no authenticator) and `trustDevice`. */
 export const twoFactorEnableRequest = z.strictObject({ password: secret });
-export const twoFactorEnableResponse = z.object({ totpURI: z.string(), backupCodes: z.array(z.string()) });
+export const twoFactorEnableResponse = z.object({
+  totpURI: z.string(),
+  backupCodes: z.array(z.string()),
+});
 /** POST /auth/two-factor/verify-totp: at sign-in, and to finish enrolment. */
 export const verifyTotpRequest = z.strictObject({ code: totpCode });
 /** POST /auth/two-factor/verify-backup-code: at sign-in, once per code. */
 export const verifyBackupCodeRequest = z.strictObject({ code: backupCode });
 /** POST /auth/two-factor/disable: the password and a code (authenticator or backup). */
-export const twoFactorDisableRequest = z.strictObject({ password: secret, code: z.union([totpCode, backupCode]) });
+export const twoFactorDisableRequest = z.strictObject({
+  password: secret,
+  code: z.union([totpCode, backupCode]),
+});
 
 /** What better-auth's sign-in answers: the member, or that a second factor is asked for. */
 export const signInResponse = z.union([

@@ -28,7 +28,10 @@ function storeClient(db: Kysely<DB>) {
     async query({ text, values = [] }: { text: string; values?: unknown[] }) {
       const result = await db.executeQuery(CompiledQuery.raw(text, values));
       // Drivers report affected rows for writes only; a SELECT's count is its rows.
-      return { rows: result.rows, rowCount: Math.max(result.rows.length, Number(result.numAffectedRows ?? 0)) };
+      return {
+        rows: result.rows,
+        rowCount: Math.max(result.rows.length, Number(result.numAffectedRows ?? 0)),
+      };
     },
   };
 }
@@ -46,9 +49,11 @@ function emailOf(request: FastifyRequest): string {
 
 const routeOf = (request: FastifyRequest) => request.routeOptions.url ?? request.url;
 /** Keyed by a hash, so the table holds no e-mail addresses. */
-const emailKey = (request: FastifyRequest, email: string) => `${routeOf(request)}:${createHash('sha256').update(email).digest('base64url')}`;
+const emailKey = (request: FastifyRequest, email: string) =>
+  `${routeOf(request)}:${createHash('sha256').update(email).digest('base64url')}`;
 /** The same e-mail from one client address: where the configured per-e-mail limit applies. */
-const emailFromIpKey = (request: FastifyRequest, email: string) => `${emailKey(request, email)}:${request.ip}`;
+const emailFromIpKey = (request: FastifyRequest, email: string) =>
+  `${emailKey(request, email)}:${request.ip}`;
 
 /**
  * Against every client address together an e-mail gets this many times the per-e-mail limit: a
@@ -58,11 +63,31 @@ const emailFromIpKey = (request: FastifyRequest, email: string) => `${emailKey(r
 export const ALL_ADDRESSES_FACTOR = 10;
 
 export function attemptLimits(config: Config, db: Kysely<DB>): AttemptLimits {
-  const store = { storeClient: storeClient(db), storeType: 'client', tableName: 'attempt_limits', tableCreated: true };
+  const store = {
+    storeClient: storeClient(db),
+    storeType: 'client',
+    tableName: 'attempt_limits',
+    tableCreated: true,
+  };
   const duration = config.AUTH_RATE_LIMIT_WINDOW_MINUTES * 60;
-  const perIp = new RateLimiterPostgres({ ...store, keyPrefix: 'ip', points: config.AUTH_RATE_LIMIT_PER_IP, duration });
-  const perEmail = new RateLimiterPostgres({ ...store, keyPrefix: 'email', points: config.AUTH_RATE_LIMIT_PER_EMAIL, duration });
-  const perEmailEverywhere = new RateLimiterPostgres({ ...store, keyPrefix: 'email-all', points: config.AUTH_RATE_LIMIT_PER_EMAIL * ALL_ADDRESSES_FACTOR, duration });
+  const perIp = new RateLimiterPostgres({
+    ...store,
+    keyPrefix: 'ip',
+    points: config.AUTH_RATE_LIMIT_PER_IP,
+    duration,
+  });
+  const perEmail = new RateLimiterPostgres({
+    ...store,
+    keyPrefix: 'email',
+    points: config.AUTH_RATE_LIMIT_PER_EMAIL,
+    duration,
+  });
+  const perEmailEverywhere = new RateLimiterPostgres({
+    ...store,
+    keyPrefix: 'email-all',
+    points: config.AUTH_RATE_LIMIT_PER_EMAIL * ALL_ADDRESSES_FACTOR,
+    duration,
+  });
 
   return {
     check: async (request) => {
@@ -75,15 +100,23 @@ export function attemptLimits(config: Config, db: Kysely<DB>): AttemptLimits {
         }
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
-        request.log.warn({ route: routeOf(request), email: email || undefined }, 'attempt limit reached');
-        throw new AppError(429, 'rate_limited', `Too many attempts. Please try again in ${retryText(rejection.msBeforeNext)}.`);
+        request.log.warn(
+          { route: routeOf(request), email: email || undefined },
+          'attempt limit reached',
+        );
+        throw new AppError(
+          429,
+          'rate_limited',
+          `Too many attempts. Please try again in ${retryText(rejection.msBeforeNext)}.`,
+        );
       }
     },
     settleSignIn: async (request, outcome) => {
       const email = emailOf(request);
       if (!email || outcome === 'refused') return;
       const [here, everywhere] = [emailFromIpKey(request, email), emailKey(request, email)];
-      if (outcome === 'succeeded') await Promise.all([perEmail.delete(here), perEmailEverywhere.delete(everywhere)]);
+      if (outcome === 'succeeded')
+        await Promise.all([perEmail.delete(here), perEmailEverywhere.delete(everywhere)]);
       else await Promise.all([perEmail.reward(here), perEmailEverywhere.reward(everywhere)]);
     },
   };
@@ -106,10 +139,25 @@ export interface ReauthLimits {
  * address is counted per request as for every limited route.
  */
 export function reauthenticationLimits(config: Config, db: Kysely<DB>): ReauthLimits {
-  const store = { storeClient: storeClient(db), storeType: 'client', tableName: 'attempt_limits', tableCreated: true };
+  const store = {
+    storeClient: storeClient(db),
+    storeType: 'client',
+    tableName: 'attempt_limits',
+    tableCreated: true,
+  };
   const duration = config.AUTH_RATE_LIMIT_WINDOW_MINUTES * 60;
-  const perIp = new RateLimiterPostgres({ ...store, keyPrefix: 'reauth-ip', points: config.AUTH_RATE_LIMIT_PER_IP, duration });
-  const perMember = new RateLimiterPostgres({ ...store, keyPrefix: 'reauth-member', points: config.AUTH_RATE_LIMIT_PER_EMAIL, duration });
+  const perIp = new RateLimiterPostgres({
+    ...store,
+    keyPrefix: 'reauth-ip',
+    points: config.AUTH_RATE_LIMIT_PER_IP,
+    duration,
+  });
+  const perMember = new RateLimiterPostgres({
+    ...store,
+    keyPrefix: 'reauth-member',
+    points: config.AUTH_RATE_LIMIT_PER_EMAIL,
+    duration,
+  });
   return {
     hold: async (request, userId) => {
       try {
@@ -118,7 +166,11 @@ export function reauthenticationLimits(config: Config, db: Kysely<DB>): ReauthLi
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
         request.log.warn({ route: routeOf(request), userId }, 'attempt limit reached');
-        throw new AppError(429, 'rate_limited', `Too many attempts. Please try again in ${retryText(rejection.msBeforeNext)}.`);
+        throw new AppError(
+          429,
+          'rate_limited',
+          `Too many attempts. Please try again in ${retryText(rejection.msBeforeNext)}.`,
+        );
       }
     },
     settle: async (userId, outcome) => {

@@ -55,7 +55,11 @@ const LIMITED_AUTH_ROUTES = [
 const OPEN_AUTH_ROUTES = [
   { method: 'POST', url: '/auth/sign-out', schema: {} },
   { method: 'GET', url: '/auth/verify-email', schema: { querystring: verifyEmailQuery } }, // the confirmation mail's link
-  { method: 'GET', url: '/auth/reset-password/:token', schema: { params: resetLinkParams, querystring: resetLinkQuery } }, // the reset mail's link
+  {
+    method: 'GET',
+    url: '/auth/reset-password/:token',
+    schema: { params: resetLinkParams, querystring: resetLinkQuery },
+  }, // the reset mail's link
   { method: 'GET', url: `/auth${JWKS_PATH}`, schema: {} }, // the keys the sister app verifies hand-off JWTs with
 ] as const;
 
@@ -67,7 +71,12 @@ interface AuthAnswer {
   authCode?: string;
 }
 
-async function callAuth(auth: Auth, config: Config, request: FastifyRequest, body: unknown = request.body): Promise<AuthAnswer> {
+async function callAuth(
+  auth: Auth,
+  config: Config,
+  request: FastifyRequest,
+  body: unknown = request.body,
+): Promise<AuthAnswer> {
   const url = new URL(request.url, config.publicUrl);
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
@@ -75,7 +84,13 @@ async function callAuth(auth: Auth, config: Config, request: FastifyRequest, bod
     headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
   const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && body !== undefined;
-  const response = await auth.handler(new Request(url, { method: request.method, headers, ...(hasBody ? { body: JSON.stringify(body) } : {}) }));
+  const response = await auth.handler(
+    new Request(url, {
+      method: request.method,
+      headers,
+      ...(hasBody ? { body: JSON.stringify(body) } : {}),
+    }),
+  );
   const text = await response.text();
   if (response.status < 400) return { response, text };
   let authCode: string | undefined;
@@ -84,14 +99,25 @@ async function callAuth(auth: Auth, config: Config, request: FastifyRequest, bod
   } catch {
     authCode = undefined;
   }
-  const error: ErrorCode = (authCode && authErrors[authCode]) || (response.status === 401 ? 'unauthorized' : response.status === 404 ? 'not_found' : 'auth_failed');
+  const error: ErrorCode =
+    (authCode && authErrors[authCode]) ||
+    (response.status === 401
+      ? 'unauthorized'
+      : response.status === 404
+        ? 'not_found'
+        : 'auth_failed');
   return { response, text, error, authCode };
 }
 
-function send(request: FastifyRequest, reply: FastifyReply, { response, text, error, authCode }: AuthAnswer) {
+function send(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  { response, text, error, authCode }: AuthAnswer,
+) {
   reply.status(response.status);
   response.headers.forEach((value, name) => {
-    if (name !== 'set-cookie' && name !== 'content-length' && name !== 'content-encoding') reply.header(name, value);
+    if (name !== 'set-cookie' && name !== 'content-length' && name !== 'content-encoding')
+      reply.header(name, value);
   });
   for (const cookie of response.headers.getSetCookie()) reply.header('set-cookie', cookie);
   if (error) {
@@ -114,12 +140,21 @@ async function sessionUserId(auth: Auth, request: FastifyRequest): Promise<strin
 
 /** Routes that ask a signed-in member for the password again share the per-member count of the
  * password change and account deletion (attempt-limits.ts): a stolen session cannot guess it. */
-async function reauthenticated(reauth: ReauthLimits, request: FastifyRequest, userId: string, call: () => Promise<AuthAnswer>): Promise<AuthAnswer> {
+async function reauthenticated(
+  reauth: ReauthLimits,
+  request: FastifyRequest,
+  userId: string,
+  call: () => Promise<AuthAnswer>,
+): Promise<AuthAnswer> {
   await reauth.hold(request, userId);
   let outcome: SignInOutcome = 'undecided';
   try {
     const answer = await call();
-    outcome = answer.response.ok ? 'succeeded' : answer.error === 'invalid_credentials' ? 'refused' : 'undecided';
+    outcome = answer.response.ok
+      ? 'succeeded'
+      : answer.error === 'invalid_credentials'
+        ? 'refused'
+        : 'undecided';
     return answer;
   } finally {
     await reauth.settle(userId, outcome);
@@ -128,25 +163,47 @@ async function reauthenticated(reauth: ReauthLimits, request: FastifyRequest, us
 
 /** Turning two-factor sign-in off takes the password and a code (authenticator or backup): a
  * session left open somewhere cannot turn it off with the password alone, nor with a code alone. */
-async function disableTwoFactor(auth: Auth, config: Config, reauth: ReauthLimits, request: FastifyRequest, reply: FastifyReply) {
+async function disableTwoFactor(
+  auth: Auth,
+  config: Config,
+  reauth: ReauthLimits,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
   const { code, password } = request.body as { code: string; password: string };
   const headers = fromNodeHeaders(request.headers);
   const userId = await sessionUserId(auth, request);
   try {
     const call = { headers, body: { code } };
-    await (TOTP_CODE_PATTERN.test(code) ? auth.api.verifyTOTP(call) : auth.api.verifyBackupCode(call));
+    await (TOTP_CODE_PATTERN.test(code)
+      ? auth.api.verifyTOTP(call)
+      : auth.api.verifyBackupCode(call));
   } catch (error) {
     if (!(error instanceof APIError)) throw error;
     const authCode = (error.body as { code?: string } | undefined)?.code;
-    const ours = (authCode && authErrors[authCode]) || (error.statusCode === 401 ? 'unauthorized' : 'invalid_two_factor_code');
+    const ours =
+      (authCode && authErrors[authCode]) ||
+      (error.statusCode === 401 ? 'unauthorized' : 'invalid_two_factor_code');
     request.log.info({ status: error.statusCode, authCode }, 'two-factor code refused');
     throw new AppError(error.statusCode === 429 ? 429 : ours === 'unauthorized' ? 401 : 400, ours);
   }
-  return send(request, reply, await reauthenticated(reauth, request, userId, () => callAuth(auth, config, request, { password })));
+  return send(
+    request,
+    reply,
+    await reauthenticated(reauth, request, userId, () =>
+      callAuth(auth, config, request, { password }),
+    ),
+  );
 }
 
 /** Sign-in settles its attempt by the outcome: only wrong credentials stay counted per e-mail. */
-async function signIn(auth: Auth, config: Config, limits: AttemptLimits, request: FastifyRequest, reply: FastifyReply) {
+async function signIn(
+  auth: Auth,
+  config: Config,
+  limits: AttemptLimits,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
   let answer: AuthAnswer;
   try {
     answer = await callAuth(auth, config, request);
@@ -154,26 +211,60 @@ async function signIn(auth: Auth, config: Config, limits: AttemptLimits, request
     await limits.settleSignIn(request, 'undecided');
     throw error;
   }
-  await limits.settleSignIn(request, answer.response.ok ? 'succeeded' : answer.error === 'invalid_credentials' ? 'refused' : 'undecided');
+  await limits.settleSignIn(
+    request,
+    answer.response.ok
+      ? 'succeeded'
+      : answer.error === 'invalid_credentials'
+        ? 'refused'
+        : 'undecided',
+  );
   return send(request, reply, answer);
 }
 
-export async function registerAuthRoutes(app: FastifyInstance, auth: Auth, config: Config, limits: AttemptLimits, reauth: ReauthLimits): Promise<void> {
-  app.post('/auth/sign-in/email', { preHandler: limits.check, schema: { hide: true, body: signInRequest } }, (request, reply) =>
-    signIn(auth, config, limits, request, reply),
+export async function registerAuthRoutes(
+  app: FastifyInstance,
+  auth: Auth,
+  config: Config,
+  limits: AttemptLimits,
+  reauth: ReauthLimits,
+): Promise<void> {
+  app.post(
+    '/auth/sign-in/email',
+    { preHandler: limits.check, schema: { hide: true, body: signInRequest } },
+    (request, reply) => signIn(auth, config, limits, request, reply),
   );
   for (const route of LIMITED_AUTH_ROUTES) {
-    app.post(route.url, { preHandler: limits.check, schema: { hide: true, ...route.schema } }, (request, reply) => forward(auth, config, request, reply));
+    app.post(
+      route.url,
+      { preHandler: limits.check, schema: { hide: true, ...route.schema } },
+      (request, reply) => forward(auth, config, request, reply),
+    );
   }
-  app.post('/auth/two-factor/enable', { preHandler: limits.check, schema: { hide: true, body: twoFactorEnableRequest } }, async (request, reply) => {
-    const userId = await sessionUserId(auth, request);
-    return send(request, reply, await reauthenticated(reauth, request, userId, () => callAuth(auth, config, request)));
-  });
-  app.post('/auth/two-factor/disable', { preHandler: limits.check, schema: { hide: true, body: twoFactorDisableRequest } }, (request, reply) =>
-    disableTwoFactor(auth, config, reauth, request, reply),
+  app.post(
+    '/auth/two-factor/enable',
+    { preHandler: limits.check, schema: { hide: true, body: twoFactorEnableRequest } },
+    async (request, reply) => {
+      const userId = await sessionUserId(auth, request);
+      return send(
+        request,
+        reply,
+        await reauthenticated(reauth, request, userId, () => callAuth(auth, config, request)),
+      );
+    },
+  );
+  app.post(
+    '/auth/two-factor/disable',
+    { preHandler: limits.check, schema: { hide: true, body: twoFactorDisableRequest } },
+    (request, reply) => disableTwoFactor(auth, config, reauth, request, reply),
   );
   for (const route of OPEN_AUTH_ROUTES) {
-    app.route({ method: route.method, url: route.url, schema: { hide: true, ...route.schema }, handler: (request, reply) => forward(auth, config, request, reply) });
+    app.route({
+      method: route.method,
+      url: route.url,
+      schema: { hide: true, ...route.schema },
+      handler: (request, reply) => forward(auth, config, request, reply),
+    });
   }
   // Unlisted better-auth endpoints (change-password, list-sessions, verify-password, token, …) do
   // not exist here, so none of them can be reached around our limits and checks.

@@ -24,7 +24,12 @@ export const RESET_TOKEN_EXPIRES_IN_S = 60 * 60;
 
 export function trustedOrigins(config: Config): string[] {
   const origins = [new URL(config.publicUrl).origin];
-  if (!config.isProduction) origins.push('http://localhost:5173', `http://127.0.0.1:${config.PORT}`, `http://localhost:${config.PORT}`);
+  if (!config.isProduction)
+    origins.push(
+      'http://localhost:5173',
+      `http://127.0.0.1:${config.PORT}`,
+      `http://localhost:${config.PORT}`,
+    );
   return [...new Set(origins)];
 }
 
@@ -54,14 +59,22 @@ export function createAuth(
       log: (level, message, ...args) => {
         // The database being away is an outage the request answers with 503 (plugins/errors.ts), not a bug.
         const outage = level === 'error' && args.some(isDatabaseUnavailable);
-        const target = outage ? 'warn' : level === 'error' ? 'error' : level === 'warn' ? 'info' : 'debug';
+        const target = outage
+          ? 'warn'
+          : level === 'error'
+            ? 'error'
+            : level === 'warn'
+              ? 'info'
+              : 'debug';
         log[target]({ args: args.length > 0 ? args : undefined }, `better-auth: ${message}`);
       },
     },
     plugins: authPlugins,
     // This process forgets an ended session before the answer leaves; the others hear of it from
     // the session table's trigger (auth/session.ts).
-    databaseHooks: { session: { delete: { after: async (session) => on.sessionEnded(session.token) } } },
+    databaseHooks: {
+      session: { delete: { after: async (session) => on.sessionEnded(session.token) } },
+    },
     rateLimit: { enabled: false }, // limits are ours (per IP and per e-mail), see auth-routes.ts
     // Reset tokens are kept as SHA-256 hashes: whoever reads the table (or its files) resets nothing.
     // E-mail confirmation tokens are signed JWTs, never stored.
@@ -87,7 +100,11 @@ export function createAuth(
       // The keystore is still locked by the old password (migration 0015); every process's copy of
       // the member hears of it.
       onPasswordReset: async ({ user }) => {
-        await database.db.updateTable('user_wallets').set({ locked_by_old_password: true }).where('user_id', '=', user.id).execute();
+        await database.db
+          .updateTable('user_wallets')
+          .set({ locked_by_old_password: true })
+          .where('user_id', '=', user.id)
+          .execute();
         await sql`SELECT pg_notify(${MEMBER_EVENTS_CHANNEL}, ${user.id})`.execute(database.db);
       },
     },
@@ -102,7 +119,11 @@ export function createAuth(
       },
       expiresIn: EMAIL_TOKEN_EXPIRES_IN_S,
       sendVerificationEmail: async ({ user, url }) => {
-        const wallet = await database.db.selectFrom('user_wallets').select('wallet_address').where('user_id', '=', user.id).executeTakeFirstOrThrow();
+        const wallet = await database.db
+          .selectFrom('user_wallets')
+          .select('wallet_address')
+          .where('user_id', '=', user.id)
+          .executeTakeFirstOrThrow();
         await queue(confirmationMail(user.email, url, wallet.wallet_address));
       },
     },

@@ -23,5 +23,7 @@ export const COMMUNITY_APP_SECRET_FILE = 'community-app-secret';
 
 /** The secret the sister app presents to redeem hand-off codes (COMMUNITY_APP_CLIENT_SECRET). */
 export async function communityAppSecret(config: Config): Promise<string> {
-  return config.COMMUNITY_APP_CLIENT_SECRET ?? keyFromFile(config.dataDir, COMMUNITY_APP_SECRET_FILE);
+  return (
+    config.COMMUNITY_APP_CLIENT_SECRET ?? keyFromFile(config.dataDir, COMMUNITY_APP_SECRET_FILE)
+  );
 }

@@ -56,13 +56,24 @@ export class SessionCache {
     return this.#epoch;
   }
 
-  remember(key: string, userId: string, expiresAt: number, epochBeforeAsking: number, now = Date.now()): void {
+  remember(
+    key: string,
+    userId: string,
+    expiresAt: number,
+    epochBeforeAsking: number,
+    now = Date.now(),
+  ): void {
     // A session that ended while better-auth was being asked may be the one it vouched for.
     if (this.lifetimeMs <= 0 || epochBeforeAsking !== this.#epoch) return;
     this.#entries.delete(key);
     // Map order is insertion order: past the bound, the longest-held go first.
-    while (this.#entries.size >= this.maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
-    this.#entries.set(key, { userId, expiresAt, until: Math.min(expiresAt, now + this.lifetimeMs) });
+    while (this.#entries.size >= this.maxEntries)
+      this.#entries.delete(this.#entries.keys().next().value!);
+    this.#entries.set(key, {
+      userId,
+      expiresAt,
+      until: Math.min(expiresAt, now + this.lifetimeMs),
+    });
   }
 
   forget(key: string): void {
@@ -89,7 +100,11 @@ export class SessionCache {
 
   /** Every process hears of every session that ends (the payload is the token's SHA-256). */
   async start(database: Database): Promise<void> {
-    this.#unlisten = await database.listen(SESSION_ENDED_CHANNEL, (key) => this.forget(key), () => this.forget(EVERY_SESSION));
+    this.#unlisten = await database.listen(
+      SESSION_ENDED_CHANNEL,
+      (key) => this.forget(key),
+      () => this.forget(EVERY_SESSION),
+    );
   }
 
   async stop(): Promise<void> {
@@ -150,7 +165,10 @@ export class SessionCheck {
   /** The session token from a correctly signed session cookie (better-call's format), else null. */
   async #signedToken(header: string | undefined): Promise<string | null> {
     if (!header) return null;
-    this.#cookie ??= this.auth.$context.then((ctx) => ({ name: ctx.authCookies.sessionToken.name, secret: ctx.secret }));
+    this.#cookie ??= this.auth.$context.then((ctx) => ({
+      name: ctx.authCookies.sessionToken.name,
+      secret: ctx.secret,
+    }));
     const { name, secret } = await this.#cookie;
     const raw = cookieValue(header, name);
     if (raw === null) return null;

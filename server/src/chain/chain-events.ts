@@ -59,21 +59,40 @@ export function decodeLog(contracts: FollowedContracts, log: RpcLog): ChainEvent
   const topic = log.topics[0];
   if (address === contracts.token && topic === TRANSFER) {
     const { args } = tokenEvents.parseLog(log)!;
-    return { ...place, kind: 'transfer', from_address: String(args[0]).toLowerCase(), to_address: String(args[1]).toLowerCase(), amount: String(args[2]) };
+    return {
+      ...place,
+      kind: 'transfer',
+      from_address: String(args[0]).toLowerCase(),
+      to_address: String(args[1]).toLowerCase(),
+      amount: String(args[2]),
+    };
   }
   if (address === contracts.distributor && topic === CLAIMED) {
     const { args } = distributorEvents.parseLog(log)!;
-    return { ...place, kind: 'claimed', to_address: String(args[0]).toLowerCase(), amount: String(args[1]) };
+    return {
+      ...place,
+      kind: 'claimed',
+      to_address: String(args[0]).toLowerCase(),
+      amount: String(args[1]),
+    };
   }
   if (address === contracts.distributor && topic === ROOT_PUBLISHED) {
     const { args } = distributorEvents.parseLog(log)!;
-    return { ...place, kind: 'root_published', round_index: Number(args[0]), root: String(args[1]).toLowerCase(), amount: String(args[2]) };
+    return {
+      ...place,
+      kind: 'root_published',
+      round_index: Number(args[0]),
+      root: String(args[1]).toLowerCase(),
+      amount: String(args[2]),
+    };
   }
   return null;
 }
 
 /** What `events` add to each address's REME balance and claimed amount (the zero address left out). */
-export function walletDeltas(events: ChainEvent[]): Map<string, { balance: bigint; claimed: bigint }> {
+export function walletDeltas(
+  events: ChainEvent[],
+): Map<string, { balance: bigint; claimed: bigint }> {
   const deltas = new Map<string, { balance: bigint; claimed: bigint }>();
   const add = (address: string | null, balance: bigint, claimed: bigint) => {
     if (!address || address === ZERO_ADDRESS) return;

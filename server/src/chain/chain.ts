@@ -41,11 +41,19 @@ function turns(): <T>(work: () => Promise<T>) => Promise<T> {
   };
 }
 
-export async function openChain(config: Config, database: Database, log: FastifyBaseLogger): Promise<Chain> {
+export async function openChain(
+  config: Config,
+  database: Database,
+  log: FastifyBaseLogger,
+): Promise<Chain> {
   const embedded = !config.CHAIN_RPC_URL;
   const keys = embedded ? await embeddedChainKeys(config.dataDir) : undefined;
   const opened = keys
-    ? await openEmbeddedNode(database.db, { keys, onDivergence: config.CHAIN_JOURNAL_ON_DIVERGENCE, log })
+    ? await openEmbeddedNode(database.db, {
+        keys,
+        onDivergence: config.CHAIN_JOURNAL_ON_DIVERGENCE,
+        log,
+      })
     : openRemoteNode(config.CHAIN_RPC_URL!);
   const node = countedNode(opened);
   const provider = new BrowserProvider(node, undefined, { cacheTimeout: -1, pollingInterval: 250 });
@@ -61,7 +69,10 @@ export async function openChain(config: Config, database: Database, log: Fastify
       await deployContracts(operator, DEV_TREASURY);
       log.info({ tokenAddress, distributorAddress }, 'embedded chain: contracts deployed');
     } else {
-      log.info({ replayed: (opened as { replayed?: number }).replayed, tokenAddress, distributorAddress }, 'embedded chain: restored');
+      log.info(
+        { replayed: (opened as { replayed?: number }).replayed, tokenAddress, distributorAddress },
+        'embedded chain: restored',
+      );
     }
   } else if ((await provider.getCode(distributorAddress!)) === '0x') {
     log.warn({ distributorAddress }, 'no contract code at DISTRIBUTOR_ADDRESS');

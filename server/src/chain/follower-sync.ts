@@ -7,7 +7,16 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema';
 import { decodeLog, logFilter, type RpcLog } from './chain-events';
-import { applyBlocks, keptBlocks, readFollowerState, recordReached, resetIndex, rollBackTo, type Cursor, type FollowedChain } from './follower-store';
+import {
+  applyBlocks,
+  keptBlocks,
+  readFollowerState,
+  recordReached,
+  resetIndex,
+  rollBackTo,
+  type Cursor,
+  type FollowedChain,
+} from './follower-store';
 import type { ChainNode } from './node';
 
 /** Blocks per eth_getLogs call (public nodes commonly refuse much wider ranges). */
@@ -31,18 +40,32 @@ interface BlockRef {
 }
 
 async function blockAt(node: ChainNode, tag: number | 'latest'): Promise<BlockRef | null> {
-  const block = (await node.request({ method: 'eth_getBlockByNumber', params: [tag === 'latest' ? tag : toQuantity(tag), false] })) as { number: string; hash: string } | null;
+  const block = (await node.request({
+    method: 'eth_getBlockByNumber',
+    params: [tag === 'latest' ? tag : toQuantity(tag), false],
+  })) as { number: string; hash: string } | null;
   return block ? { number: Number(block.number), hash: block.hash } : null;
 }
 
-function sameChain(state: { chain_id: number; token_address: string; distributor_address: string }, chain: FollowedChain): boolean {
-  return state.chain_id === chain.chainId && state.token_address === chain.token && state.distributor_address === chain.distributor;
+function sameChain(
+  state: { chain_id: number; token_address: string; distributor_address: string },
+  chain: FollowedChain,
+): boolean {
+  return (
+    state.chain_id === chain.chainId &&
+    state.token_address === chain.token &&
+    state.distributor_address === chain.distributor
+  );
 }
 
 export async function syncOnce(s: SyncSettings): Promise<{ head: number; processed: number }> {
   let state = await readFollowerState(s.db);
   if (!state || !sameChain(state, s.chain)) {
-    if (state) s.log.warn({ was: state.chain_id, chainId: s.chain.chainId }, 'chain follower: another chain or other contracts; indexing again from the start block');
+    if (state)
+      s.log.warn(
+        { was: state.chain_id, chainId: s.chain.chainId },
+        'chain follower: another chain or other contracts; indexing again from the start block',
+      );
     await resetIndex(s.db, s.chain, s.startBlock);
     state = (await readFollowerState(s.db))!;
   }
@@ -62,9 +85,15 @@ export async function syncOnce(s: SyncSettings): Promise<{ head: number; process
     const to = Math.min(target, cursor.number + LOG_RANGE);
     const block = to === head.number ? head : await blockAt(s.node, to);
     if (!block) throw new Error(`the node has no block ${to}`);
-    const logs = (await s.node.request({ method: 'eth_getLogs', params: [logFilter(s.chain, cursor.number + 1, to)] })) as RpcLog[];
-    const events = logs.filter((log) => !log.removed).flatMap((log) => decodeLog(s.chain, log) ?? []);
-    if (!(await applyBlocks(s.db, cursor, block, head.number, events))) throw new FollowerOvertaken('another process recorded these blocks first');
+    const logs = (await s.node.request({
+      method: 'eth_getLogs',
+      params: [logFilter(s.chain, cursor.number + 1, to)],
+    })) as RpcLog[];
+    const events = logs
+      .filter((log) => !log.removed)
+      .flatMap((log) => decodeLog(s.chain, log) ?? []);
+    if (!(await applyBlocks(s.db, cursor, block, head.number, events)))
+      throw new FollowerOvertaken('another process recorded these blocks first');
     cursor = block;
   }
   return { head: head.number, processed: cursor.number };
@@ -79,7 +108,11 @@ async function rollBack(s: SyncSettings, from: Cursor): Promise<Cursor> {
       break;
     }
   }
-  if (!(await rollBackTo(s.db, from, ancestor))) throw new FollowerOvertaken('another process rolled back first');
-  s.log.warn({ from: from.number, to: ancestor.number }, 'chain follower: the chain reorganised; rolled back to the last block it still has');
+  if (!(await rollBackTo(s.db, from, ancestor)))
+    throw new FollowerOvertaken('another process rolled back first');
+  s.log.warn(
+    { from: from.number, to: ancestor.number },
+    'chain follower: the chain reorganised; rolled back to the last block it still has',
+  );
   return ancestor;
 }

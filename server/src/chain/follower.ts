@@ -12,7 +12,6 @@ import { recordFailure } from './follower-store';
 import { FollowerOvertaken, syncOnce, type SyncSettings } from './follower-sync';
 import { countedNode, type NodeCalls } from './node-calls';
 
-
 export class ChainFollower {
   /** The follower's own calls to the node (also counted in chain.node.calls). */
   readonly calls: NodeCalls;
@@ -36,7 +35,11 @@ export class ChainFollower {
     this.#settings = {
       db: database.db,
       node,
-      chain: { chainId: chain.chainId, token: String(chain.token.target).toLowerCase(), distributor: String(chain.distributor.target).toLowerCase() },
+      chain: {
+        chainId: chain.chainId,
+        token: String(chain.token.target).toLowerCase(),
+        distributor: String(chain.distributor.target).toLowerCase(),
+      },
       confirmations: config.chainConfirmations,
       startBlock: config.CHAIN_START_BLOCK,
       log,
@@ -83,7 +86,10 @@ export class ChainFollower {
 
   #schedule(): void {
     if (this.#stopped) return;
-    this.#timer = setTimeout(() => void this.#tick().finally(() => this.#schedule()), this.#interval);
+    this.#timer = setTimeout(
+      () => void this.#tick().finally(() => this.#schedule()),
+      this.#interval,
+    );
   }
 
   async #tick(): Promise<void> {
@@ -103,10 +109,17 @@ export class ChainFollower {
       this.#failing = false;
     } catch (error) {
       if (error instanceof FollowerOvertaken) {
-        this.#log.warn({ err: error }, 'chain follower: another process wrote first; this pass stopped');
+        this.#log.warn(
+          { err: error },
+          'chain follower: another process wrote first; this pass stopped',
+        );
         return;
       }
-      if (!this.#failing) this.#log.warn({ err: error }, 'chain follower: a pass failed; members see the last figures, marked with their block and age');
+      if (!this.#failing)
+        this.#log.warn(
+          { err: error },
+          'chain follower: a pass failed; members see the last figures, marked with their block and age',
+        );
       this.#failing = true;
       await recordFailure(this.#settings.db, (error as Error).message).catch(() => undefined);
     } finally {

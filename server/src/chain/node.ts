@@ -31,10 +31,17 @@ export class NodeError extends Error implements RpcError {
 }
 
 /** `node`'s answer to one call, or a NodeError (-32000) once `ms` have passed without one. */
-export async function requestWithin(node: ChainNode, args: { method: string; params?: unknown[] }, ms: number): Promise<unknown> {
+export async function requestWithin(
+  node: ChainNode,
+  args: { method: string; params?: unknown[] },
+  ms: number,
+): Promise<unknown> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new NodeError(-32000, `The chain did not answer within ${ms} ms`)), ms);
+    timer = setTimeout(
+      () => reject(new NodeError(-32000, `The chain did not answer within ${ms} ms`)),
+      ms,
+    );
   });
   try {
     return await Promise.race([node.request(args), late]);
@@ -45,7 +52,11 @@ export async function requestWithin(node: ChainNode, args: { method: string; par
 
 function asNodeError(error: unknown): NodeError {
   const e = error as { code?: unknown; message?: string; data?: unknown };
-  return new NodeError(typeof e.code === 'number' ? e.code : -32603, e.message ?? 'node error', e.data);
+  return new NodeError(
+    typeof e.code === 'number' ? e.code : -32603,
+    e.message ?? 'node error',
+    e.data,
+  );
 }
 
 /** One at a time, so the journal's order is the order the chain mined them in. */
@@ -59,7 +70,10 @@ class Queue {
 }
 
 /** The embedded chain rebuilt from its journal; each transaction it mines is journaled with its block. */
-export async function openEmbeddedNode(db: Kysely<DB>, options: RestoreOptions): Promise<ChainNode & { replayed: number }> {
+export async function openEmbeddedNode(
+  db: Kysely<DB>,
+  options: RestoreOptions,
+): Promise<ChainNode & { replayed: number }> {
   const { chain, replayed } = await restoreChain(db, options);
   const sends = new Queue();
   const minedListeners: Array<() => Promise<void>> = [];
@@ -67,7 +81,10 @@ export async function openEmbeddedNode(db: Kysely<DB>, options: RestoreOptions):
     kind: 'embedded',
     replayed,
     async request({ method, params = [] }) {
-      const call = () => chain.request({ method, params }).catch((error: unknown) => Promise.reject(asNodeError(error)));
+      const call = () =>
+        chain
+          .request({ method, params })
+          .catch((error: unknown) => Promise.reject(asNodeError(error)));
       if (method !== 'eth_sendRawTransaction') return call();
       const sent = await sends.run(async () => {
         const hash = (await call()) as string;
@@ -95,7 +112,8 @@ export function openRemoteNode(url: string): ChainNode {
         body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
         signal: AbortSignal.timeout(30_000),
       }).catch(() => Promise.reject(new NodeError(-32603, 'the chain node could not be reached')));
-      const body = (await response.json().catch(() => undefined)) as { result?: unknown; error?: RpcError } | undefined;
+      const body = (await response.json().catch(() => undefined)) as
+        { result?: unknown; error?: RpcError } | undefined;
       if (!body) throw new NodeError(-32603, `the chain node answered ${response.status}`);
       if (body.error) throw new NodeError(body.error.code, body.error.message, body.error.data);
       return body.result;

@@ -9,7 +9,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema';
 import { CHAIN_OPERATOR_KEY_FILE, type EmbeddedChainKeys } from './embedded-keys';
-import { archiveJournal, minedBlock, readJournal, recordBlocks, type JournalEntry, type MinedBlock } from './journal';
+import {
+  archiveJournal,
+  minedBlock,
+  readJournal,
+  recordBlocks,
+  type JournalEntry,
+  type MinedBlock,
+} from './journal';
 
 export interface Divergence {
   seq: number;
@@ -36,7 +43,10 @@ export interface RestoreOptions {
 }
 
 /** A new embedded chain with every journal entry replayed (or those before a divergence, archiving the rest). */
-export async function restoreChain(db: Kysely<DB>, options: RestoreOptions): Promise<{ chain: DevChain; replayed: number }> {
+export async function restoreChain(
+  db: Kysely<DB>,
+  options: RestoreOptions,
+): Promise<{ chain: DevChain; replayed: number }> {
   const journal = await readJournal(db);
   const accounts = [options.keys.operator, options.keys.faucet];
   let chain = await createDevChain(accounts);
@@ -44,10 +54,20 @@ export async function restoreChain(db: Kysely<DB>, options: RestoreOptions): Pro
   if (outcome.divergence) {
     const { divergence } = outcome;
     if (options.onDivergence !== 'archive') throw new ChainReplayError(divergence);
-    const dropped = await archiveJournal(db, divergence.seq, `replay diverged: ${divergence.detail}`);
-    options.log.warn({ ...divergence, fromSeq: divergence.seq, ...dropped }, 'embedded chain: journal archived from the diverging entry on');
+    const dropped = await archiveJournal(
+      db,
+      divergence.seq,
+      `replay diverged: ${divergence.detail}`,
+    );
+    options.log.warn(
+      { ...divergence, fromSeq: divergence.seq, ...dropped },
+      'embedded chain: journal archived from the diverging entry on',
+    );
     chain = await createDevChain(accounts);
-    outcome = await replayEntries(chain, journal.filter((entry) => entry.seq < divergence.seq));
+    outcome = await replayEntries(
+      chain,
+      journal.filter((entry) => entry.seq < divergence.seq),
+    );
     if (outcome.divergence) throw new ChainReplayError(outcome.divergence);
   }
   await recordBlocks(db, outcome.recorded);
@@ -65,7 +85,11 @@ function otherOperator(journal: JournalEntry[], keys: EmbeddedChainKeys): Replay
   const operator = new Wallet(keys.operator).address;
   if (!first || !signer || signer === operator) return undefined;
   const detail = `it was signed by ${signer}, but this install's operator (DATA_DIR/${CHAIN_OPERATOR_KEY_FILE}) is ${operator}: the journal was made with other keys than DATA_DIR holds`;
-  return { replayed: 0, recorded: [], divergence: { seq: first.seq, txHash: first.txHash, detail } };
+  return {
+    replayed: 0,
+    recorded: [],
+    divergence: { seq: first.seq, txHash: first.txHash, detail },
+  };
 }
 
 /** Bytes that do not parse are left to the replay, which reports what the node says of them. */
@@ -88,16 +112,32 @@ async function replayEntries(chain: DevChain, entries: JournalEntry[]): Promise<
   const recorded: Replay['recorded'] = [];
   let latest = await latestBlock(chain);
   for (const [replayed, entry] of entries.entries()) {
-    const diverged = (detail: string): Replay => ({ replayed, recorded, divergence: { seq: entry.seq, txHash: entry.txHash, detail } });
+    const diverged = (detail: string): Replay => ({
+      replayed,
+      recorded,
+      divergence: { seq: entry.seq, txHash: entry.txHash, detail },
+    });
     const expected = entry.block;
     if (expected) {
-      if (expected.number <= latest.number) return diverged(`the journal puts it in block ${expected.number}, but the chain is already at block ${latest.number}`);
+      if (expected.number <= latest.number)
+        return diverged(
+          `the journal puts it in block ${expected.number}, but the chain is already at block ${latest.number}`,
+        );
       if (expected.number > latest.number + 1) {
-        await chain.request({ method: 'hardhat_mine', params: [toQuantity(expected.number - latest.number - 1)] });
+        await chain.request({
+          method: 'hardhat_mine',
+          params: [toQuantity(expected.number - latest.number - 1)],
+        });
         latest = await latestBlock(chain);
       }
-      if (expected.timestamp <= latest.timestamp) return diverged(`the journal gives block ${expected.number} timestamp ${expected.timestamp}, not after block ${latest.number}'s ${latest.timestamp}`);
-      await chain.request({ method: 'evm_setNextBlockTimestamp', params: [toQuantity(expected.timestamp)] });
+      if (expected.timestamp <= latest.timestamp)
+        return diverged(
+          `the journal gives block ${expected.number} timestamp ${expected.timestamp}, not after block ${latest.number}'s ${latest.timestamp}`,
+        );
+      await chain.request({
+        method: 'evm_setNextBlockTimestamp',
+        params: [toQuantity(expected.timestamp)],
+      });
     }
     let hash: unknown;
     try {
@@ -109,7 +149,9 @@ async function replayEntries(chain: DevChain, entries: JournalEntry[]): Promise<
     const mined = await minedBlock(chain, entry.txHash);
     if (!mined) return diverged('the node did not mine it');
     if (expected && (mined.number !== expected.number || mined.hash !== expected.hash)) {
-      return diverged(`block ${mined.number} has hash ${mined.hash}, the journal recorded block ${expected.number} with ${expected.hash}`);
+      return diverged(
+        `block ${mined.number} has hash ${mined.hash}, the journal recorded block ${expected.number} with ${expected.hash}`,
+      );
     }
     if (!expected) recorded.push({ seq: entry.seq, block: mined });
     latest = mined;
@@ -118,6 +160,9 @@ async function replayEntries(chain: DevChain, entries: JournalEntry[]): Promise<
 }
 
 async function latestBlock(chain: DevChain): Promise<Pick<MinedBlock, 'number' | 'timestamp'>> {
-  const block = (await chain.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { number: string; timestamp: string };
+  const block = (await chain.request({
+    method: 'eth_getBlockByNumber',
+    params: ['latest', false],
+  })) as { number: string; timestamp: string };
   return { number: Number(block.number), timestamp: Number(block.timestamp) };
 }

@@ -45,7 +45,9 @@ async function operatorKey(): Promise<string> {
   try {
     return (await readFile(file, 'utf8')).trim();
   } catch {
-    throw new Error(`No OPERATOR_API_KEY and no key file at ${file}. Start the server once, or set OPERATOR_API_KEY.`);
+    throw new Error(
+      `No OPERATOR_API_KEY and no key file at ${file}. Start the server once, or set OPERATOR_API_KEY.`,
+    );
   }
 }
 
@@ -55,13 +57,19 @@ async function call(pathname: string, body?: unknown): Promise<unknown> {
   try {
     response = await fetch(`${server}${pathname}`, {
       method: body === undefined ? 'GET' : 'POST',
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), authorization: `Bearer ${await operatorKey()}` },
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        authorization: `Bearer ${await operatorKey()}`,
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
   } catch {
     throw new Error(`Could not reach the server at ${server}. Is it running? (SERVER_URL)`);
   }
-  const data = (await response.json().catch(() => ({}))) as { message?: string; recorded?: unknown };
+  const data = (await response.json().catch(() => ({}))) as {
+    message?: string;
+    recorded?: unknown;
+  };
   if (!response.ok) {
     const recorded = data.recorded ? ` Recorded: ${JSON.stringify(data.recorded)}` : '';
     throw new Error(`${response.status}: ${data.message ?? 'request refused'}${recorded}`);
@@ -70,14 +78,33 @@ async function call(pathname: string, body?: unknown): Promise<unknown> {
 }
 
 async function careAction(args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { email: { type: 'string' }, caps: { type: 'string' }, description: { type: 'string' }, key: { type: 'string' } } });
+  const { values } = parseArgs({
+    args,
+    options: {
+      email: { type: 'string' },
+      caps: { type: 'string' },
+      description: { type: 'string' },
+      key: { type: 'string' },
+    },
+  });
   const caps = Number(values.caps);
   if (!values.email || !values.description || !Number.isInteger(caps) || caps <= 0) {
-    throw new Error('care-action needs --email, --description and --caps as a positive whole number');
+    throw new Error(
+      'care-action needs --email, --description and --caps as a positive whole number',
+    );
   }
   const idempotencyKey = values.key ?? randomUUID();
-  const result = (await call('/api/operator/care-actions', { email: values.email, caps, description: values.description, idempotencyKey })) as { credited: boolean; userId: string };
-  console.log(result.credited ? `Credited ${caps} CAPs to ${values.email} (key ${idempotencyKey}).` : `Already credited earlier under key ${idempotencyKey}: nothing changed.`);
+  const result = (await call('/api/operator/care-actions', {
+    email: values.email,
+    caps,
+    description: values.description,
+    idempotencyKey,
+  })) as { credited: boolean; userId: string };
+  console.log(
+    result.credited
+      ? `Credited ${caps} CAPs to ${values.email} (key ${idempotencyKey}).`
+      : `Already credited earlier under key ${idempotencyKey}: nothing changed.`,
+  );
 }
 
 interface Preview {
@@ -92,19 +119,36 @@ interface Preview {
 async function distribute(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { publish: { type: 'boolean', default: false } } });
   const preview = (await call('/api/operator/distributions/preview')) as Preview;
-  if (preview.openRound !== null) console.log(`Round ${preview.openRound} was started earlier and not finished; --publish finishes it first.`);
-  console.log(`Round ${preview.index}${values.publish ? '' : ' (dry run)'}: ${preview.members} members, ${formatAmount(preview.total)} REME in total, ${preview.changed} changed`);
+  if (preview.openRound !== null)
+    console.log(
+      `Round ${preview.openRound} was started earlier and not finished; --publish finishes it first.`,
+    );
+  console.log(
+    `Round ${preview.index}${values.publish ? '' : ' (dry run)'}: ${preview.members} members, ${formatAmount(preview.total)} REME in total, ${preview.changed} changed`,
+  );
   if (preview.changes.length > 0) {
     console.log(`  ${'wallet'.padEnd(42)}  ${'previous'.padStart(16)}  ${'next'.padStart(16)}`);
-    for (const c of preview.changes) console.log(`  ${c.address}  ${formatAmount(c.previous).padStart(16)}  ${formatAmount(c.next).padStart(16)}`);
-    if (preview.changed > preview.changes.length) console.log(`  … and ${preview.changed - preview.changes.length} more`);
+    for (const c of preview.changes)
+      console.log(
+        `  ${c.address}  ${formatAmount(c.previous).padStart(16)}  ${formatAmount(c.next).padStart(16)}`,
+      );
+    if (preview.changed > preview.changes.length)
+      console.log(`  … and ${preview.changed - preview.changes.length} more`);
   }
   if (!values.publish) {
     console.log('Dry run: nothing stored or published. Run with --publish to publish.');
     return;
   }
-  const result = (await call('/api/operator/distributions', {})) as { index: number; root: string; members: number; total: string; txHash: string; outcome: string };
-  if (result.outcome === 'unchanged') console.log(`Nothing changed since round ${result.index}: nothing to publish.`);
+  const result = (await call('/api/operator/distributions', {})) as {
+    index: number;
+    root: string;
+    members: number;
+    total: string;
+    txHash: string;
+    outcome: string;
+  };
+  if (result.outcome === 'unchanged')
+    console.log(`Nothing changed since round ${result.index}: nothing to publish.`);
   else
     console.log(
       `${result.outcome === 'resumed' ? 'Finished the interrupted' : 'Published'} round ${result.index}: root ${result.root}, ${result.members} members, ${formatAmount(result.total)} REME, transaction ${result.txHash}`,
@@ -113,25 +157,45 @@ async function distribute(args: string[]): Promise<void> {
 
 async function fund(args: string[]): Promise<void> {
   const [address, eth] = args;
-  if (!address || !eth) throw new Error('fund needs an address and an amount of ETH, e.g. fund 0xabc… 0.05');
-  const result = (await call('/api/operator/fund', { address, eth })) as { txHash: string; balance: string };
-  console.log(`Sent ${eth} ETH to ${address} (transaction ${result.txHash}); its balance is now ${formatAmount(result.balance)} ETH.`);
+  if (!address || !eth)
+    throw new Error('fund needs an address and an amount of ETH, e.g. fund 0xabc… 0.05');
+  const result = (await call('/api/operator/fund', { address, eth })) as {
+    txHash: string;
+    balance: string;
+  };
+  console.log(
+    `Sent ${eth} ETH to ${address} (transaction ${result.txHash}); its balance is now ${formatAmount(result.balance)} ETH.`,
+  );
 }
 
 async function relayer(): Promise<void> {
   const r = (await call('/api/operator/relayer')) as RelayerStatus;
-  if (!r.enabled) console.log('Sponsored claims are off (SPONSOR_CLAIMS): members pay their own claim fee.');
-  if (r.address) console.log(`Relayer ${r.address}: ${r.balance === null ? 'balance unknown' : `${formatEther(r.balance)} ETH`}`);
+  if (!r.enabled)
+    console.log('Sponsored claims are off (SPONSOR_CLAIMS): members pay their own claim fee.');
+  if (r.address)
+    console.log(
+      `Relayer ${r.address}: ${r.balance === null ? 'balance unknown' : `${formatEther(r.balance)} ETH`}`,
+    );
   console.log(`Spent today: ${formatEther(r.spentToday)} of ${formatEther(r.dailyBudget)} ETH`);
-  console.log(`Claims: ${r.queue.queued} queued, ${r.queue.sent} sent, ${r.queue.confirmed} confirmed, ${r.queue.failed} failed`);
-  console.log(`Transactions: ${r.transactions.mined} mined, ${r.transactions.pending} pending, ${r.transactions.failed} failed; fees ${formatEther(r.transactions.costWei)} ETH in all`);
+  console.log(
+    `Claims: ${r.queue.queued} queued, ${r.queue.sent} sent, ${r.queue.confirmed} confirmed, ${r.queue.failed} failed`,
+  );
+  console.log(
+    `Transactions: ${r.transactions.mined} mined, ${r.transactions.pending} pending, ${r.transactions.failed} failed; fees ${formatEther(r.transactions.costWei)} ETH in all`,
+  );
 }
 
 async function fundRelayer(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { eth: { type: 'string' } } });
-  if (!values.eth || !/^\d+(\.\d{1,18})?$/.test(values.eth)) throw new Error('fund-relayer needs --eth <amount>, e.g. fund-relayer --eth 0.2');
-  const result = (await call('/api/operator/relayer/fund', { eth: values.eth })) as { txHash: string; balance: string };
-  console.log(`Sent ${values.eth} ETH to the relayer (transaction ${result.txHash}); its balance is now ${formatEther(result.balance)} ETH.`);
+  if (!values.eth || !/^\d+(\.\d{1,18})?$/.test(values.eth))
+    throw new Error('fund-relayer needs --eth <amount>, e.g. fund-relayer --eth 0.2');
+  const result = (await call('/api/operator/relayer/fund', { eth: values.eth })) as {
+    txHash: string;
+    balance: string;
+  };
+  console.log(
+    `Sent ${values.eth} ETH to the relayer (transaction ${result.txHash}); its balance is now ${formatEther(result.balance)} ETH.`,
+  );
 }
 
 // The same .env as the server (OPERATOR_API_KEY, DATA_DIR, SERVER_URL); the environment wins.

@@ -26,24 +26,34 @@ export interface Database {
   /** LISTEN on a channel; the handler gets each NOTIFY payload. Resolves to an unlisten function.
    * `onGap` runs when the listening connection is lost and again once it is made again: notices
    * sent meanwhile were missed. */
-  listen(channel: string, handler: (payload: string) => void, onGap?: () => void): Promise<() => Promise<void>>;
+  listen(
+    channel: string,
+    handler: (payload: string) => void,
+    onGap?: () => void,
+  ): Promise<() => Promise<void>>;
   /** A lock one holder at a time has across every process on this database (leader-lock.ts). */
   leaderLock(key: number): LeaderLock;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
 
-export type DatabaseTarget = { kind: 'pglite'; dataDir?: string } | { kind: 'postgres'; url: string; poolSize?: number };
+export type DatabaseTarget =
+  { kind: 'pglite'; dataDir?: string } | { kind: 'postgres'; url: string; poolSize?: number };
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  return target.kind === 'postgres' ? openPostgres(target.url, target.poolSize ?? 10) : openPglite(target.dataDir);
+  return target.kind === 'postgres'
+    ? openPostgres(target.url, target.poolSize ?? 10)
+    : openPglite(target.dataDir);
 }
 
 async function openPglite(dataDir?: string): Promise<Database> {
   if (dataDir) await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const pglite = await PGlite.create({
     ...(dataDir ? { dataDir } : {}),
-    parsers: { [INT8_OID]: (value: string) => Number(value), [NUMERIC_OID]: (value: string) => value },
+    parsers: {
+      [INT8_OID]: (value: string) => Number(value),
+      [NUMERIC_OID]: (value: string) => value,
+    },
   });
   const lock = new SessionLock();
   const dialect = pgliteDialect(pglite, lock);
@@ -98,7 +108,8 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
       try {
         return await fn({
           exec: async (sql) => void (await client.query(sql)),
-          query: async <R>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as R[],
+          query: async <R>(sql: string, params?: unknown[]) =>
+            (await client.query(sql, params)).rows as R[],
         });
       } finally {
         client.release();
@@ -112,7 +123,12 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
 }
 
 /** A dedicated connection for LISTEN (a pooled one would be handed to other queries). Reconnects. */
-async function listenPostgres(url: string, channel: string, handler: (payload: string) => void, onGap?: () => void): Promise<() => Promise<void>> {
+async function listenPostgres(
+  url: string,
+  channel: string,
+  handler: (payload: string) => void,
+  onGap?: () => void,
+): Promise<() => Promise<void>> {
   let client: pg.Client | undefined;
   let stopped = false;
   const connect = async (): Promise<void> => {

@@ -35,7 +35,10 @@ export function postgresLeaderLock(url: string, key: number): LeaderLock {
           client = next;
           await next.connect();
         }
-        const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [key]);
+        const { rows } = await client.query<{ locked: boolean }>(
+          'SELECT pg_try_advisory_lock($1) AS locked',
+          [key],
+        );
         held = rows[0]?.locked === true;
       } catch {
         const failed = client;
@@ -89,7 +92,10 @@ export const STOP_WAIT_MS = 3_000;
  * finishing later records nothing twice, since what it writes is keyed (follower, relayer). */
 export async function releaseAfter(work: Promise<unknown>, lock: LeaderLock): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([work.catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS)))]);
+  await Promise.race([
+    work.catch(() => undefined),
+    new Promise((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS))),
+  ]);
   clearTimeout(timer);
   await lock.release();
 }

@@ -6,7 +6,10 @@ import { fileURLToPath } from 'node:url';
 import type { Database } from './database';
 import { LOCK_KEYS } from './lock-keys';
 
-export const migrationsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations');
+export const migrationsDir = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../migrations',
+);
 
 export async function migrate(database: Database, dir: string = migrationsDir): Promise<string[]> {
   const files = (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort();
@@ -16,15 +19,23 @@ export async function migrate(database: Database, dir: string = migrationsDir): 
       await session.exec(
         'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());',
       );
-      const applied = new Set((await session.query<{ name: string }>('SELECT name FROM schema_migrations')).map((r) => r.name));
+      const applied = new Set(
+        (await session.query<{ name: string }>('SELECT name FROM schema_migrations')).map(
+          (r) => r.name,
+        ),
+      );
       const newlyApplied: string[] = [];
       for (const file of files.filter((f) => !applied.has(f))) {
         const sql = await readFile(path.join(dir, file), 'utf8');
         try {
-          await session.exec(`BEGIN;\n${sql}\n;INSERT INTO schema_migrations (name) VALUES ('${file.replace(/'/g, "''")}');\nCOMMIT;`);
+          await session.exec(
+            `BEGIN;\n${sql}\n;INSERT INTO schema_migrations (name) VALUES ('${file.replace(/'/g, "''")}');\nCOMMIT;`,
+          );
         } catch (error) {
           await session.exec('ROLLBACK;');
-          throw new Error(`Migration ${file} failed: ${(error as Error).message}`, { cause: error });
+          throw new Error(`Migration ${file} failed: ${(error as Error).message}`, {
+            cause: error,
+          });
         }
         newlyApplied.push(file);
       }

@@ -44,7 +44,12 @@ class PgliteConnection implements DatabaseConnection {
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const result = await this.pglite.query<R>(query.sql, [...query.parameters]);
     // Kysely reads affected rows from numAffectedRows (PGlite calls it affectedRows).
-    return { rows: result.rows, ...(result.affectedRows !== undefined ? { numAffectedRows: BigInt(result.affectedRows) } : {}) };
+    return {
+      rows: result.rows,
+      ...(result.affectedRows !== undefined
+        ? { numAffectedRows: BigInt(result.affectedRows) }
+        : {}),
+    };
   }
 
   // eslint-disable-next-line require-yield

@@ -1,13 +1,23 @@
 // A member's claim data (their leaf in the current round, its proof read from the stored tree) and
 // their token figures (entitlement, round, chain balances, SPEC §4 claim split). The chain's part
 // comes from the chain follower's tables: reading them never calls the node (DESIGN §9).
-import { bytesToHex, claimSplit, siblingIndices, type ChainFiguresAsOf, type ClaimData, type MemberTokens } from '@crw/core';
+import {
+  bytesToHex,
+  claimSplit,
+  siblingIndices,
+  type ChainFiguresAsOf,
+  type ClaimData,
+  type MemberTokens,
+} from '@crw/core';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema';
 
 /** The current round as the chain follower indexed it (0 before the first). */
 export async function followedRound(db: Kysely<DB>): Promise<number> {
-  const state = await db.selectFrom('chain_follower_state').select('round_index').executeTakeFirst();
+  const state = await db
+    .selectFrom('chain_follower_state')
+    .select('round_index')
+    .executeTakeFirst();
   return state?.round_index ?? 0;
 }
 
@@ -33,7 +43,11 @@ export async function claimData(db: Kysely<DB>, round: number, userId: string): 
 }
 
 /** How current the follower's figures are (`syncedAt`: its last pass that reached the node). */
-export function figuresAsOf(state: { block_number: number | null; synced_at: Date | string | null; last_error: string | null } | undefined): ChainFiguresAsOf {
+export function figuresAsOf(
+  state:
+    | { block_number: number | null; synced_at: Date | string | null; last_error: string | null }
+    | undefined,
+): ChainFiguresAsOf {
   const syncedAt = state?.synced_at ? new Date(state.synced_at).getTime() : null;
   return {
     block: syncedAt === null ? null : state!.block_number,
@@ -64,7 +78,11 @@ export function tokenFigures(row: TokenFiguresRow, remePrice: string): MemberTok
   const entitled = signupTokens + BigInt(row.earned_referral_tokens);
   const distributed = BigInt(row.cumulative_amount ?? 0);
   const forClaiming = claimed === null || distributed <= claimed ? 0n : distributed - claimed;
-  const split = claimSplit({ forClaiming, signupTokens, earnedSignupTokens: claimed === null ? 0n : claimed < signupTokens ? claimed : signupTokens });
+  const split = claimSplit({
+    forClaiming,
+    signupTokens,
+    earnedSignupTokens: claimed === null ? 0n : claimed < signupTokens ? claimed : signupTokens,
+  });
   return {
     entitled: entitled.toString(),
     incoming: (entitled > distributed ? entitled - distributed : 0n).toString(),

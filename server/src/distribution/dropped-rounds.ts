@@ -11,7 +11,10 @@ export interface ReopenedRounds {
   deletedRounds: number[];
 }
 
-export async function reopenDroppedRounds(trx: Kysely<DB>, droppedTxHashes: string[]): Promise<ReopenedRounds> {
+export async function reopenDroppedRounds(
+  trx: Kysely<DB>,
+  droppedTxHashes: string[],
+): Promise<ReopenedRounds> {
   if (droppedTxHashes.length === 0) return { reopenedRound: null, deletedRounds: [] };
   const first = await trx
     .selectFrom('distribution_rounds')
@@ -20,11 +23,18 @@ export async function reopenDroppedRounds(trx: Kysely<DB>, droppedTxHashes: stri
     .executeTakeFirst();
   if (first?.index == null) return { reopenedRound: null, deletedRounds: [] };
   const reopened = Number(first.index);
-  const deleted = await trx.deleteFrom('distribution_rounds').where('round_index', '>', reopened).returning('round_index').execute();
+  const deleted = await trx
+    .deleteFrom('distribution_rounds')
+    .where('round_index', '>', reopened)
+    .returning('round_index')
+    .execute();
   await trx
     .updateTable('distribution_rounds')
     .set({ status: 'prepared', tx_hash: null, raw_tx: null, published_at: null })
     .where('round_index', '=', reopened)
     .execute();
-  return { reopenedRound: reopened, deletedRounds: deleted.map((d) => d.round_index).sort((a, b) => a - b) };
+  return {
+    reopenedRound: reopened,
+    deletedRounds: deleted.map((d) => d.round_index).sort((a, b) => a - b),
+  };
 }

@@ -20,8 +20,16 @@ export async function latestPublishedRound(db: Kysely<DB>): Promise<number> {
 }
 
 /** Every member with a wallet and a positive entitlement, in user id order. */
-export async function entitlements(db: Kysely<DB>, previousRound: number): Promise<MemberEntitlement[]> {
-  const result = await sql<{ user_id: string; wallet_address: string; amount: string; previous: string | null }>`
+export async function entitlements(
+  db: Kysely<DB>,
+  previousRound: number,
+): Promise<MemberEntitlement[]> {
+  const result = await sql<{
+    user_id: string;
+    wallet_address: string;
+    amount: string;
+    previous: string | null;
+  }>`
     SELECT d.user_id, w.wallet_address, d.signup_tokens + d.earned_referral_tokens AS amount, e.cumulative_amount AS previous
     FROM user_token_distributions d
     JOIN user_wallets w ON w.user_id = d.user_id

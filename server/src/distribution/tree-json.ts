@@ -14,7 +14,8 @@ export function treeJson(db: Kysely<DB>, round: number, nodes: Uint8Array): Read
     for (let start = 0; start < count; start += CHUNK) {
       const end = Math.min(count, start + CHUNK);
       const hexes: string[] = [];
-      for (let i = start; i < end; i++) hexes.push(`"${bytesToHex(nodes.subarray(i * 32, i * 32 + 32))}"`);
+      for (let i = start; i < end; i++)
+        hexes.push(`"${bytesToHex(nodes.subarray(i * 32, i * 32 + 32))}"`);
       yield (start > 0 ? ',' : '') + hexes.join(',');
     }
     yield '],"values":[';
@@ -30,7 +31,17 @@ export function treeJson(db: Kysely<DB>, round: number, nodes: Uint8Array): Read
         .limit(CHUNK)
         .execute();
       if (rows.length === 0) break;
-      yield (first ? '' : ',') + rows.map((r) => JSON.stringify({ value: [r.wallet_address, r.cumulative_amount], treeIndex: r.tree_index })).join(',');
+      yield (
+        (first ? '' : ',') +
+        rows
+          .map((r) =>
+            JSON.stringify({
+              value: [r.wallet_address, r.cumulative_amount],
+              treeIndex: r.tree_index,
+            }),
+          )
+          .join(',')
+      );
       first = false;
       after = rows[rows.length - 1]!.user_id;
     }

@@ -12,10 +12,18 @@ export interface NewMail {
   html?: string;
 }
 
-export async function enqueueMail(trx: Kysely<DB> | Transaction<DB>, mail: NewMail): Promise<number> {
+export async function enqueueMail(
+  trx: Kysely<DB> | Transaction<DB>,
+  mail: NewMail,
+): Promise<number> {
   const row = await trx
     .insertInto('mail_outbox')
-    .values({ to_address: mail.to, subject: mail.subject, text_body: mail.text, html_body: mail.html ?? null })
+    .values({
+      to_address: mail.to,
+      subject: mail.subject,
+      text_body: mail.text,
+      html_body: mail.html ?? null,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
@@ -50,11 +58,23 @@ export class OutboxWorker {
   #stopped = true;
   #delivery: DeliveryStatus = { status: 'unknown', lastError: null };
 
-  constructor(db: Kysely<DB>, transport: MailTransport, log: FastifyBaseLogger, opts: OutboxWorkerOptions = {}) {
+  constructor(
+    db: Kysely<DB>,
+    transport: MailTransport,
+    log: FastifyBaseLogger,
+    opts: OutboxWorkerOptions = {},
+  ) {
     this.#db = db;
     this.#transport = transport;
     this.#log = log;
-    this.#opts = { pollIntervalMs: 1_000, batchSize: 10, leaseMs: 60_000, retryBaseMs: 2_000, retryMaxMs: 300_000, ...opts };
+    this.#opts = {
+      pollIntervalMs: 1_000,
+      batchSize: 10,
+      leaseMs: 60_000,
+      retryBaseMs: 2_000,
+      retryMaxMs: 300_000,
+      ...opts,
+    };
   }
 
   get delivery(): DeliveryStatus {
@@ -100,7 +120,9 @@ export class OutboxWorker {
                      WHERE status = 'pending' AND next_attempt_at <= now()
                      ORDER BY id LIMIT ${this.#opts.batchSize}
                      FOR UPDATE SKIP LOCKED)
-      RETURNING id, to_address AS "to", subject, text_body AS "text", html_body AS "html", attempts`.execute(this.#db);
+      RETURNING id, to_address AS "to", subject, text_body AS "text", html_body AS "html", attempts`.execute(
+      this.#db,
+    );
     for (const mail of claimed.rows) await this.#deliver(mail);
     return claimed.rows.length;
   }
@@ -112,10 +134,16 @@ export class OutboxWorker {
       const message = error instanceof Error ? error.message : String(error);
       const delayMs = retryDelayMs(mail.attempts, this.#opts.retryBaseMs, this.#opts.retryMaxMs);
       this.#delivery = { status: 'failing', lastError: message };
-      this.#log.warn({ mailId: mail.id, attempts: mail.attempts, retryInMs: delayMs, err: error }, 'mail delivery failed; will retry');
+      this.#log.warn(
+        { mailId: mail.id, attempts: mail.attempts, retryInMs: delayMs, err: error },
+        'mail delivery failed; will retry',
+      );
       await this.#db
         .updateTable('mail_outbox')
-        .set({ last_error: message, next_attempt_at: sql<Date>`now() + make_interval(secs => ${delayMs / 1000})` })
+        .set({
+          last_error: message,
+          next_attempt_at: sql<Date>`now() + make_interval(secs => ${delayMs / 1000})`,
+        })
         .where('id', '=', mail.id)
         .execute();
       return;

@@ -24,7 +24,12 @@ export function linksIn(text: string): string[] {
 }
 
 export function smtpTransport(url: string, from: string, publicUrl: string): MailTransport {
-  const options = { url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
+  const options = {
+    url,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 20_000,
+  };
   const transporter = nodemailer.createTransport(options as SMTPTransport.Options);
   const host = new URL(publicUrl).hostname;
   return {
@@ -50,11 +55,19 @@ export function devMailboxTransport(db: Kysely<DB>, print: (line: string) => voi
     async send(mail) {
       await db
         .insertInto('dev_mailbox')
-        .values({ outbox_id: mail.id, to_address: mail.to, subject: mail.subject, text_body: mail.text, html_body: mail.html })
+        .values({
+          outbox_id: mail.id,
+          to_address: mail.to,
+          subject: mail.subject,
+          text_body: mail.text,
+          html_body: mail.html,
+        })
         .onConflict((oc) => oc.column('outbox_id').doNothing())
         .execute();
       const links = linksIn(mail.text);
-      print([`[dev mailbox] to ${mail.to}: ${mail.subject}`, ...links.map((l) => `  ${l}`)].join('\n'));
+      print(
+        [`[dev mailbox] to ${mail.to}: ${mail.subject}`, ...links.map((l) => `  ${l}`)].join('\n'),
+      );
     },
     close: () => undefined,
   };

@@ -27,11 +27,29 @@ function validationMessage(error: FastifyError): string {
 
 /** PostgreSQL unreachable or restarting (connection refused, dropped or timed out; its own codes
  * for shutdown and start-up): a temporary 503, not a failure of ours. */
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006']);
-const UNAVAILABLE_TEXT = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection is not open/i;
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+]);
+const UNAVAILABLE_TEXT =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection is not open/i;
 
 export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let e = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+  for (
+    let e = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0;
+    e && depth < 5;
+    e = e.cause as typeof e, depth++
+  ) {
     if (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;
     if (typeof e.message === 'string' && UNAVAILABLE_TEXT.test(e.message)) return true;
   }
@@ -49,7 +67,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       request.log.info({ err: error }, 'request rejected');
-      if (status === 429 && error.message) return reply.status(429).send(errorBody('rate_limited', error.message));
+      if (status === 429 && error.message)
+        return reply.status(429).send(errorBody('rate_limited', error.message));
       return reply.status(status).send(errorBody(codeByStatus[status] ?? 'invalid_request'));
     }
     if (isDatabaseUnavailable(error)) {
@@ -57,6 +76,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.status(503).header('retry-after', '5').send(errorBody('service_unavailable'));
     }
     request.log.error({ err: error }, 'request failed');
-    return reply.status(status === 503 ? 503 : 500).send(errorBody(status === 503 ? 'service_unavailable' : 'internal_error'));
+    return reply
+      .status(status === 503 ? 503 : 500)
+      .send(errorBody(status === 503 ? 'service_unavailable' : 'internal_error'));
   });
 }

@@ -25,7 +25,10 @@ export function registerMetrics(app: FastifyInstance, services: AppServices): Re
   app.addHook('onResponse', async (request, reply) => {
     // The route pattern, never the raw URL: unmatched paths share one label.
     const route = request.routeOptions.url ?? 'unmatched';
-    requests.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    requests.observe(
+      { method: request.method, route, status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
   });
 
   new Gauge({
@@ -34,9 +37,14 @@ export function registerMetrics(app: FastifyInstance, services: AppServices): Re
     labelNames: ['status'] as const,
     registers: [registry],
     async collect() {
-      const rows = await database.db.selectFrom('mail_outbox').select(['status', sql<number>`count(*)::int`.as('n')]).groupBy('status').execute();
+      const rows = await database.db
+        .selectFrom('mail_outbox')
+        .select(['status', sql<number>`count(*)::int`.as('n')])
+        .groupBy('status')
+        .execute();
       this.reset();
-      for (const status of ['pending', 'sent']) this.set({ status }, rows.find((r) => r.status === status)?.n ?? 0);
+      for (const status of ['pending', 'sent'])
+        this.set({ status }, rows.find((r) => r.status === status)?.n ?? 0);
     },
   });
   new Gauge({
@@ -45,7 +53,9 @@ export function registerMetrics(app: FastifyInstance, services: AppServices): Re
     registers: [registry],
     async collect() {
       const row = await sql<{ age: number | null }>`
-        SELECT extract(epoch FROM now() - min(created_at))::float8 AS age FROM mail_outbox WHERE status = 'pending'`.execute(database.db);
+        SELECT extract(epoch FROM now() - min(created_at))::float8 AS age FROM mail_outbox WHERE status = 'pending'`.execute(
+        database.db,
+      );
       this.set(row.rows[0]?.age ?? 0);
     },
   });
@@ -63,9 +73,14 @@ export function registerMetrics(app: FastifyInstance, services: AppServices): Re
     labelNames: ['status'] as const,
     registers: [registry],
     async collect() {
-      const rows = await database.db.selectFrom('distribution_rounds').select(['status', sql<number>`count(*)::int`.as('n')]).groupBy('status').execute();
+      const rows = await database.db
+        .selectFrom('distribution_rounds')
+        .select(['status', sql<number>`count(*)::int`.as('n')])
+        .groupBy('status')
+        .execute();
       this.reset();
-      for (const status of ['prepared', 'sent', 'published']) this.set({ status }, rows.find((r) => r.status === status)?.n ?? 0);
+      for (const status of ['prepared', 'sent', 'published'])
+        this.set({ status }, rows.find((r) => r.status === status)?.n ?? 0);
     },
   });
   new Gauge({
@@ -73,7 +88,11 @@ export function registerMetrics(app: FastifyInstance, services: AppServices): Re
     help: 'The index of the latest published round (0 before the first)',
     registers: [registry],
     async collect() {
-      const row = await database.db.selectFrom('distribution_rounds').select((eb) => eb.fn.max('round_index').as('index')).where('status', '=', 'published').executeTakeFirst();
+      const row = await database.db
+        .selectFrom('distribution_rounds')
+        .select((eb) => eb.fn.max('round_index').as('index'))
+        .where('status', '=', 'published')
+        .executeTakeFirst();
       this.set(Number(row?.index ?? 0));
     },
   });
@@ -98,7 +117,7 @@ export function registerMetrics(app: FastifyInstance, services: AppServices): Re
   // One read of the follower's state per scrape sets both of its gauges.
   const age = new Gauge({
     name: 'crw_chain_follower_seconds_since_success',
-    help: 'Seconds since the follower last reached the node and indexed (the age of members\' chain figures)',
+    help: "Seconds since the follower last reached the node and indexed (the age of members' chain figures)",
     registers: [],
   });
   new Gauge({
@@ -121,8 +140,13 @@ export function registerMetrics(app: FastifyInstance, services: AppServices): Re
     labelNames: ['status'],
     registers: [registry],
     async collect() {
-      const rows = await database.db.selectFrom('sponsored_claims').select(['status', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('status').execute();
-      for (const status of ['queued', 'sent', 'confirmed', 'failed']) this.set({ status }, Number(rows.find((r) => r.status === status)?.n ?? 0));
+      const rows = await database.db
+        .selectFrom('sponsored_claims')
+        .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+        .groupBy('status')
+        .execute();
+      for (const status of ['queued', 'sent', 'confirmed', 'failed'])
+        this.set({ status }, Number(rows.find((r) => r.status === status)?.n ?? 0));
     },
   });
   new Gauge({
@@ -138,12 +162,22 @@ export function registerMetrics(app: FastifyInstance, services: AppServices): Re
     help: 'The relayer wallet’s ETH as last read by the leading relayer (-1 unknown)',
     registers: [registry],
     collect() {
-      this.set(services.relayer?.balanceWei === null || services.relayer === undefined ? -1 : Number(services.relayer.balanceWei));
+      this.set(
+        services.relayer?.balanceWei === null || services.relayer === undefined
+          ? -1
+          : Number(services.relayer.balanceWei),
+      );
     },
   });
 
-  app.get('/metrics', { schema: { hide: true }, onRequest: async (request) => requireOperator(request, operatorKey) }, async (_request, reply) =>
-    reply.type(registry.contentType).header('cache-control', 'no-store').send(await registry.metrics()),
+  app.get(
+    '/metrics',
+    { schema: { hide: true }, onRequest: async (request) => requireOperator(request, operatorKey) },
+    async (_request, reply) =>
+      reply
+        .type(registry.contentType)
+        .header('cache-control', 'no-store')
+        .send(await registry.metrics()),
   );
   return registry;
 }

@@ -11,7 +11,11 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       info: { title: 'Community rewards wallet API', version },
       components: {
         securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', description: 'The operator API key (OPERATOR_API_KEY)' },
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'The operator API key (OPERATOR_API_KEY)',
+          },
           sessionCookie: { type: 'apiKey', in: 'cookie', name: 'crw.session_token' },
         },
       },

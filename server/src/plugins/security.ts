@@ -32,6 +32,7 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
     if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
     // By the matched route (a percent-encoded /%61pi/me is /api/me), else by the raw path.
     const path = request.routeOptions.url ?? request.url;
-    if (path.startsWith('/api/') || path.startsWith('/dev/')) reply.header('cache-control', 'no-store');
+    if (path.startsWith('/api/') || path.startsWith('/dev/'))
+      reply.header('cache-control', 'no-store');
   });
 }

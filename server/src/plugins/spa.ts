@@ -18,11 +18,17 @@ export async function registerSpa(app: FastifyInstance, distDir: string): Promis
       preCompressed: true,
       setHeaders: (res, filePath) => {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
-        res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        res.setHeader(
+          'cache-control',
+          immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
       },
     });
   } else {
-    app.log.warn({ distDir }, 'no built web app found; run `npm run build -w web` (the API still works)');
+    app.log.warn(
+      { distDir },
+      'no built web app found; run `npm run build -w web` (the API still works)',
+    );
   }
 
   app.setNotFoundHandler((request, reply) => {

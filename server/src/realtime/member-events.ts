@@ -27,7 +27,8 @@ export class MemberEvents {
     this.#database = database;
     this.#unlisten = await database.listen(
       MEMBER_EVENTS_CHANNEL,
-      (payload) => (payload.startsWith(FENCE_PREFIX) ? this.#fences.get(payload)?.() : this.publish(payload)),
+      (payload) =>
+        payload.startsWith(FENCE_PREFIX) ? this.#fences.get(payload)?.() : this.publish(payload),
       () => this.publish(EVERY_MEMBER),
     );
   }
@@ -78,7 +79,8 @@ export class MemberEvents {
   /** Payload '*' (a round published) reaches every open stream. */
   publish(userId: string): void {
     for (const observer of this.#observers) observer(userId);
-    const sets = userId === EVERY_MEMBER ? [...this.#listeners.values()] : [this.#listeners.get(userId) ?? []];
+    const sets =
+      userId === EVERY_MEMBER ? [...this.#listeners.values()] : [this.#listeners.get(userId) ?? []];
     for (const set of sets) for (const listener of set) listener();
   }
 }

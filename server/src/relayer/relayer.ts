@@ -10,7 +10,14 @@
 // - Claims already paid (the follower's index says so) are never put in a batch; the contract
 //   skips, rather than reverts on, one that was paid meanwhile, so a batch never reverts for one.
 import type { FastifyBaseLogger } from 'fastify';
-import { Transaction, Wallet, formatEther, keccak256, parseEther, type TransactionReceipt } from 'ethers';
+import {
+  Transaction,
+  Wallet,
+  formatEther,
+  keccak256,
+  parseEther,
+  type TransactionReceipt,
+} from 'ethers';
 import { sql, type Kysely } from 'kysely';
 import type { Chain } from '../chain/chain';
 import type { Config } from '../config';
@@ -180,18 +187,30 @@ export class Relayer {
     } catch (error) {
       const message = (error as Error).message ?? '';
       // Already in the pool or already mined: reconciling finds out which.
-      if (/already known|known transaction|nonce too low|nonce has already been used|already imported/i.test(message)) return;
+      if (
+        /already known|known transaction|nonce too low|nonce has already been used|already imported/i.test(
+          message,
+        )
+      )
+        return;
       this.log.warn({ err: error }, 'relayer: broadcasting failed; it is retried at the next pass');
     }
   }
 
   /** Sends the next batch of queued claims; returns the recorded transaction, or undefined when none. */
   async #sendBatch(): Promise<PendingTx | undefined> {
-    const round = (await this.#db.selectFrom('chain_follower_state').select('round_index').executeTakeFirst())?.round_index ?? 0;
+    const round =
+      (await this.#db.selectFrom('chain_follower_state').select('round_index').executeTakeFirst())
+        ?.round_index ?? 0;
     // Claims of a round that is no longer current cannot be paid with their proof.
     const stale = await this.#db
       .updateTable('sponsored_claims')
-      .set({ status: 'failed', reason: 'A new distribution round was published before this claim was sent. Please claim again.', updated_at: new Date() })
+      .set({
+        status: 'failed',
+        reason:
+          'A new distribution round was published before this claim was sent. Please claim again.',
+        updated_at: new Date(),
+      })
       .where('status', '=', 'queued')
       .where('round_index', '<>', round)
       .returning('user_id')
@@ -212,8 +231,17 @@ export class Relayer {
     if (paid.length > 0) {
       await this.#db
         .updateTable('sponsored_claims')
-        .set({ status: 'confirmed', reason: 'Already claimed.', spent_wei: '0', updated_at: new Date() })
-        .where('id', 'in', paid.map((c) => c.id))
+        .set({
+          status: 'confirmed',
+          reason: 'Already claimed.',
+          spent_wei: '0',
+          updated_at: new Date(),
+        })
+        .where(
+          'id',
+          'in',
+          paid.map((c) => c.id),
+        )
         .execute();
       await this.#notify(paid.map((c) => c.user_id));
     }
@@ -228,27 +256,51 @@ export class Relayer {
     );
     const data = this.chain.distributor.interface.encodeFunctionData('claimMany', [round, claims]);
     const to = String(this.chain.distributor.target);
-    const estimate = BigInt(await this.#request<string>('eth_estimateGas', [{ from: this.address, to, data }]));
+    const estimate = BigInt(
+      await this.#request<string>('eth_estimateGas', [{ from: this.address, to, data }]),
+    );
     const gasLimit = (estimate * 12n) / 10n;
     const quote = await this.fees.quote();
-    const maxFeePerGas = quote.maxFeePerGas > this.settings.sponsor.maxFeePerGasWei ? this.settings.sponsor.maxFeePerGasWei : quote.maxFeePerGas;
-    const maxPriorityFeePerGas = quote.maxPriorityFeePerGas > maxFeePerGas ? maxFeePerGas : quote.maxPriorityFeePerGas;
+    const maxFeePerGas =
+      quote.maxFeePerGas > this.settings.sponsor.maxFeePerGasWei
+        ? this.settings.sponsor.maxFeePerGasWei
+        : quote.maxFeePerGas;
+    const maxPriorityFeePerGas =
+      quote.maxPriorityFeePerGas > maxFeePerGas ? maxFeePerGas : quote.maxPriorityFeePerGas;
     const relayer = this.address.toLowerCase();
     const recorded = await this.#db
       .selectFrom('relayer_transactions')
       .select((eb) => eb.fn.max('nonce').as('nonce'))
       .where('relayer', '=', relayer)
       .executeTakeFirst();
-    const onChain = Number(await this.#request<string>('eth_getTransactionCount', [this.address, 'latest']));
-    const nonce = Math.max(recorded?.nonce === null || recorded?.nonce === undefined ? 0 : Number(recorded.nonce) + 1, onChain);
-    const attempt = await this.#sign({ to, data, gasLimit, nonce, maxFeePerGas, maxPriorityFeePerGas });
+    const onChain = Number(
+      await this.#request<string>('eth_getTransactionCount', [this.address, 'latest']),
+    );
+    const nonce = Math.max(
+      recorded?.nonce === null || recorded?.nonce === undefined ? 0 : Number(recorded.nonce) + 1,
+      onChain,
+    );
+    const attempt = await this.#sign({
+      to,
+      data,
+      gasLimit,
+      nonce,
+      maxFeePerGas,
+      maxPriorityFeePerGas,
+    });
 
     // Recorded before it is broadcast: a crash after this line is finished by the next pass.
     const ids = batch.map((c) => c.id);
     await this.#db.transaction().execute(async (trx) => {
       await trx
         .insertInto('relayer_transactions')
-        .values({ relayer, nonce, round_index: round, status: 'pending', attempts: JSON.stringify([attempt]) })
+        .values({
+          relayer,
+          nonce,
+          round_index: round,
+          status: 'pending',
+          attempts: JSON.stringify([attempt]),
+        })
         .execute();
       await trx
         .updateTable('sponsored_claims')
@@ -256,15 +308,33 @@ export class Relayer {
         .where('id', 'in', ids)
         .where('status', '=', 'queued')
         .execute();
-      await notifyIn(trx, batch.map((c) => c.user_id));
+      await notifyIn(
+        trx,
+        batch.map((c) => c.user_id),
+      );
     });
-    this.log.info({ nonce, claims: ids.length, hash: attempt.hash, gasLimit: gasLimit.toString() }, 'relayer: batch sent');
+    this.log.info(
+      { nonce, claims: ids.length, hash: attempt.hash, gasLimit: gasLimit.toString() },
+      'relayer: batch sent',
+    );
     await this.#broadcast(attempt.raw);
     return { nonce, round_index: round, attempts: [attempt] };
   }
 
-  async #sign(tx: { to: string; data: string; gasLimit: bigint; nonce: number; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }): Promise<RelayerAttempt> {
-    const raw = await this.#wallet.signTransaction({ type: 2, chainId: this.chain.chainId, value: 0n, ...tx });
+  async #sign(tx: {
+    to: string;
+    data: string;
+    gasLimit: bigint;
+    nonce: number;
+    maxFeePerGas: bigint;
+    maxPriorityFeePerGas: bigint;
+  }): Promise<RelayerAttempt> {
+    const raw = await this.#wallet.signTransaction({
+      type: 2,
+      chainId: this.chain.chainId,
+      value: 0n,
+      ...tx,
+    });
     return {
       hash: keccak256(raw),
       raw,
@@ -279,7 +349,9 @@ export class Relayer {
     // The nonce is read before the receipts are looked for: a version of ours mined after this read
     // has its receipt found below, so a nonce used with no receipt of ours means another
     // transaction took it. (Read after them, a block mined in between looked like just that.)
-    const onChain = Number(await this.#request<string>('eth_getTransactionCount', [this.address, 'latest']));
+    const onChain = Number(
+      await this.#request<string>('eth_getTransactionCount', [this.address, 'latest']),
+    );
     for (const attempt of [...tx.attempts].reverse()) {
       const receipt = await this.chain.provider.getTransactionReceipt(attempt.hash);
       if (receipt) {
@@ -293,20 +365,41 @@ export class Relayer {
       // The nonce was used by a transaction that is none of ours (the key used elsewhere): put the
       // claims back in the queue; the contract would not pay any of them twice.
       await this.#db.transaction().execute(async (trx) => {
-        await trx.updateTable('relayer_transactions').set({ status: 'failed', error: 'its nonce was used by another transaction', updated_at: new Date() }).where('relayer', '=', this.address.toLowerCase()).where('nonce', '=', tx.nonce).execute();
-        await trx.updateTable('sponsored_claims').set({ status: 'queued', relayer: null, tx_nonce: null, updated_at: new Date() }).where('relayer', '=', this.address.toLowerCase()).where('tx_nonce', '=', tx.nonce).execute();
+        await trx
+          .updateTable('relayer_transactions')
+          .set({
+            status: 'failed',
+            error: 'its nonce was used by another transaction',
+            updated_at: new Date(),
+          })
+          .where('relayer', '=', this.address.toLowerCase())
+          .where('nonce', '=', tx.nonce)
+          .execute();
+        await trx
+          .updateTable('sponsored_claims')
+          .set({ status: 'queued', relayer: null, tx_nonce: null, updated_at: new Date() })
+          .where('relayer', '=', this.address.toLowerCase())
+          .where('tx_nonce', '=', tx.nonce)
+          .execute();
       });
-      this.log.error({ nonce: tx.nonce }, 'relayer: its nonce was used by a transaction it did not send; the claims are queued again. Is RELAYER_PRIVATE_KEY used elsewhere?');
+      this.log.error(
+        { nonce: tx.nonce },
+        'relayer: its nonce was used by a transaction it did not send; the claims are queued again. Is RELAYER_PRIVATE_KEY used elsewhere?',
+      );
       return;
     }
     const latest = tx.attempts.at(-1)!;
-    const known = await this.#request<{ blockNumber: string | null } | null>('eth_getTransactionByHash', [latest.hash]);
+    const known = await this.#request<{ blockNumber: string | null } | null>(
+      'eth_getTransactionByHash',
+      [latest.hash],
+    );
     if (!known) {
       await this.#broadcast(latest.raw);
       return;
     }
     if (known.blockNumber) return; // mined since its receipt was looked for: the next pass records it
-    if (Date.now() - new Date(latest.signedAt).getTime() >= this.settings.replaceAfterMs) await this.#replace(tx, latest);
+    if (Date.now() - new Date(latest.signedAt).getTime() >= this.settings.replaceAfterMs)
+      await this.#replace(tx, latest);
   }
 
   async #replace(tx: PendingTx, latest: RelayerAttempt): Promise<void> {
@@ -321,11 +414,21 @@ export class Relayer {
       // Once per waiting batch, not at every pass.
       if (this.#waitingAtCeiling !== tx.nonce) {
         this.#waitingAtCeiling = tx.nonce;
-        this.log.warn({ nonce: tx.nonce, maxFeePerGas: maxFeePerGas.toString(), ceiling: ceiling.toString() }, 'relayer: a batch is waiting, and a higher fee would pass SPONSOR_MAX_FEE_GWEI; it waits for fees to fall');
+        this.log.warn(
+          { nonce: tx.nonce, maxFeePerGas: maxFeePerGas.toString(), ceiling: ceiling.toString() },
+          'relayer: a batch is waiting, and a higher fee would pass SPONSOR_MAX_FEE_GWEI; it waits for fees to fall',
+        );
       }
       return;
     }
-    const attempt = await this.#sign({ to: parsed.to!, data: parsed.data, gasLimit: parsed.gasLimit, nonce: tx.nonce, maxFeePerGas, maxPriorityFeePerGas });
+    const attempt = await this.#sign({
+      to: parsed.to!,
+      data: parsed.data,
+      gasLimit: parsed.gasLimit,
+      nonce: tx.nonce,
+      maxFeePerGas,
+      maxPriorityFeePerGas,
+    });
     const attempts = [...tx.attempts, attempt];
     await this.#db
       .updateTable('relayer_transactions')
@@ -334,7 +437,15 @@ export class Relayer {
       .where('nonce', '=', tx.nonce)
       .execute();
     tx.attempts = attempts;
-    this.log.info({ nonce: tx.nonce, hash: attempt.hash, replaces: latest.hash, maxFeePerGas: maxFeePerGas.toString() }, 'relayer: a batch not mined in time was sent again with a higher fee');
+    this.log.info(
+      {
+        nonce: tx.nonce,
+        hash: attempt.hash,
+        replaces: latest.hash,
+        maxFeePerGas: maxFeePerGas.toString(),
+      },
+      'relayer: a batch not mined in time was sent again with a higher fee',
+    );
     await this.#broadcast(attempt.raw);
   }
 
@@ -344,7 +455,8 @@ export class Relayer {
     const paid = new Map<string, bigint>();
     const skipped = new Map<string, number>();
     for (const log of receipt.logs) {
-      if (log.address.toLowerCase() !== String(this.chain.distributor.target).toLowerCase()) continue;
+      if (log.address.toLowerCase() !== String(this.chain.distributor.target).toLowerCase())
+        continue;
       const event = (() => {
         try {
           return this.chain.distributor.interface.parseLog(log);
@@ -352,14 +464,22 @@ export class Relayer {
           return null;
         }
       })();
-      if (event?.name === 'Claimed') paid.set(String(event.args[0]).toLowerCase(), BigInt(event.args[1]));
-      if (event?.name === 'ClaimSkipped') skipped.set(String(event.args[0]).toLowerCase(), Number(event.args[1]));
+      if (event?.name === 'Claimed')
+        paid.set(String(event.args[0]).toLowerCase(), BigInt(event.args[1]));
+      if (event?.name === 'ClaimSkipped')
+        skipped.set(String(event.args[0]).toLowerCase(), Number(event.args[1]));
     }
-    const claims = await this.#db.selectFrom('sponsored_claims').select(['id', 'user_id', 'account']).where('relayer', '=', relayer).where('tx_nonce', '=', tx.nonce).execute();
+    const claims = await this.#db
+      .selectFrom('sponsored_claims')
+      .select(['id', 'user_id', 'account'])
+      .where('relayer', '=', relayer)
+      .where('tx_nonce', '=', tx.nonce)
+      .execute();
     // Each claim's share of the fee; the first ones take a wei more each, so the shares (what the
     // day's budget counts) add up to the fee paid.
     const count = BigInt(claims.length);
-    const share = (i: number) => (count === 0n ? 0n : cost / count + (BigInt(i) < cost % count ? 1n : 0n));
+    const share = (i: number) =>
+      count === 0n ? 0n : cost / count + (BigInt(i) < cost % count ? 1n : 0n);
     await this.#db.transaction().execute(async (trx) => {
       await trx
         .updateTable('relayer_transactions')
@@ -376,22 +496,48 @@ export class Relayer {
         .where('nonce', '=', tx.nonce)
         .execute();
       for (const [i, claim] of claims.entries()) {
-        const confirmed = receipt.status === 1 && (paid.has(claim.account) || skipped.get(claim.account) === NOTHING_TO_CLAIM);
+        const confirmed =
+          receipt.status === 1 &&
+          (paid.has(claim.account) || skipped.get(claim.account) === NOTHING_TO_CLAIM);
         await trx
           .updateTable('sponsored_claims')
           .set({
             status: confirmed ? 'confirmed' : 'failed',
-            reason: confirmed ? (paid.has(claim.account) ? null : 'Already claimed.') : receipt.status === 1 ? 'The claim was not accepted by the contract (its proof did not match the round).' : 'The claim transaction failed. Please try again.',
+            reason: confirmed
+              ? paid.has(claim.account)
+                ? null
+                : 'Already claimed.'
+              : receipt.status === 1
+                ? 'The claim was not accepted by the contract (its proof did not match the round).'
+                : 'The claim transaction failed. Please try again.',
             spent_wei: share(i).toString(),
             updated_at: new Date(),
           })
           .where('id', '=', claim.id)
           .execute();
       }
-      await notifyIn(trx, claims.map((c) => c.user_id));
+      await notifyIn(
+        trx,
+        claims.map((c) => c.user_id),
+      );
     });
-    if (receipt.status !== 1) this.log.error({ nonce: tx.nonce, hash: receipt.hash }, 'relayer: a batch transaction reverted');
-    else this.log.info({ nonce: tx.nonce, hash: receipt.hash, paid: paid.size, skipped: skipped.size, gasUsed: receipt.gasUsed.toString(), costEth: formatEther(cost) }, 'relayer: batch mined');
+    if (receipt.status !== 1)
+      this.log.error(
+        { nonce: tx.nonce, hash: receipt.hash },
+        'relayer: a batch transaction reverted',
+      );
+    else
+      this.log.info(
+        {
+          nonce: tx.nonce,
+          hash: receipt.hash,
+          paid: paid.size,
+          skipped: skipped.size,
+          gasUsed: receipt.gasUsed.toString(),
+          costEth: formatEther(cost),
+        },
+        'relayer: batch mined',
+      );
   }
 
   async #watchBalance(): Promise<void> {
@@ -399,10 +545,17 @@ export class Relayer {
     if (Date.now() - this.#balanceReadAt < BALANCE_READ_EVERY_MS) return;
     this.#balanceReadAt = Date.now();
     this.balanceWei = await this.chain.provider.getBalance(this.address);
-    if (this.balanceWei < this.settings.lowBalanceWei && Date.now() - this.#lowBalanceLoggedAt > LOW_BALANCE_LOG_EVERY_MS) {
+    if (
+      this.balanceWei < this.settings.lowBalanceWei &&
+      Date.now() - this.#lowBalanceLoggedAt > LOW_BALANCE_LOG_EVERY_MS
+    ) {
       this.#lowBalanceLoggedAt = Date.now();
       this.log.warn(
-        { relayer: this.address, balanceEth: formatEther(this.balanceWei), lowBalanceEth: formatEther(this.settings.lowBalanceWei) },
+        {
+          relayer: this.address,
+          balanceEth: formatEther(this.balanceWei),
+          lowBalanceEth: formatEther(this.settings.lowBalanceWei),
+        },
         'relayer: its ETH is running low; top it up with `npm run ops -- fund-relayer --eth <amount>`',
       );
     }
@@ -418,5 +571,7 @@ export const NOTHING_TO_CLAIM = 1;
 
 async function notifyIn(db: Kysely<DB>, userIds: string[]): Promise<void> {
   if (userIds.length === 0) return;
-  await sql`SELECT pg_notify(${MEMBER_EVENTS_CHANNEL}, u) FROM unnest(${[...new Set(userIds)]}::text[]) AS u`.execute(db);
+  await sql`SELECT pg_notify(${MEMBER_EVENTS_CHANNEL}, u) FROM unnest(${[...new Set(userIds)]}::text[]) AS u`.execute(
+    db,
+  );
 }

@@ -3,7 +3,14 @@
 // for this chain and distributor, for the member's leaf in the current round, fresh, not already
 // claimed or on its way, within the day's budget and the fee ceiling. A refused request costs the
 // sponsor nothing: nothing is queued and no transaction is sent.
-import { CLAIM_REQUEST_LIFETIME_S, claimRequestSigner, type RelayerStatus, type SponsoredClaim, type SponsoredClaimRequest, type Sponsorship } from '@crw/core';
+import {
+  CLAIM_REQUEST_LIFETIME_S,
+  claimRequestSigner,
+  type RelayerStatus,
+  type SponsoredClaim,
+  type SponsoredClaimRequest,
+  type Sponsorship,
+} from '@crw/core';
 import { sql, type Kysely } from 'kysely';
 import { parseEther, parseUnits } from 'ethers';
 import { AppError } from '../app-error';
@@ -57,12 +64,19 @@ export class FeeOracle {
 export async function spentToday(db: Kysely<DB>): Promise<bigint> {
   const { rows } = await sql<{ wei: string | null }>`
     SELECT sum(CASE WHEN status IN ('queued', 'sent') THEN reserved_wei ELSE coalesce(spent_wei, 0) END)::text AS wei
-    FROM sponsored_claims WHERE created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`.execute(db);
+    FROM sponsored_claims WHERE created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`.execute(
+    db,
+  );
   return BigInt(rows[0]?.wei ?? '0');
 }
 
 /** Why the member pays the fee themselves right now, or null when the operator pays it. */
-async function unavailableBecause(db: Kysely<DB>, settings: SponsorSettings, fees: FeeOracle, reserve: () => bigint | Promise<bigint>): Promise<string | null> {
+async function unavailableBecause(
+  db: Kysely<DB>,
+  settings: SponsorSettings,
+  fees: FeeOracle,
+  reserve: () => bigint | Promise<bigint>,
+): Promise<string | null> {
   if (!settings.enabled) return 'This community does not pay claim fees for its members.';
   let quote: FeeQuote;
   try {
@@ -70,8 +84,10 @@ async function unavailableBecause(db: Kysely<DB>, settings: SponsorSettings, fee
   } catch {
     return 'The blockchain network cannot be reached right now.';
   }
-  if (quote.maxFeePerGas > settings.maxFeePerGasWei) return 'Network fees are unusually high right now, above what this community pays.';
-  if ((await spentToday(db)) + (await reserve()) > settings.dailyBudgetWei) return "Today's budget for paying members' fees is used up. It renews at midnight (UTC).";
+  if (quote.maxFeePerGas > settings.maxFeePerGasWei)
+    return 'Network fees are unusually high right now, above what this community pays.';
+  if ((await spentToday(db)) + (await reserve()) > settings.dailyBudgetWei)
+    return "Today's budget for paying members' fees is used up. It renews at midnight (UTC).";
   return null;
 }
 
@@ -79,7 +95,16 @@ async function reservation(fees: FeeOracle): Promise<bigint> {
   return RESERVED_GAS_PER_CLAIM * (await fees.quote()).maxFeePerGas;
 }
 
-export function claimView(row: { id: number; status: SponsoredClaim['status']; round_index: number; amount: string; reason: string | null; updated_at: Date; mined_hash: string | null; attempts: unknown }): SponsoredClaim {
+export function claimView(row: {
+  id: number;
+  status: SponsoredClaim['status'];
+  round_index: number;
+  amount: string;
+  reason: string | null;
+  updated_at: Date;
+  mined_hash: string | null;
+  attempts: unknown;
+}): SponsoredClaim {
   const attempts = (row.attempts ?? []) as Array<{ hash: string }>;
   return {
     id: row.id,
@@ -92,11 +117,25 @@ export function claimView(row: { id: number; status: SponsoredClaim['status']; r
   };
 }
 
-export async function latestSponsoredClaim(db: Kysely<DB>, userId: string): Promise<SponsoredClaim | null> {
+export async function latestSponsoredClaim(
+  db: Kysely<DB>,
+  userId: string,
+): Promise<SponsoredClaim | null> {
   const row = await db
     .selectFrom('sponsored_claims as c')
-    .leftJoin('relayer_transactions as t', (join) => join.onRef('t.relayer', '=', 'c.relayer').onRef('t.nonce', '=', 'c.tx_nonce'))
-    .select(['c.id', 'c.status', 'c.round_index', 'c.amount', 'c.reason', 'c.updated_at', 't.mined_hash', 't.attempts'])
+    .leftJoin('relayer_transactions as t', (join) =>
+      join.onRef('t.relayer', '=', 'c.relayer').onRef('t.nonce', '=', 'c.tx_nonce'),
+    )
+    .select([
+      'c.id',
+      'c.status',
+      'c.round_index',
+      'c.amount',
+      'c.reason',
+      'c.updated_at',
+      't.mined_hash',
+      't.attempts',
+    ])
     .where('c.user_id', '=', userId)
     .orderBy('c.id', 'desc')
     .limit(1)
@@ -104,7 +143,12 @@ export async function latestSponsoredClaim(db: Kysely<DB>, userId: string): Prom
   return row ? claimView(row) : null;
 }
 
-export async function sponsorship(db: Kysely<DB>, settings: SponsorSettings, fees: FeeOracle, userId: string): Promise<Sponsorship> {
+export async function sponsorship(
+  db: Kysely<DB>,
+  settings: SponsorSettings,
+  fees: FeeOracle,
+  userId: string,
+): Promise<Sponsorship> {
   const reason = await unavailableBecause(db, settings, fees, () => reservation(fees));
   return { available: reason === null, reason, latest: await latestSponsoredClaim(db, userId) };
 }
@@ -122,7 +166,9 @@ export async function requestSponsoredClaim(
   const member = await db
     .selectFrom('user_wallets as u')
     .leftJoin('chain_follower_state as s', (join) => join.onTrue())
-    .leftJoin('distribution_entries as e', (join) => join.onRef('e.round_index', '=', 's.round_index').onRef('e.user_id', '=', 'u.user_id'))
+    .leftJoin('distribution_entries as e', (join) =>
+      join.onRef('e.round_index', '=', 's.round_index').onRef('e.user_id', '=', 'u.user_id'),
+    )
     .leftJoin('chain_wallets as w', (join) => join.onRef('w.address', '=', 'u.wallet_address'))
     .select(['u.wallet_address', 's.round_index', 'e.cumulative_amount', 'w.claimed'])
     .where('u.user_id', '=', userId)
@@ -130,14 +176,23 @@ export async function requestSponsoredClaim(
   if (!member) throw new AppError(401, 'unauthorized');
   const account = member.wallet_address;
   // Another member's account, or a signature by any key but the member's own wallet.
-  if (request.account.toLowerCase() !== account) throw new AppError(400, 'invalid_claim', 'This claim is not for your wallet.');
-  const signer = claimRequestSigner(chain.chainId, String(chain.distributor.target), request, request.signature);
-  if (signer === null || signer.toLowerCase() !== account) throw new AppError(400, 'invalid_claim_signature');
+  if (request.account.toLowerCase() !== account)
+    throw new AppError(400, 'invalid_claim', 'This claim is not for your wallet.');
+  const signer = claimRequestSigner(
+    chain.chainId,
+    String(chain.distributor.target),
+    request,
+    request.signature,
+  );
+  if (signer === null || signer.toLowerCase() !== account)
+    throw new AppError(400, 'invalid_claim_signature');
   const nowS = Math.floor(now / 1000);
-  if (request.deadline <= nowS || request.deadline > nowS + CLAIM_REQUEST_LIFETIME_S + 60) throw new AppError(400, 'claim_request_expired');
+  if (request.deadline <= nowS || request.deadline > nowS + CLAIM_REQUEST_LIFETIME_S + 60)
+    throw new AppError(400, 'claim_request_expired');
   const round = member.round_index ?? 0;
   if (request.round !== round) throw new AppError(409, 'stale_round');
-  if (member.cumulative_amount === null || request.cumulativeAmount !== member.cumulative_amount) throw new AppError(400, 'invalid_claim');
+  if (member.cumulative_amount === null || request.cumulativeAmount !== member.cumulative_amount)
+    throw new AppError(400, 'invalid_claim');
   const claimed = BigInt(member.claimed ?? 0);
   const cumulative = BigInt(member.cumulative_amount);
   if (cumulative <= claimed) throw new AppError(409, 'nothing_to_claim');
@@ -156,7 +211,12 @@ export async function requestSponsoredClaim(
       .executeTakeFirst();
     if (live) throw new AppError(409, 'claim_in_progress');
     const reason = await unavailableBecause(trx, settings, fees, () => reserved);
-    if (reason !== null) throw new AppError(409, 'sponsor_unavailable', `${reason} You can still claim by paying the network fee yourself.`);
+    if (reason !== null)
+      throw new AppError(
+        409,
+        'sponsor_unavailable',
+        `${reason} You can still claim by paying the network fee yourself.`,
+      );
     const row = await trx
       .insertInto('sponsored_claims')
       .values({
@@ -179,23 +239,48 @@ export async function requestSponsoredClaim(
 }
 
 /** The relayer's figures for the operator (CLI and /metrics). */
-export async function relayerStatus(db: Kysely<DB>, settings: SponsorSettings, relayer: { address: string; balanceWei: bigint | null; chain: Chain } | undefined): Promise<RelayerStatus> {
-  const counts = await db.selectFrom('sponsored_claims').select(['status', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('status').execute();
+export async function relayerStatus(
+  db: Kysely<DB>,
+  settings: SponsorSettings,
+  relayer: { address: string; balanceWei: bigint | null; chain: Chain } | undefined,
+): Promise<RelayerStatus> {
+  const counts = await db
+    .selectFrom('sponsored_claims')
+    .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy('status')
+    .execute();
   const txs = await db
     .selectFrom('relayer_transactions')
-    .select(['status', (eb) => eb.fn.countAll<number>().as('n'), sql<string>`coalesce(sum(cost_wei), 0)::text`.as('cost')])
+    .select([
+      'status',
+      (eb) => eb.fn.countAll<number>().as('n'),
+      sql<string>`coalesce(sum(cost_wei), 0)::text`.as('cost'),
+    ])
     .groupBy('status')
     .execute();
   const count = (status: string) => Number(counts.find((c) => c.status === status)?.n ?? 0);
   const txCount = (status: string) => Number(txs.find((t) => t.status === status)?.n ?? 0);
-  const balance = relayer ? (relayer.balanceWei ?? (await relayer.chain.provider.getBalance(relayer.address).catch(() => null))) : null;
+  const balance = relayer
+    ? (relayer.balanceWei ??
+      (await relayer.chain.provider.getBalance(relayer.address).catch(() => null)))
+    : null;
   return {
     enabled: settings.enabled && relayer !== undefined,
     address: relayer?.address ?? null,
     balance: balance === null ? null : balance.toString(),
     spentToday: (await spentToday(db)).toString(),
     dailyBudget: settings.dailyBudgetWei.toString(),
-    queue: { queued: count('queued'), sent: count('sent'), confirmed: count('confirmed'), failed: count('failed') },
-    transactions: { mined: txCount('mined'), pending: txCount('pending'), failed: txCount('failed'), costWei: txs.reduce((sum, t) => sum + BigInt(t.cost), 0n).toString() },
+    queue: {
+      queued: count('queued'),
+      sent: count('sent'),
+      confirmed: count('confirmed'),
+      failed: count('failed'),
+    },
+    transactions: {
+      mined: txCount('mined'),
+      pending: txCount('pending'),
+      failed: txCount('failed'),
+      costWei: txs.reduce((sum, t) => sum + BigInt(t.cost), 0n).toString(),
+    },
   };
 }

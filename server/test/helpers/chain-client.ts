@@ -11,23 +11,45 @@ type RpcAnswer = { result?: unknown; error?: { code: number; message: string; da
 /** The app's /rpc, in process (a Fastify instance) or over HTTP (a server's base URL). */
 export type RpcTarget = FastifyInstance | string;
 
-export async function rpc(target: RpcTarget, method: string, params: unknown[] = []): Promise<RpcAnswer> {
+export async function rpc(
+  target: RpcTarget,
+  method: string,
+  params: unknown[] = [],
+): Promise<RpcAnswer> {
   const payload = { jsonrpc: '2.0', id: 1, method, params };
   if (typeof target === 'string') {
-    const res = await fetch(`${target}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+    const res = await fetch(`${target}/rpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(payload),
+    });
     return (await res.json()) as RpcAnswer;
   }
   return (await target.inject({ method: 'POST', url: '/rpc', payload })).json() as RpcAnswer;
 }
 
 /** Reads a view function through /rpc eth_call. */
-export async function read(target: RpcTarget, contract: string, iface: Interface, fn: string, args: unknown[]): Promise<unknown> {
-  const answer = await rpc(target, 'eth_call', [{ to: contract, data: iface.encodeFunctionData(fn, args) }, 'latest']);
+export async function read(
+  target: RpcTarget,
+  contract: string,
+  iface: Interface,
+  fn: string,
+  args: unknown[],
+): Promise<unknown> {
+  const answer = await rpc(target, 'eth_call', [
+    { to: contract, data: iface.encodeFunctionData(fn, args) },
+    'latest',
+  ]);
   return iface.decodeFunctionResult(fn, answer.result as string)[0];
 }
 
 /** Estimates, signs (legacy gas price) and sends claim(account, amount, proof, index) through /rpc. */
-export async function sendClaim(app: RpcTarget, privateKey: string, distributor: string, args: [string, bigint, string[], number]) {
+export async function sendClaim(
+  app: RpcTarget,
+  privateKey: string,
+  distributor: string,
+  args: [string, bigint, string[], number],
+) {
   const wallet = new Wallet(privateKey);
   const data = distributorInterface.encodeFunctionData('claim', args);
   const call = { from: wallet.address, to: distributor, data };
@@ -50,6 +72,8 @@ export async function sendClaim(app: RpcTarget, privateKey: string, distributor:
   const sent = await rpc(app, 'eth_sendRawTransaction', [await wallet.signTransaction(tx)]);
   if (sent.error) return { error: sent.error };
   const receipt = await rpc(app, 'eth_getTransactionReceipt', [sent.result]);
-  return { hash: sent.result as string, receipt: receipt.result as { status: string; gasUsed: string; blockNumber: string } };
+  return {
+    hash: sent.result as string,
+    receipt: receipt.result as { status: string; gasUsed: string; blockNumber: string },
+  };
 }
-

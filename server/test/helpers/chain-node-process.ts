@@ -9,7 +9,10 @@ import path from 'node:path';
 import { repoRoot } from './server-process';
 import { freePort } from './smtp-peer';
 
-const hardhatCli = path.join(path.dirname(createRequire(import.meta.url).resolve('hardhat/package.json')), 'internal/cli/bootstrap.js');
+const hardhatCli = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('hardhat/package.json')),
+  'internal/cli/bootstrap.js',
+);
 
 export interface ChainNodeProcess {
   url: string;
@@ -24,12 +27,19 @@ export async function startChainNode(): Promise<ChainNodeProcess> {
   const url = `http://127.0.0.1:${port}`;
   const dir = mkdtempSync(path.join(tmpdir(), 'crw-hardhat-'));
   const config = path.join(dir, 'hardhat.config.cjs');
-  writeFileSync(config, "module.exports = { networks: { hardhat: { chainId: 31337, hardfork: 'prague' } } };\n");
+  writeFileSync(
+    config,
+    "module.exports = { networks: { hardhat: { chainId: 31337, hardfork: 'prague' } } };\n",
+  );
   let child: ChildProcess | undefined;
   let output = '';
 
-  const request = async <T,>(method: string, params: unknown[] = []): Promise<T> => {
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const request = async <T>(method: string, params: unknown[] = []): Promise<T> => {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
     const body = (await res.json()) as { result?: T; error?: { message: string } };
     if (body.error) throw new Error(`${method}: ${body.error.message}`);
     return body.result as T;
@@ -39,18 +49,29 @@ export async function startChainNode(): Promise<ChainNodeProcess> {
     output = '';
     // From the workspace that installs Hardhat (it refuses to run from elsewhere); its own process
     // group, so stopping it also stops whatever it spawned.
-    child = spawn(process.execPath, [hardhatCli, '--config', config, 'node', '--hostname', '127.0.0.1', '--port', String(port)], {
-      cwd: path.join(repoRoot, 'contracts'),
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    child = spawn(
+      process.execPath,
+      [hardhatCli, '--config', config, 'node', '--hostname', '127.0.0.1', '--port', String(port)],
+      {
+        cwd: path.join(repoRoot, 'contracts'),
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
     const started = Date.now();
     for (;;) {
       if (child.exitCode !== null) throw new Error(`the Hardhat node exited:\n${output}`);
-      if (await request('eth_chainId').then(() => true, () => false)) return;
-      if (Date.now() - started > 90_000) throw new Error(`the Hardhat node did not answer within 90 s:\n${output}`);
+      if (
+        await request('eth_chainId').then(
+          () => true,
+          () => false,
+        )
+      )
+        return;
+      if (Date.now() - started > 90_000)
+        throw new Error(`the Hardhat node did not answer within 90 s:\n${output}`);
       await new Promise((r) => setTimeout(r, 250));
     }
   };

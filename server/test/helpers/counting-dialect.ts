@@ -1,6 +1,12 @@
 // A Kysely dialect that records every statement run through it, for tests that count queries
 // (better-auth builds its own Kysely from the dialect it is given).
-import type { CompiledQuery, DatabaseConnection, Dialect, Driver, TransactionSettings } from 'kysely';
+import type {
+  CompiledQuery,
+  DatabaseConnection,
+  Dialect,
+  Driver,
+  TransactionSettings,
+} from 'kysely';
 
 export function countingDialect(dialect: Dialect, seen: string[]): Dialect {
   const original = new WeakMap<DatabaseConnection, DatabaseConnection>();
@@ -21,12 +27,14 @@ export function countingDialect(dialect: Dialect, seen: string[]): Dialect {
               seen.push(query.sql);
               return connection.executeQuery(query);
             },
-            streamQuery: (query: CompiledQuery, chunkSize?: number) => connection.streamQuery(query, chunkSize),
+            streamQuery: (query: CompiledQuery, chunkSize?: number) =>
+              connection.streamQuery(query, chunkSize),
           };
           original.set(counted, connection);
           return counted;
         },
-        beginTransaction: (c: DatabaseConnection, settings: TransactionSettings) => driver.beginTransaction(unwrap(c), settings),
+        beginTransaction: (c: DatabaseConnection, settings: TransactionSettings) =>
+          driver.beginTransaction(unwrap(c), settings),
         commitTransaction: (c: DatabaseConnection) => driver.commitTransaction(unwrap(c)),
         rollbackTransaction: (c: DatabaseConnection) => driver.rollbackTransaction(unwrap(c)),
         releaseConnection: (c: DatabaseConnection) => driver.releaseConnection(unwrap(c)),

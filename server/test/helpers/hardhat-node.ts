@@ -9,7 +9,9 @@ import { WELL_KNOWN_TEST_KEYS } from '@crw/contracts';
 import { freePort } from './ports';
 import { repoRoot } from './server-process';
 
-const hardhatCli = createRequire(path.join(repoRoot, 'contracts/package.json')).resolve('hardhat/internal/cli/bootstrap.js');
+const hardhatCli = createRequire(path.join(repoRoot, 'contracts/package.json')).resolve(
+  'hardhat/internal/cli/bootstrap.js',
+);
 const BALANCE = 10n ** 22n; // 10,000 ETH, as Hardhat's default accounts
 
 export interface HardhatNode {
@@ -35,9 +37,15 @@ export interface HardhatNode {
  * about half of the node's startup (~0.9 s of ~1.3 s here before, ~0.5 s after).
  */
 function writeConfig(): string {
-  const accounts = WELL_KNOWN_TEST_KEYS.map((privateKey) => ({ privateKey, balance: BALANCE.toString() }));
+  const accounts = WELL_KNOWN_TEST_KEYS.map((privateKey) => ({
+    privateKey,
+    balance: BALANCE.toString(),
+  }));
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'crw-hardhat-')), 'hardhat.config.cjs');
-  writeFileSync(file, `module.exports = { networks: { hardhat: { accounts: ${JSON.stringify(accounts)} } } };\n`);
+  writeFileSync(
+    file,
+    `module.exports = { networks: { hardhat: { accounts: ${JSON.stringify(accounts)} } } };\n`,
+  );
   return file;
 }
 
@@ -61,19 +69,30 @@ export async function startHardhatNode(): Promise<HardhatNode> {
   const launch = async (port: number): Promise<number> => {
     const started = performance.now();
     out = '';
-    const proc = spawn(process.execPath, [hardhatCli, '--config', config, 'node', '--hostname', '127.0.0.1', '--port', String(port)], {
-      cwd: repoRoot, // Hardhat refuses to run unless it is installed where it starts
-      env: { PATH: process.env.PATH ?? '', HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const proc = spawn(
+      process.execPath,
+      [hardhatCli, '--config', config, 'node', '--hostname', '127.0.0.1', '--port', String(port)],
+      {
+        cwd: repoRoot, // Hardhat refuses to run unless it is installed where it starts
+        env: { PATH: process.env.PATH ?? '', HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     child = proc;
     proc.stdout.on('data', (c: Buffer) => (out += c.toString()));
     proc.stderr.on('data', (c: Buffer) => (out += c.toString()));
     exited = new Promise((resolve) => proc.once('exit', () => resolve()));
     const url = `http://127.0.0.1:${port}`;
     while (performance.now() - started < 30_000) {
-      if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`hardhat node exited on port ${port}:\n${out}`);
-      if (await rpc(url, 'eth_chainId').then(() => true, () => false)) return Math.round(performance.now() - started);
+      if (proc.exitCode !== null || proc.signalCode !== null)
+        throw new Error(`hardhat node exited on port ${port}:\n${out}`);
+      if (
+        await rpc(url, 'eth_chainId').then(
+          () => true,
+          () => false,
+        )
+      )
+        return Math.round(performance.now() - started);
       await new Promise((r) => setTimeout(r, 25));
     }
     proc.kill('SIGTERM');
@@ -100,7 +119,8 @@ export async function startHardhatNode(): Promise<HardhatNode> {
     startupMs,
     request: (method, params) => rpc(url, method, params),
     start: async () => {
-      if (child?.exitCode === null && child.signalCode === null) throw new Error('the hardhat node is running');
+      if (child?.exitCode === null && child.signalCode === null)
+        throw new Error('the hardhat node is running');
       return launch(port);
     },
     stop: async () => {

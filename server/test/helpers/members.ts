@@ -1,6 +1,12 @@
 // Factories for members: a real ethers wallet and keystore, the derived auth secret, and the
 // register / confirm / sign-in calls the browser makes. Shared by server tests and e2e fixtures.
-import { deriveAuthSecret, walletProofMessage, type WalletChallenge, type WalletProof, type WalletProofPurpose } from '@crw/core';
+import {
+  deriveAuthSecret,
+  walletProofMessage,
+  type WalletChallenge,
+  type WalletProof,
+  type WalletProofPurpose,
+} from '@crw/core';
 import { Wallet } from 'ethers';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -24,51 +30,96 @@ export function uniqueEmail(prefix = 'member'): string {
 }
 
 /** A wallet made as the browser makes it: random key, keystore with scrypt N=131072, r=8, p=1. */
-export async function makeMemberKeys(overrides: { email?: string; password?: string } = {}): Promise<MemberKeys> {
+export async function makeMemberKeys(
+  overrides: { email?: string; password?: string } = {},
+): Promise<MemberKeys> {
   const email = overrides.email ?? uniqueEmail();
   const password = overrides.password ?? 'correct horse battery';
   const wallet = Wallet.createRandom();
   const plain = new Wallet(wallet.privateKey);
   const keystore = await plain.encrypt(password);
-  return { email, password, authSecret: await deriveAuthSecret(password, email), address: plain.address, privateKey: plain.privateKey, keystore };
+  return {
+    email,
+    password,
+    authSecret: await deriveAuthSecret(password, email),
+    address: plain.address,
+    privateKey: plain.privateKey,
+    keystore,
+  };
 }
 
 /** The app in process (a Fastify instance) or a running server's base URL. */
 export type AppTarget = FastifyInstance | string;
 
 /** Asks the app for a wallet challenge (with the member's cookie for save-wallet). */
-export async function walletChallenge(target: AppTarget, purpose: WalletProofPurpose, cookie?: string): Promise<WalletChallenge> {
+export async function walletChallenge(
+  target: AppTarget,
+  purpose: WalletProofPurpose,
+  cookie?: string,
+): Promise<WalletChallenge> {
   // A running server trusts its own origin (its port), in-process apps the default PUBLIC_URL's.
   const origin = typeof target === 'string' ? new URL(target).origin : ORIGIN;
-  const headers: Record<string, string> = { 'content-type': 'application/json', origin, ...(cookie ? { cookie } : {}) };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    origin,
+    ...(cookie ? { cookie } : {}),
+  };
   if (typeof target === 'string') {
-    const res = await fetch(`${target}/api/wallet/challenge`, { method: 'POST', headers, body: JSON.stringify({ purpose }) });
+    const res = await fetch(`${target}/api/wallet/challenge`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ purpose }),
+    });
     if (res.status !== 200) throw new Error(`challenge: ${res.status} ${await res.text()}`);
     return (await res.json()) as WalletChallenge;
   }
-  const res = await target.inject({ method: 'POST', url: '/api/wallet/challenge', headers, payload: { purpose } });
+  const res = await target.inject({
+    method: 'POST',
+    url: '/api/wallet/challenge',
+    headers,
+    payload: { purpose },
+  });
   if (res.statusCode !== 200) throw new Error(`challenge: ${res.statusCode} ${res.body}`);
   return res.json();
 }
 
 /** What the browser's wallet worker does: signs the challenge's EIP-4361 message with the key. */
-export async function signChallenge(challenge: WalletChallenge, privateKey: string): Promise<WalletProof> {
+export async function signChallenge(
+  challenge: WalletChallenge,
+  privateKey: string,
+): Promise<WalletProof> {
   const wallet = new Wallet(privateKey);
-  return { nonce: challenge.nonce, signature: await wallet.signMessage(walletProofMessage(challenge, wallet.address)) };
+  return {
+    nonce: challenge.nonce,
+    signature: await wallet.signMessage(walletProofMessage(challenge, wallet.address)),
+  };
 }
 
-export async function walletProof(target: AppTarget, keys: MemberKeys, purpose: WalletProofPurpose = 'register', cookie?: string): Promise<WalletProof> {
+export async function walletProof(
+  target: AppTarget,
+  keys: MemberKeys,
+  purpose: WalletProofPurpose = 'register',
+  cookie?: string,
+): Promise<WalletProof> {
   return signChallenge(await walletChallenge(target, purpose, cookie), keys.privateKey);
 }
 
 /** The body of POST /api/register, with a fresh wallet proof from `target`. */
-export async function registerBody(target: AppTarget, keys: MemberKeys, extra: Record<string, unknown> = {}) {
+export async function registerBody(
+  target: AppTarget,
+  keys: MemberKeys,
+  extra: Record<string, unknown> = {},
+) {
   return {
     email: keys.email,
     authSecret: keys.authSecret,
     firstName: 'Ada',
     lastName: 'Lovelace',
-    wallet: { address: keys.address, keystore: keys.keystore, proof: await walletProof(target, keys) },
+    wallet: {
+      address: keys.address,
+      keystore: keys.keystore,
+      proof: await walletProof(target, keys),
+    },
     ...extra,
   };
 }
@@ -79,7 +130,12 @@ export function cookieOf(setCookie: string | string[] | undefined): string {
 }
 
 export async function signIn(app: FastifyInstance, email: string, authSecret: string) {
-  return app.inject({ method: 'POST', url: '/auth/sign-in/email', headers: { origin: ORIGIN }, payload: { email, password: authSecret } });
+  return app.inject({
+    method: 'POST',
+    url: '/auth/sign-in/email',
+    headers: { origin: ORIGIN },
+    payload: { email, password: authSecret },
+  });
 }
 
 /**
@@ -87,17 +143,44 @@ export async function signIn(app: FastifyInstance, email: string, authSecret: st
  * keystore is a copy of `base` relabelled with the new address (the server checks its shape, never
  * decrypts it), which saves a second of scrypt per member. The key still signs the wallet proof.
  */
-export async function cloneMemberKeys(base: MemberKeys, email = uniqueEmail()): Promise<MemberKeys> {
+export async function cloneMemberKeys(
+  base: MemberKeys,
+  email = uniqueEmail(),
+): Promise<MemberKeys> {
   const wallet = Wallet.createRandom();
-  const keystore = JSON.stringify({ ...(JSON.parse(base.keystore) as object), address: wallet.address.slice(2).toLowerCase() });
-  return { ...base, email, address: wallet.address, privateKey: wallet.privateKey, keystore, authSecret: await deriveAuthSecret(base.password, email, 1000) };
+  const keystore = JSON.stringify({
+    ...(JSON.parse(base.keystore) as object),
+    address: wallet.address.slice(2).toLowerCase(),
+  });
+  return {
+    ...base,
+    email,
+    address: wallet.address,
+    privateKey: wallet.privateKey,
+    keystore,
+    authSecret: await deriveAuthSecret(base.password, email, 1000),
+  };
 }
 
 /** Registers a member (with a referral code when given) and opens their mailed confirmation link. */
-export async function joinAndConfirm(app: FastifyInstance, db: Kysely<DB>, keys: MemberKeys, referralCode?: string): Promise<string> {
-  const res = await app.inject({ method: 'POST', url: '/api/register', payload: await registerBody(app, keys, referralCode ? { referralCode } : {}) });
+export async function joinAndConfirm(
+  app: FastifyInstance,
+  db: Kysely<DB>,
+  keys: MemberKeys,
+  referralCode?: string,
+): Promise<string> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/register',
+    payload: await registerBody(app, keys, referralCode ? { referralCode } : {}),
+  });
   if (res.statusCode !== 201) throw new Error(`register: ${res.statusCode} ${res.body}`);
-  const { text_body: text } = await db.selectFrom('mail_outbox').select('text_body').where('to_address', '=', keys.email).orderBy('id', 'desc').executeTakeFirstOrThrow();
+  const { text_body: text } = await db
+    .selectFrom('mail_outbox')
+    .select('text_body')
+    .where('to_address', '=', keys.email)
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
   const link = new URL(/https?:\/\/\S+\/auth\/verify-email\S*/.exec(text)![0]);
   const confirmed = await app.inject({ method: 'GET', url: `${link.pathname}${link.search}` });
   if (confirmed.statusCode !== 302) throw new Error(`confirm: ${confirmed.statusCode}`);

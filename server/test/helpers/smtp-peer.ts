@@ -34,10 +34,15 @@ export function smtpPeer(port: number): SmtpPeer {
           stream.on('end', () => {
             if (peer.refusing) {
               peer.refusals += 1;
-              const error = Object.assign(new Error('Mailbox busy, try again later'), { responseCode: 451 });
+              const error = Object.assign(new Error('Mailbox busy, try again later'), {
+                responseCode: 451,
+              });
               return callback(error);
             }
-            peer.received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString() });
+            peer.received.push({
+              to: session.envelope.rcptTo.map((r) => r.address),
+              raw: Buffer.concat(chunks).toString(),
+            });
             callback();
           });
         },

@@ -17,14 +17,22 @@ import { openTestDatabase, sameTestDatabase, type TestDatabase } from './test-da
 export function fixtureWebDist(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'crw-web-'));
   mkdirSync(path.join(dir, 'assets'));
-  writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>app</title><div id="root"></div>');
+  writeFileSync(
+    path.join(dir, 'index.html'),
+    '<!doctype html><title>app</title><div id="root"></div>',
+  );
   writeFileSync(path.join(dir, 'assets', 'index-abc123.js'), 'console.log("app")');
   writeFileSync(path.join(dir, 'assets', 'index-abc123.js.gz'), gzipSync('console.log("app")'));
   return dir;
 }
 
 export function testConfig(env: Record<string, string> = {}): Config {
-  const parsed = parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'info', WEB_DIST_DIR: fixtureWebDist(), ...env });
+  const parsed = parseConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'info',
+    WEB_DIST_DIR: fixtureWebDist(),
+    ...env,
+  });
   if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
   return parsed.config;
 }
@@ -56,15 +64,24 @@ export async function buildTestApp(
   const logs: Array<Record<string, unknown>> = [];
   const stream = new Writable({
     write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) logs.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString().split('\n').filter(Boolean))
+        logs.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });
-  const testDb = opts.database ?? (opts.sameDatabaseAs ? await sameTestDatabase(opts.sameDatabaseAs.testDatabase) : await openTestDatabase());
-  const dataDir = opts.sameDatabaseAs?.services.config.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'crw-data-'));
+  const testDb =
+    opts.database ??
+    (opts.sameDatabaseAs
+      ? await sameTestDatabase(opts.sameDatabaseAs.testDatabase)
+      : await openTestDatabase());
+  const dataDir =
+    opts.sameDatabaseAs?.services.config.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'crw-data-'));
   const config = testConfig({ DATA_DIR: dataDir, ...opts.env });
   const log = pino(logOptions(config.LOG_LEVEL), stream);
-  const services = await openServices(config, log, { database: testDb.database, outbox: opts.outbox });
+  const services = await openServices(config, log, {
+    database: testDb.database,
+    outbox: opts.outbox,
+  });
   const app = await buildApp(services, { logStream: stream });
   opts.extend?.(app);
   await app.ready();

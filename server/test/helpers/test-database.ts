@@ -5,7 +5,8 @@ import pg from 'pg';
 import { openDatabase, type Database } from '../../src/db/database';
 import { setUpSchema } from '../../src/db/setup';
 
-export const testDbKind: 'pglite' | 'postgres' = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
+export const testDbKind: 'pglite' | 'postgres' =
+  process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 
 export interface TestDatabase {
   database: Database;
@@ -25,13 +26,20 @@ async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
 }
 
 /** A new empty PostgreSQL database; returns its URL and a drop function. */
-export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function createPostgresDatabase(): Promise<{
+  url: string;
+  drop: () => Promise<void>;
+}> {
   if (!process.env.TEST_DATABASE_URL) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
   const name = `crw_test_${randomBytes(6).toString('hex')}`;
   await admin((c) => c.query(`CREATE DATABASE ${name}`));
   const url = new URL(process.env.TEST_DATABASE_URL);
   url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined) };
+  return {
+    url: url.toString(),
+    drop: () =>
+      admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+  };
 }
 
 export async function openTestDatabase(opts: { migrated?: boolean } = {}): Promise<TestDatabase> {

@@ -8,7 +8,9 @@ appTestHooks();
 
 async function askToDelete() {
   await screen.findByRole('heading', { name: 'Account and security' });
-  fireEvent.change(screen.getByLabelText('Your password', { selector: 'input' }), { target: { value: 'Caring-Friends-9' } });
+  fireEvent.change(screen.getByLabelText('Your password', { selector: 'input' }), {
+    target: { value: 'Caring-Friends-9' },
+  });
   fireEvent.click(screen.getByRole('button', { name: 'Delete my account' }));
 }
 const deletions = () => requests.filter((r) => r === 'DELETE /api/account').length;
@@ -18,13 +20,13 @@ describe('delete my account', () => {
     serveMember(undefined, { '/api/account': () => ({ ok: true }) });
     const router = renderAt('/account');
     await askToDelete();
-    expect((await screen.findByRole('alertdialog', { name: 'Delete your account?' })).textContent).toContain(
-      'Are you sure you want to delete your account? This action cannot be undone.',
-    );
+    expect(
+      (await screen.findByRole('alertdialog', { name: 'Delete your account?' })).textContent,
+    ).toContain('Are you sure you want to delete your account? This action cannot be undone.');
     fireEvent.click(screen.getByRole('button', { name: 'Yes, continue' }));
-    expect((await screen.findByRole('alertdialog', { name: 'Delete all your data?' })).textContent).toContain(
-      'This will permanently delete all your data. Are you absolutely sure?',
-    );
+    expect(
+      (await screen.findByRole('alertdialog', { name: 'Delete all your data?' })).textContent,
+    ).toContain('This will permanently delete all your data. Are you absolutely sure?');
     expect(deletions()).toBe(0);
     fireEvent.click(screen.getByRole('button', { name: 'Delete permanently' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/'), { timeout: 10_000 });
@@ -45,13 +47,24 @@ describe('delete my account', () => {
 
   it('a refusal is shown as "Failed to delete account: <reason>" and the member stays', async () => {
     serveMember(undefined, {
-      '/api/account': () => new Response(JSON.stringify({ code: 'wrong_password', message: 'Your current password is not correct.' }), { status: 403 }),
+      '/api/account': () =>
+        new Response(
+          JSON.stringify({
+            code: 'wrong_password',
+            message: 'Your current password is not correct.',
+          }),
+          { status: 403 },
+        ),
     });
     const router = renderAt('/account');
     await askToDelete();
     fireEvent.click(await screen.findByRole('button', { name: 'Yes, continue' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Delete permanently' }));
-    const alerts = await screen.findAllByText('Failed to delete account: Your current password is not correct.', {}, { timeout: 10_000 });
+    const alerts = await screen.findAllByText(
+      'Failed to delete account: Your current password is not correct.',
+      {},
+      { timeout: 10_000 },
+    );
     expect(alerts.length).toBeGreaterThan(0);
     expect(router.state.location.pathname).toBe('/account');
   });

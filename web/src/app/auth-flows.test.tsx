@@ -14,20 +14,30 @@ function serveVisitor(answers: Record<string, () => Response | object> = {}) {
     const path = String(url);
     asked.push(`${init?.method ?? 'GET'} ${path}`);
     const answer = answers[path]?.();
-    if (answer !== undefined) return answer instanceof Response ? answer : new Response(JSON.stringify(answer), { status: 200 });
-    if (path.startsWith('/api/me')) return new Response(JSON.stringify({ code: 'unauthorized', message: 'User not authenticated' }), { status: 401 });
+    if (answer !== undefined)
+      return answer instanceof Response
+        ? answer
+        : new Response(JSON.stringify(answer), { status: 200 });
+    if (path.startsWith('/api/me'))
+      return new Response(
+        JSON.stringify({ code: 'unauthorized', message: 'User not authenticated' }),
+        { status: 401 },
+      );
     return new Response(JSON.stringify(links), { status: 200 });
   });
   return asked;
 }
 
-const fill = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label, { selector: 'input' }), { target: { value } });
+const fill = (label: string, value: string) =>
+  fireEvent.change(screen.getByLabelText(label, { selector: 'input' }), { target: { value } });
 
 describe('a referral link is checked as it opens (defect 4)', () => {
   it("a member's code: applied", async () => {
     serveVisitor({ '/api/referrals/codes/GOOD2345': () => ({ valid: true }) });
     renderAt('/r/GOOD2345');
-    expect((await screen.findByText(/applied!/)).textContent).toBe('Referral code GOOD2345 applied! You will earn bonus CAPs when you join.');
+    expect((await screen.findByText(/applied!/)).textContent).toBe(
+      'Referral code GOOD2345 applied! You will earn bonus CAPs when you join.',
+    );
     expect(screen.getByLabelText('Email', { selector: 'input' })).toBeTruthy();
   });
 
@@ -47,9 +57,16 @@ describe('a referral link is checked as it opens (defect 4)', () => {
   });
 
   it('a check that fails does not claim the code was applied', async () => {
-    serveVisitor({ '/api/referrals/codes/GOOD2345': () => new Response(JSON.stringify({ code: 'rate_limited', message: 'Too many attempts.' }), { status: 429 }) });
+    serveVisitor({
+      '/api/referrals/codes/GOOD2345': () =>
+        new Response(JSON.stringify({ code: 'rate_limited', message: 'Too many attempts.' }), {
+          status: 429,
+        }),
+    });
     renderAt('/r/GOOD2345');
-    expect((await screen.findByText(/will be checked/)).textContent).toBe('Referral code GOOD2345 will be checked when you create your account.');
+    expect((await screen.findByText(/will be checked/)).textContent).toBe(
+      'Referral code GOOD2345 will be checked when you create your account.',
+    );
     expect(screen.getByLabelText('Email', { selector: 'input' })).toBeTruthy();
   });
 });
@@ -71,7 +88,9 @@ describe('a confirmation link that did not work is explained (defect 6)', () => 
   it('a link with no session to open (used before, or another browser): confirmed, sign in', async () => {
     serveVisitor();
     renderAt('/?confirmed=true');
-    expect((await screen.findByRole('status')).textContent).toBe('Your e-mail address is confirmed. Sign in to open your wallet.');
+    expect((await screen.findByRole('status')).textContent).toBe(
+      'Your e-mail address is confirmed. Sign in to open your wallet.',
+    );
     expect(screen.getByRole('heading', { name: 'Welcome Back' })).toBeTruthy();
   });
 });
@@ -114,13 +133,21 @@ describe('forms mark the field in error (defect 11)', () => {
     const password = screen.getByLabelText('Password', { selector: 'input' });
     expect(password.getAttribute('aria-invalid')).toBe('true');
     expect(password.getAttribute('aria-describedby')).toBe(message.id);
-    expect(screen.getByLabelText('Email', { selector: 'input' }).getAttribute('aria-invalid')).toBeNull();
+    expect(
+      screen.getByLabelText('Email', { selector: 'input' }).getAttribute('aria-invalid'),
+    ).toBeNull();
   });
 
   it('a taken e-mail is said before any wallet is made, on the Email field', async () => {
     const asked = serveVisitor({
       '/api/register/check': () =>
-        new Response(JSON.stringify({ code: 'email_taken', message: 'An account with this email already exists. Please sign in instead.' }), { status: 409 }),
+        new Response(
+          JSON.stringify({
+            code: 'email_taken',
+            message: 'An account with this email already exists. Please sign in instead.',
+          }),
+          { status: 409 },
+        ),
     });
     renderAt('/signup');
     await screen.findByRole('heading', { name: 'Create Account' });
@@ -129,9 +156,17 @@ describe('forms mark the field in error (defect 11)', () => {
     fill('Confirm password', 'long-enough-1');
     fireEvent.click(screen.getByRole('button', { name: 'CREATE ACCOUNT' }));
     const message = await screen.findByRole('alert');
-    expect(message.textContent).toBe('An account with this email already exists. Please try signing in instead.');
-    expect(screen.getByLabelText('Email', { selector: 'input' }).getAttribute('aria-describedby')).toBe(message.id);
-    await waitFor(() => expect(screen.getByRole('button', { name: 'CREATE ACCOUNT' }).hasAttribute('disabled')).toBe(false));
+    expect(message.textContent).toBe(
+      'An account with this email already exists. Please try signing in instead.',
+    );
+    expect(
+      screen.getByLabelText('Email', { selector: 'input' }).getAttribute('aria-describedby'),
+    ).toBe(message.id);
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'CREATE ACCOUNT' }).hasAttribute('disabled')).toBe(
+        false,
+      ),
+    );
     expect(asked).toContain('POST /api/register/check');
     expect(asked.some((r) => r.includes('/api/wallet/challenge'))).toBe(false);
   });

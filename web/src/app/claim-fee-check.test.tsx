@@ -8,7 +8,15 @@ import { appTestHooks, links, member, renderAt, requests, serveMember } from '..
 appTestHooks({ fakeClock: true });
 
 const reme = (n: number) => (BigInt(n) * 10n ** 18n).toString();
-const claimable = { ...member, tokens: { ...member.tokens, distributed: reme(200), forClaiming: reme(200), claimSplit: { signup: reme(200), referral: '0' } } };
+const claimable = {
+  ...member,
+  tokens: {
+    ...member.tokens,
+    distributed: reme(200),
+    forClaiming: reme(200),
+    claimSplit: { signup: reme(200), referral: '0' },
+  },
+};
 // eth_estimateGas and eth_gasPrice both answer 10,000,000: a fee of 10^14 wei, 0.0001 ETH (£0.20 at £2,000).
 const rpc = () => ({ jsonrpc: '2.0', id: 1, result: '0x989680' });
 const claimData = () => ({ proof: [], distributedTokens: reme(200), distributionIndex: 1 });
@@ -18,7 +26,11 @@ function serveClaim(wei: () => string, eth: Partial<typeof links.eth> = {}, spon
   serveMember(() => claimable, {
     '/api/claim': claimData,
     '/api/claim/fee-balance': () => ({ ethBalance: wei() }),
-    '/api/claim/sponsored': () => ({ available: sponsored, reason: sponsored ? null : 'This community does not pay claim fees for its members.', latest: null }),
+    '/api/claim/sponsored': () => ({
+      available: sponsored,
+      reason: sponsored ? null : 'This community does not pay claim fees for its members.',
+      latest: null,
+    }),
     '/api/config': () => ({ ...links, eth: { ...links.eth, ...eth } }),
     '/rpc': rpc,
   });
@@ -34,12 +46,16 @@ describe('the claim screen checks the fee against the ETH before asking for the 
   it('with too little ETH says how much is missing, in a few digits with its £ value, and asks for no password', async () => {
     serveClaim(() => '0');
     await openClaim();
-    expect((await screen.findByTestId('fee-check')).textContent).toContain('Your wallet needs 0.0001 test ETH (≈ £0.20) more to pay the fee');
+    expect((await screen.findByTestId('fee-check')).textContent).toContain(
+      'Your wallet needs 0.0001 test ETH (≈ £0.20) more to pay the fee',
+    );
     expect(screen.getByText('0.0001 ETH (≈ £0.20)')).toBeTruthy(); // the fee, never 18 decimals
     expect(screen.getByText('200.0000 REME (≈ £20.00)')).toBeTruthy();
     expect(screen.queryByLabelText('Password')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Complete' })).toBeNull();
-    expect(screen.getByText(/This is a test network: the fee is paid in test ETH, which is free/)).toBeTruthy();
+    expect(
+      screen.getByText(/This is a test network: the fee is paid in test ETH, which is free/),
+    ).toBeTruthy();
   });
 
   it('reads the balance again while it is short, and asks for the password once the ETH has arrived', async () => {
@@ -50,7 +66,9 @@ describe('the claim screen checks the fee against the ETH before asking for the 
     const before = feeBalanceCalls();
     wei = reme(1); // 1 ETH arrives while the screen is open
     await act(() => vi.advanceTimersByTimeAsync(4_000));
-    await waitFor(() => expect(screen.getByTestId('fee-check').textContent).toBe('Your ETH covers the fee.'));
+    await waitFor(() =>
+      expect(screen.getByTestId('fee-check').textContent).toBe('Your ETH covers the fee.'),
+    );
     expect(feeBalanceCalls()).toBeGreaterThan(before);
     expect(screen.getByText('1 ETH (≈ £2,000.00)')).toBeTruthy();
     expect(screen.getByLabelText('Password')).toBeTruthy();
@@ -81,18 +99,28 @@ describe('how to add ETH (the insufficient-balance screen)', () => {
     const open = vi.fn();
     vi.stubGlobal('open', open);
     await openHowTo();
-    expect(screen.getByText(/a network fee of about/).textContent).toContain('0.0001 test ETH (≈ £0.20)');
-    expect(screen.getByText(/This is a test network, so the ETH you need is test ETH, which is free/)).toBeTruthy();
+    expect(screen.getByText(/a network fee of about/).textContent).toContain(
+      '0.0001 test ETH (≈ £0.20)',
+    );
+    expect(
+      screen.getByText(/This is a test network, so the ETH you need is test ETH, which is free/),
+    ).toBeTruthy();
     expect(screen.queryByText(/Buy ETH/)).toBeNull();
     expect(screen.queryByRole('button', { name: 'Learn how to do that' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Get free test ETH' }));
-    expect(open).toHaveBeenCalledWith('https://faucet.example.org', '_blank', 'noopener,noreferrer');
+    expect(open).toHaveBeenCalledWith(
+      'https://faucet.example.org',
+      '_blank',
+      'noopener,noreferrer',
+    );
   });
 
   it('on a test network without a faucet: ask the organisers', async () => {
     serveClaim(() => '0');
     await openHowTo();
-    expect(screen.getByText(/Ask your community's organisers to send some to your wallet address below/)).toBeTruthy();
+    expect(
+      screen.getByText(/Ask your community's organisers to send some to your wallet address below/),
+    ).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Get free test ETH' })).toBeNull();
   });
 
@@ -101,8 +129,12 @@ describe('how to add ETH (the insufficient-balance screen)', () => {
     const open = vi.fn();
     vi.stubGlobal('open', open);
     await openHowTo();
-    expect(screen.getByText(/a network fee of about/).textContent).toContain('0.0001 ETH (≈ £0.20)');
-    expect(screen.getByText('Buy ETH and send it to your wallet address below, then claim again.')).toBeTruthy();
+    expect(screen.getByText(/a network fee of about/).textContent).toContain(
+      '0.0001 ETH (≈ £0.20)',
+    );
+    expect(
+      screen.getByText('Buy ETH and send it to your wallet address below, then claim again.'),
+    ).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Learn how to do that' }));
     expect(open).toHaveBeenCalledWith(links.chain.exchangeUrl, '_blank', 'noopener,noreferrer');
   });

@@ -10,10 +10,19 @@ appTestHooks();
 afterEach(() => vi.restoreAllMocks());
 
 const reme = (n: number) => (BigInt(n) * 10n ** 18n).toString();
-const claimable = { ...member, tokens: { ...member.tokens, distributed: reme(350), forClaiming: reme(200), claimSplit: { signup: '0', referral: reme(200) } } };
+const claimable = {
+  ...member,
+  tokens: {
+    ...member.tokens,
+    distributed: reme(350),
+    forClaiming: reme(200),
+    claimSplit: { signup: '0', referral: reme(200) },
+  },
+};
 const proof = ['0x' + 'a1'.repeat(32), '0x' + 'b2'.repeat(32), '0x' + 'c3'.repeat(32)];
 const claimData = { proof, distributedTokens: reme(350), distributionIndex: 4 };
-const NOTE = 'Keep this file: with it you can claim your REME with any wallet, even without this website.';
+const NOTE =
+  'Keep this file: with it you can claim your REME with any wallet, even without this website.';
 
 function serveClaim(details: unknown, claim: unknown) {
   serveMember(() => details, {
@@ -44,7 +53,9 @@ function catchDownloads() {
     return url;
   });
   vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
-  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+    this: HTMLAnchorElement,
+  ) {
     saved.push({ name: this.download, blob: blobs.get(this.href) });
   });
   return saved;
@@ -66,9 +77,18 @@ describe('the claim kit on the claim screen (issue 14)', () => {
     expect(saved[0]!.blob!.type).toBe('application/json');
     const kit = claimKitSchema.parse(JSON.parse(await saved[0]!.blob!.text()));
     expect(kit.round).toBe(4);
-    expect(kit.leaf).toEqual({ account: member.wallet.address, cumulativeAmountWei: reme(350), cumulativeAmountReme: '350' });
+    expect(kit.leaf).toEqual({
+      account: member.wallet.address,
+      cumulativeAmountWei: reme(350),
+      cumulativeAmountReme: '350',
+    });
     expect(kit.proof).toEqual(proof);
-    expect(kit.claim.arguments.map((a) => a.value)).toEqual([member.wallet.address, reme(350), JSON.stringify(proof), '4']);
+    expect(kit.claim.arguments.map((a) => a.value)).toEqual([
+      member.wallet.address,
+      reme(350),
+      JSON.stringify(proof),
+      '4',
+    ]);
     expect(kit.distributor.address.toLowerCase()).toBe(links.chain.distributorAddress);
     expect(kit.token.address.toLowerCase()).toBe(links.chain.tokenAddress);
     expect(kit.chain).toEqual({ id: 31337, name: 'Local development chain', explorerUrl: null });
@@ -80,23 +100,41 @@ describe('the claim kit on the claim screen (issue 14)', () => {
   });
 
   it('is disabled, saying why, when the member is in no published round', async () => {
-    serveClaim({ ...claimable, tokens: { ...claimable.tokens, distributed: '0', forClaiming: '0' } }, { proof: [], distributedTokens: '0', distributionIndex: 0 });
+    serveClaim(
+      { ...claimable, tokens: { ...claimable.tokens, distributed: '0', forClaiming: '0' } },
+      { proof: [], distributedTokens: '0', distributionIndex: 0 },
+    );
     const saved = catchDownloads();
     renderClaimScreen();
-    const button = (await screen.findByRole('button', { name: 'Download claim kit' })) as HTMLButtonElement;
+    const button = (await screen.findByRole('button', {
+      name: 'Download claim kit',
+    })) as HTMLButtonElement;
     expect(button.disabled).toBe(true);
-    const reason = screen.getByText('There is nothing to claim yet: your claim kit will be here once you are in a published distribution round.');
-    expect(button.getAttribute('aria-describedby')).toBe(`${screen.getByText(NOTE).id} ${reason.id}`);
+    const reason = screen.getByText(
+      'There is nothing to claim yet: your claim kit will be here once you are in a published distribution round.',
+    );
+    expect(button.getAttribute('aria-describedby')).toBe(
+      `${screen.getByText(NOTE).id} ${reason.id}`,
+    );
     fireEvent.click(button);
     expect(saved).toEqual([]);
   });
 
   it('is disabled, saying why, when the round has been claimed already', async () => {
-    serveClaim({ ...claimable, tokens: { ...claimable.tokens, claimed: reme(350), forClaiming: '0' } }, claimData);
+    serveClaim(
+      { ...claimable, tokens: { ...claimable.tokens, claimed: reme(350), forClaiming: '0' } },
+      claimData,
+    );
     renderClaimScreen();
-    const button = (await screen.findByRole('button', { name: 'Download claim kit' })) as HTMLButtonElement;
+    const button = (await screen.findByRole('button', {
+      name: 'Download claim kit',
+    })) as HTMLButtonElement;
     expect(button.disabled).toBe(true);
-    expect(screen.getByText('You have already claimed your REME of round 4: a claim kit would have nothing left to claim.')).toBeTruthy();
+    expect(
+      screen.getByText(
+        'You have already claimed your REME of round 4: a claim kit would have nothing left to claim.',
+      ),
+    ).toBeTruthy();
   });
 
   it('makes a kit for the only member of a round, whose proof is empty', async () => {

@@ -5,13 +5,25 @@ import { appTestHooks, member, renderAt, requests, serveMember } from '../test-f
 appTestHooks();
 
 const reme = (n: number) => (BigInt(n) * 10n ** 18n).toString();
-const claimable = { ...member, tokens: { ...member.tokens, distributed: reme(200), forClaiming: reme(200), claimSplit: { signup: reme(200), referral: '0' } } };
+const claimable = {
+  ...member,
+  tokens: {
+    ...member.tokens,
+    distributed: reme(200),
+    forClaiming: reme(200),
+    claimSplit: { signup: reme(200), referral: '0' },
+  },
+};
 const claimData = { proof: [], distributedTokens: reme(200), distributionIndex: 1 };
 const rpcAnswer = () => ({ jsonrpc: '2.0', id: 1, result: '0x5208' });
 const feeBalanceCalls = () => requests.filter((r) => r === 'GET /api/claim/fee-balance').length;
 
 function serveClaim(feeBalance: () => unknown) {
-  serveMember(() => claimable, { '/api/claim': () => claimData, '/api/claim/fee-balance': feeBalance, '/rpc': rpcAnswer });
+  serveMember(() => claimable, {
+    '/api/claim': () => claimData,
+    '/api/claim/fee-balance': feeBalance,
+    '/rpc': rpcAnswer,
+  });
 }
 
 describe('the claim screen reads the ETH balance from the chain on arrival (DESIGN §9)', () => {
@@ -34,10 +46,21 @@ describe('the claim screen reads the ETH balance from the chain on arrival (DESI
   });
 
   it('says the network cannot be reached and offers no claim when the chain does not answer', async () => {
-    serveClaim(() => new Response(JSON.stringify({ code: 'chain_unavailable', message: 'The blockchain cannot be reached right now. Please try again shortly.' }), { status: 503 }));
+    serveClaim(
+      () =>
+        new Response(
+          JSON.stringify({
+            code: 'chain_unavailable',
+            message: 'The blockchain cannot be reached right now. Please try again shortly.',
+          }),
+          { status: 503 },
+        ),
+    );
     renderAt('/dashboard');
     fireEvent.click(await screen.findByRole('button', { name: 'Claim 200.0000 REME' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('The blockchain network cannot be reached right now, so claiming is not possible. Please try again shortly.');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'The blockchain network cannot be reached right now, so claiming is not possible. Please try again shortly.',
+    );
     expect(screen.queryByRole('button', { name: 'Complete' })).toBeNull();
     expect(screen.queryByLabelText('Password')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Back to dashboard' }));
@@ -47,7 +70,14 @@ describe('the claim screen reads the ETH balance from the chain on arrival (DESI
 
 describe('the dashboard says when its REME figures may be out of date (DESIGN §9)', () => {
   it('shows the last known figures with a plain note when the chain could not be reached', async () => {
-    serveMember(() => ({ ...claimable, tokens: { ...claimable.tokens, remeHeld: reme(300), asOf: { block: 41, ageSeconds: 300, chainReachable: false } } }));
+    serveMember(() => ({
+      ...claimable,
+      tokens: {
+        ...claimable.tokens,
+        remeHeld: reme(300),
+        asOf: { block: 41, ageSeconds: 300, chainReachable: false },
+      },
+    }));
     renderAt('/dashboard');
     expect((await screen.findByTestId('figures-note')).textContent).toBe(
       'Your REME figures may be out of date: the blockchain network could not be reached lately. They are as of block 41, checked 5 minutes ago.',
@@ -64,6 +94,8 @@ describe('the dashboard says when its REME figures may be out of date (DESIGN §
     expect(screen.queryByTestId('figures-note')).toBeNull();
     asOf = { block: 41, ageSeconds: 61, chainReachable: true };
     window.dispatchEvent(new Event('visibilitychange'));
-    await waitFor(() => expect(screen.getByTestId('figures-note').textContent).toContain('checked 61 seconds ago'));
+    await waitFor(() =>
+      expect(screen.getByTestId('figures-note').textContent).toContain('checked 61 seconds ago'),
+    );
   });
 });

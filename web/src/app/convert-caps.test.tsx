@@ -7,9 +7,11 @@ function renderConvert(totalCaps: number) {
   renderAt('/convert-caps');
 }
 
-const field = () => screen.getByLabelText('CAPs to convert', { selector: 'input' }) as HTMLInputElement;
+const field = () =>
+  screen.getByLabelText('CAPs to convert', { selector: 'input' }) as HTMLInputElement;
 const thumb = () => screen.getByRole('slider', { name: 'CAPs to convert' });
-const convertNow = () => screen.getByRole('button', { name: /Convert Now|Converting\.\.\./ }) as HTMLButtonElement;
+const convertNow = () =>
+  screen.getByRole('button', { name: /Convert Now|Converting\.\.\./ }) as HTMLButtonElement;
 
 appTestHooks({ fakeClock: true });
 
@@ -18,9 +20,13 @@ describe('convert page amount (SPEC §4, §5)', () => {
     renderConvert(350);
     await screen.findByRole('heading', { name: 'Convert CAPs' });
     expect(screen.getByTestId('caps-available').textContent).toBe('150');
-    expect(screen.getByTestId('caps-available-why').textContent).toBe('The 200 CAPs for registering stay with your account and cannot be converted: of your 350 CAPs, 150 can.');
+    expect(screen.getByTestId('caps-available-why').textContent).toBe(
+      'The 200 CAPs for registering stay with your account and cannot be converted: of your 350 CAPs, 150 can.',
+    );
     expect(field().value).toBe('150');
-    expect(screen.getByText('That is all 150 CAPs you can convert.').className).not.toMatch(/limit|danger|error/i);
+    expect(screen.getByText('That is all 150 CAPs you can convert.').className).not.toMatch(
+      /limit|danger|error/i,
+    );
     expect(field().className).not.toMatch(/atMax/);
     expect(field().getAttribute('aria-invalid')).toBeNull();
     expect(screen.getByText(/Preview: conversion is not live yet/)).toBeTruthy();
@@ -72,15 +78,23 @@ describe('convert page amount (SPEC §4, §5)', () => {
     await screen.findByRole('heading', { name: 'Convert CAPs' });
     const before = requests.length;
     fireEvent.click(convertNow());
-    expect(screen.getByRole('status').textContent).toBe('Preview only: converting 150 CAPs would give you 24.8838 REME (≈ £2.48). Nothing has been converted.');
+    expect(screen.getByRole('status').textContent).toBe(
+      'Preview only: converting 150 CAPs would give you 24.8838 REME (≈ £2.48). Nothing has been converted.',
+    );
     await act(() => vi.advanceTimersByTimeAsync(10_000));
     expect(screen.queryByText(/completed|successfully/i)).toBeNull();
     expect(convertNow().textContent).toBe('Convert Now');
     // What the member would have is said as a preview, and the REME held does not change.
-    expect(screen.getByRole('heading', { name: 'If you converted 150 CAPs (preview)' })).toBeTruthy();
+    expect(
+      screen.getByRole('heading', { name: 'If you converted 150 CAPs (preview)' }),
+    ).toBeTruthy();
     expect(screen.queryByText('Total REMEs')).toBeNull();
-    expect(screen.getByRole('heading', { name: 'REME you would have' }).nextElementSibling?.textContent).toBe('24.8838');
-    expect(screen.getByRole('heading', { name: 'REME Held' }).nextElementSibling?.textContent).toBe('0.0000');
+    expect(
+      screen.getByRole('heading', { name: 'REME you would have' }).nextElementSibling?.textContent,
+    ).toBe('24.8838');
+    expect(screen.getByRole('heading', { name: 'REME Held' }).nextElementSibling?.textContent).toBe(
+      '0.0000',
+    );
     // A new amount drops the preview of the old one.
     fireEvent.change(field(), { target: { value: '60' } });
     expect(screen.queryByRole('status')).toBeNull();
@@ -90,7 +104,9 @@ describe('convert page amount (SPEC §4, §5)', () => {
   it('shows one rate and explains the market price beside it (issue 16)', async () => {
     renderConvert(350);
     await screen.findByRole('heading', { name: 'Convert CAPs' });
-    expect(screen.getByTestId('convert-rate').textContent).toBe('6.028 CAPs per REME (1 CAP ≈ 0.1659 REME)');
+    expect(screen.getByTestId('convert-rate').textContent).toBe(
+      '6.028 CAPs per REME (1 CAP ≈ 0.1659 REME)',
+    );
     expect(screen.queryByText(/£6\.03/)).toBeNull();
     expect(screen.getByText(/market price of £0\.10 per REME/)).toBeTruthy();
   });

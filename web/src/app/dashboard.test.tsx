@@ -1,6 +1,16 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { eventSources, links, meCacheControl, meCalls, member, renderAt, requests, serveMember, appTestHooks } from '../test-fixtures';
+import {
+  eventSources,
+  links,
+  meCacheControl,
+  meCalls,
+  member,
+  renderAt,
+  requests,
+  serveMember,
+  appTestHooks,
+} from '../test-fixtures';
 
 appTestHooks({ fakeClock: true });
 
@@ -36,7 +46,11 @@ describe('dashboard refresh (SPEC §4: "refreshes every 10 s, on window focus, a
     renderAt('/dashboard');
     await screen.findByRole('heading', { name: 'Hello, Ada Lovelace' });
     expect(screen.queryByText(/credited|arrived/)).toBeNull();
-    details = { ...member, caps: { ...member.caps, referrals: 250, total: 450 }, tokens: { ...member.tokens, remeHeld: '200000000000000000000' } };
+    details = {
+      ...member,
+      caps: { ...member.caps, referrals: 250, total: 450 },
+      tokens: { ...member.tokens, remeHeld: '200000000000000000000' },
+    };
     act(() => void eventSources.at(-1)!.dispatchEvent(new Event('changed')));
     expect(await screen.findByText('+100 CAPs credited')).toBeTruthy();
     expect(screen.getByText('+200 REME arrived')).toBeTruthy();
@@ -68,22 +82,46 @@ describe('dashboard refresh (SPEC §4: "refreshes every 10 s, on window focus, a
     renderAt('/dashboard');
     await screen.findByRole('heading', { name: 'Hello, Ada Lovelace' });
     const cached = JSON.parse(localStorage.getItem('user')!) as Record<string, unknown>;
-    expect(cached).toMatchObject({ email: member.email, address: member.wallet.address, tokensForClaiming: '0' });
+    expect(cached).toMatchObject({
+      email: member.email,
+      address: member.wallet.address,
+      tokensForClaiming: '0',
+    });
     expect(JSON.stringify(cached)).not.toContain('keystore');
 
     fullName = 'Ada King';
-    act(() => void window.dispatchEvent(new StorageEvent('storage', { key: 'user', newValue: '{"fullName":"Ada King"}' })));
+    act(
+      () =>
+        void window.dispatchEvent(
+          new StorageEvent('storage', { key: 'user', newValue: '{"fullName":"Ada King"}' }),
+        ),
+    );
     expect(await screen.findByRole('heading', { name: 'Hello, Ada King' })).toBeTruthy();
     // Other keys do not trigger a reload.
     const after = meCalls();
-    act(() => void window.dispatchEvent(new StorageEvent('storage', { key: 'rcb-layout', newValue: 'compact' })));
+    act(
+      () =>
+        void window.dispatchEvent(
+          new StorageEvent('storage', { key: 'rcb-layout', newValue: 'compact' }),
+        ),
+    );
     await act(() => vi.advanceTimersByTimeAsync(100));
     expect(meCalls()).toBe(after);
   });
 
   it('a failing details call logs the member out', async () => {
     let fail = false;
-    serveMember(() => (fail ? new Response(JSON.stringify({ code: 'internal_error', message: 'Something went wrong on our side. Please try again.' }), { status: 500 }) : member));
+    serveMember(() =>
+      fail
+        ? new Response(
+            JSON.stringify({
+              code: 'internal_error',
+              message: 'Something went wrong on our side. Please try again.',
+            }),
+            { status: 500 },
+          )
+        : member,
+    );
     const router = renderAt('/dashboard');
     await screen.findByRole('heading', { name: 'Hello, Ada Lovelace' });
     fail = true;
@@ -111,7 +149,11 @@ describe('the swap modal (SPEC §2, §8, §9)', () => {
     expect(modal.getByText('1 CAP ≈ 0.1659 REME (6.028 CAPs per REME)')).toBeTruthy();
     const before = requests.length;
     fireEvent.click(modal.getByRole('button', { name: 'Swap' }));
-    expect(await screen.findByText("Conversion Coming Soon! We're working hard to bring you CAPs to REME conversion in the next update. Stay tuned!")).toBeTruthy();
+    expect(
+      await screen.findByText(
+        "Conversion Coming Soon! We're working hard to bring you CAPs to REME conversion in the next update. Stay tuned!",
+      ),
+    ).toBeTruthy();
     expect(requests.length).toBe(before);
     fireEvent.click(modal.getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -119,8 +161,17 @@ describe('the swap modal (SPEC §2, §8, §9)', () => {
 });
 
 describe('a sponsored claim on the dashboard (issue 14)', () => {
-  const sponsored = (latest: unknown) => ({ '/api/claim/sponsored': () => ({ available: true, reason: null, latest }) });
-  const claim = { id: 7, round: 1, amount: '200000000000000000000', txHash: null, reason: null, updatedAt: '2026-11-23T20:00:00.000Z' };
+  const sponsored = (latest: unknown) => ({
+    '/api/claim/sponsored': () => ({ available: true, reason: null, latest }),
+  });
+  const claim = {
+    id: 7,
+    round: 1,
+    amount: '200000000000000000000',
+    txHash: null,
+    reason: null,
+    updatedAt: '2026-11-23T20:00:00.000Z',
+  };
 
   it('follows it from queued to sent to confirmed from the server’s record, and keeps Claim disabled meanwhile', async () => {
     let latest: Record<string, unknown> = { ...claim, status: 'queued' };
@@ -129,20 +180,43 @@ describe('a sponsored claim on the dashboard (issue 14)', () => {
     const card = await screen.findByTestId('sponsored-claim');
     expect(within(card).getByRole('heading', { name: 'Processing' })).toBeTruthy();
     expect(within(card).getByText('Queued').getAttribute('aria-current')).toBe('step');
-    expect(screen.getByRole('button', { name: /^Claim .* REME$/ }).hasAttribute('disabled')).toBe(true);
+    expect(screen.getByRole('button', { name: /^Claim .* REME$/ }).hasAttribute('disabled')).toBe(
+      true,
+    );
     latest = { ...claim, status: 'confirmed', txHash: `0x${'ab'.repeat(32)}` };
     // The page's event stream, taken before serving the new answers (serving forgets the streams).
     const stream = eventSources.at(-1)!;
     serveMember(undefined, sponsored(latest));
     act(() => void stream.dispatchEvent(new Event('changed')));
-    await waitFor(() => expect(within(screen.getByTestId('sponsored-claim')).getByRole('heading', { name: 'Claim confirmed' })).toBeTruthy());
-    expect(screen.getByText('200.0000 REME are now in your wallet. The network fee was paid by your community.')).toBeTruthy();
-    fireEvent.click(within(screen.getByTestId('sponsored-claim')).getByRole('button', { name: 'Dismiss' }));
+    await waitFor(() =>
+      expect(
+        within(screen.getByTestId('sponsored-claim')).getByRole('heading', {
+          name: 'Claim confirmed',
+        }),
+      ).toBeTruthy(),
+    );
+    expect(
+      screen.getByText(
+        '200.0000 REME are now in your wallet. The network fee was paid by your community.',
+      ),
+    ).toBeTruthy();
+    fireEvent.click(
+      within(screen.getByTestId('sponsored-claim')).getByRole('button', { name: 'Dismiss' }),
+    );
     await waitFor(() => expect(screen.queryByTestId('sponsored-claim')).toBeNull());
   });
 
   it('a failed one says why and offers to try again', async () => {
-    serveMember(undefined, sponsored({ ...claim, id: 8, status: 'failed', reason: 'A new distribution round was published before this claim was sent. Please claim again.' }));
+    serveMember(
+      undefined,
+      sponsored({
+        ...claim,
+        id: 8,
+        status: 'failed',
+        reason:
+          'A new distribution round was published before this claim was sent. Please claim again.',
+      }),
+    );
     renderAt('/dashboard');
     const card = await screen.findByTestId('sponsored-claim');
     expect(within(card).getByRole('alert').textContent).toBe(
@@ -161,9 +235,15 @@ describe('the dashboard as SPEC §2 lists it', () => {
     expect(screen.getByRole('button', { name: 'Copy Your wallet' })).toBeTruthy();
     expect(screen.getByTestId('caps-balance').textContent).toBe('350');
     expect(screen.getByText('£0.10 per REME')).toBeTruthy();
-    expect(screen.getByRole('link', { name: /Community Builder/ }).getAttribute('href')).toBe('/rcb');
-    expect(screen.getByRole('link', { name: /Care Finance Hub/ }).textContent).toContain('COMING SOON');
-    expect((await screen.findByRole('link', { name: /Market/ })).getAttribute('target')).toBe('_blank');
+    expect(screen.getByRole('link', { name: /Community Builder/ }).getAttribute('href')).toBe(
+      '/rcb',
+    );
+    expect(screen.getByRole('link', { name: /Care Finance Hub/ }).textContent).toContain(
+      'COMING SOON',
+    );
+    expect((await screen.findByRole('link', { name: /Market/ })).getAttribute('target')).toBe(
+      '_blank',
+    );
     // Issue 16: the Rewards Hub is marked coming soon like its neighbours, no longer a struck-through button.
     expect(screen.queryByRole('button', { name: 'Rewards Hub' })).toBeNull();
     const hub = screen.getByText(/^Rewards Hub/).closest('[aria-disabled="true"]');
@@ -181,7 +261,10 @@ describe('the dashboard as SPEC §2 lists it', () => {
   it('opens the community app with a one-time code from the server, not the session', async () => {
     serveMember();
     const tab = { opener: {} as unknown, location: { href: '' }, close: vi.fn() };
-    vi.stubGlobal('open', vi.fn(() => tab));
+    vi.stubGlobal(
+      'open',
+      vi.fn(() => tab),
+    );
     renderAt('/dashboard');
     fireEvent.click(await screen.findByRole('button', { name: 'Open the Community App' }));
     await waitFor(() => expect(tab.location.href).toBe('https://example.org/c?authtoken=x'));
@@ -196,10 +279,16 @@ describe('the dashboard’s numbers and crypto details for a newcomer (issue 16)
     renderAt('/dashboard');
     await screen.findByRole('heading', { name: 'Hello, Ada Lovelace' });
     expect(screen.getAllByText('350')).toHaveLength(1);
-    expect(screen.getByRole('img', { name: 'Progress to your next milestone, in CAPs: 350 of 500' })).toBeTruthy();
+    expect(
+      screen.getByRole('img', { name: 'Progress to your next milestone, in CAPs: 350 of 500' }),
+    ).toBeTruthy();
     expect(screen.getByText('CAPs to go')).toBeTruthy();
     expect(screen.getByText('Next milestone: 500 CAPs')).toBeTruthy();
-    expect(screen.getByText('Each friend who joins through your link adds 100 CAPs: about 2 friends would take you to 500.')).toBeTruthy();
+    expect(
+      screen.getByText(
+        'Each friend who joins through your link adds 100 CAPs: about 2 friends would take you to 500.',
+      ),
+    ).toBeTruthy();
   });
 
   it('keeps the REME contracts away from the member’s wallet: no Copy, folded under Details for experts', async () => {
@@ -210,7 +299,9 @@ describe('the dashboard’s numbers and crypto details for a newcomer (issue 16)
     expect(experts.tagName).toBe('DETAILS');
     expect(experts.hasAttribute('open')).toBe(false);
     // Whole in the page (shortened in the middle only where it does not fit).
-    expect(within(experts).getByTitle(links.chain.tokenAddress).textContent).toBe(links.chain.tokenAddress);
+    expect(within(experts).getByTitle(links.chain.tokenAddress).textContent).toBe(
+      links.chain.tokenAddress,
+    );
     expect(within(experts).getByText(/never send anything to them/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: /Copy REME token contract/ })).toBeNull();
     expect(screen.getAllByRole('button', { name: /^Copy / })).toHaveLength(1);
@@ -219,8 +310,23 @@ describe('the dashboard’s numbers and crypto details for a newcomer (issue 16)
   it('links a claim’s transaction to the block explorer instead of showing its raw hash', async () => {
     const txHash = `0x${'ab'.repeat(32)}`;
     serveMember(undefined, {
-      '/api/claim/sponsored': () => ({ available: true, reason: null, latest: { id: 9, round: 1, amount: '200000000000000000000', status: 'confirmed', txHash, reason: null, updatedAt: '2026-11-23T20:00:00.000Z' } }),
-      '/api/config': () => ({ ...links, chain: { ...links.chain, explorerUrl: 'https://explorer.example/' } }),
+      '/api/claim/sponsored': () => ({
+        available: true,
+        reason: null,
+        latest: {
+          id: 9,
+          round: 1,
+          amount: '200000000000000000000',
+          status: 'confirmed',
+          txHash,
+          reason: null,
+          updatedAt: '2026-11-23T20:00:00.000Z',
+        },
+      }),
+      '/api/config': () => ({
+        ...links,
+        chain: { ...links.chain, explorerUrl: 'https://explorer.example/' },
+      }),
     });
     renderAt('/dashboard');
     const card = await screen.findByTestId('sponsored-claim');
@@ -244,6 +350,8 @@ describe('themes and layouts (SPEC §3, §9)', () => {
     expect(localStorage.getItem('rcb-background')).toBe('crimson');
     fireEvent.click(screen.getByRole('link', { name: '← Back to dashboard' }));
     await screen.findByRole('heading', { name: 'Hello, Ada Lovelace' });
-    expect(screen.getByRole('button', { name: 'Crimson' }).getAttribute('aria-pressed')).toBe('true');
+    expect(screen.getByRole('button', { name: 'Crimson' }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
   });
 });

@@ -2,9 +2,24 @@
 // a plain sentence, never a schema's report (issue 18: "Login failed: [ { "expected": …" was shown).
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { changePassword, deleteMyAccount, downloadMyData } from '../features/account/api/lifecycle';
-import { endOtherSessions, endSession, saveProfile, securityQuery, startTwoFactor, confirmTwoFactor, turnOffTwoFactor } from '../features/account/api/settings';
-import { requestPasswordReset, resendConfirmation, setNewPassword } from '../features/auth/api/email-links';
-import { processPendingReferral, rememberPendingReferral } from '../features/auth/api/pending-referral';
+import {
+  endOtherSessions,
+  endSession,
+  saveProfile,
+  securityQuery,
+  startTwoFactor,
+  confirmTwoFactor,
+  turnOffTwoFactor,
+} from '../features/account/api/settings';
+import {
+  requestPasswordReset,
+  resendConfirmation,
+  setNewPassword,
+} from '../features/auth/api/email-links';
+import {
+  processPendingReferral,
+  rememberPendingReferral,
+} from '../features/auth/api/pending-referral';
 import { register } from '../features/auth/api/register';
 import { signIn, verifySignInCode } from '../features/auth/api/sign-in';
 import { checkEmailFree, referralCodeQuery } from '../features/auth/api/sign-up-checks';
@@ -20,14 +35,27 @@ import { meQuery, publicConfigQuery, saveWallet, walletChallenge } from '../lib/
 afterEach(() => vi.unstubAllGlobals());
 
 const ANSWERS: [string, () => Response][] = [
-  ['an object of another shape', () => new Response(JSON.stringify({ unexpected: [1, { deep: null }] }), { status: 200 })],
+  [
+    'an object of another shape',
+    () => new Response(JSON.stringify({ unexpected: [1, { deep: null }] }), { status: 200 }),
+  ],
   ['an empty body', () => new Response('', { status: 200 })],
   ['an HTML page', () => new Response('<html><body>Bad gateway</body></html>', { status: 200 })],
   ['an array', () => new Response('[{"expected":"string"}]', { status: 200 })],
-  ['an error of another shape', () => new Response(JSON.stringify({ error: { issues: [{ expected: 'string' }] } }), { status: 500 })],
+  [
+    'an error of another shape',
+    () =>
+      new Response(JSON.stringify({ error: { issues: [{ expected: 'string' }] } }), {
+        status: 500,
+      }),
+  ],
 ];
 
-const wallet = { address: '0x' + '1'.repeat(40), keystore: '{}', proof: { nonce: 'n'.repeat(32), signature: '0x' + '1'.repeat(130) } };
+const wallet = {
+  address: '0x' + '1'.repeat(40),
+  keystore: '{}',
+  proof: { nonce: 'n'.repeat(32), signature: '0x' + '1'.repeat(130) },
+};
 const CALLS: [string, () => unknown][] = [
   ['sign-in', () => signIn('a@b.co', 'pw')],
   ['two-factor code', () => verifySignInCode('123456')],
@@ -37,10 +65,13 @@ const CALLS: [string, () => unknown][] = [
   ['resend confirmation', () => resendConfirmation('a@b.co')],
   ['request reset', () => requestPasswordReset('a@b.co')],
   ['set new password', () => setNewPassword('token', 'a@b.co', 'pw')],
-  ['pending referral', async () => {
-    rememberPendingReferral('ABCD2345', 'u1');
-    await processPendingReferral('u1');
-  }],
+  [
+    'pending referral',
+    async () => {
+      rememberPendingReferral('ABCD2345', 'u1');
+      await processPendingReferral('u1');
+    },
+  ],
   ['me', () => meQuery.queryFn!({} as never)],
   ['config', () => publicConfigQuery.queryFn!({} as never)],
   ['network', () => networkQuery.queryFn!({} as never)],
@@ -58,7 +89,14 @@ const CALLS: [string, () => unknown][] = [
   ['disable two-factor', () => turnOffTwoFactor('a@b.co', 'pw', '123456')],
   ['end session', () => endSession('s1')],
   ['end other sessions', () => endOtherSessions()],
-  ['change password', () => changePassword({ email: 'a@b.co', keystore: '{}', currentPassword: 'a', newPassword: 'b' }, () => undefined)],
+  [
+    'change password',
+    () =>
+      changePassword(
+        { email: 'a@b.co', keystore: '{}', currentPassword: 'a', newPassword: 'b' },
+        () => undefined,
+      ),
+  ],
   ['export', () => downloadMyData()],
   ['delete account', () => deleteMyAccount('a@b.co', 'pw')],
 ];
@@ -85,14 +123,26 @@ describe('an answer of the wrong shape', () => {
   it('is shown on sign-in as the SPEC says, and on sign-up as "no authentication data"', () => {
     const malformed = new ApiError(200, INVALID_RESPONSE, 'x');
     expect(signInError(malformed)).toBe('Login failed - please check your credentials');
-    expect(signUpError(malformed, 'auth')).toBe('Account creation failed - no authentication data received');
-    expect(signUpError(malformed, 'register')).toBe('Account creation failed - no authentication data received');
+    expect(signUpError(malformed, 'auth')).toBe(
+      'Account creation failed - no authentication data received',
+    );
+    expect(signUpError(malformed, 'register')).toBe(
+      'Account creation failed - no authentication data received',
+    );
   });
 
   it('other sign-up failures: "Referral signup failed" through a referral link, and the final fallback', () => {
-    const other = new ApiError(500, 'internal_error', 'Something went wrong on our side. Please try again.');
-    expect(signUpError(other, 'auth', true)).toBe('Referral signup failed: Something went wrong on our side. Please try again.');
-    expect(signUpError(other, 'auth')).toBe('Signup failed: Something went wrong on our side. Please try again.');
+    const other = new ApiError(
+      500,
+      'internal_error',
+      'Something went wrong on our side. Please try again.',
+    );
+    expect(signUpError(other, 'auth', true)).toBe(
+      'Referral signup failed: Something went wrong on our side. Please try again.',
+    );
+    expect(signUpError(other, 'auth')).toBe(
+      'Signup failed: Something went wrong on our side. Please try again.',
+    );
     expect(signUpError(new Error(''), 'register')).toBe('Registration failed. Please try again.');
   });
 });

@@ -31,18 +31,36 @@ export const routes: RouteObject[] = [
   { path: '/refferal', element: <ReferralFlagRedirect /> },
   { path: '/register', element: screen(() => import('../features/auth/routes/register')) },
   { path: '/mnemonic', element: screen(() => import('../features/auth/routes/mnemonic')) },
-  { path: '/recover-wallet', element: screen(() => import('../features/auth/routes/recover-wallet')) },
-  { path: '/reset-password', element: screen(() => import('../features/auth/routes/reset-password')) },
+  {
+    path: '/recover-wallet',
+    element: screen(() => import('../features/auth/routes/recover-wallet')),
+  },
+  {
+    path: '/reset-password',
+    element: screen(() => import('../features/auth/routes/reset-password')),
+  },
   {
     // SPEC §6: these need a session and the allowed flag.
     element: <MemberGate />,
     children: [
       { path: '/claim', element: screen(() => import('../features/claim/routes/claim')) },
-      { path: '/insufficient-balance', element: screen(() => import('../features/claim/routes/insufficient-balance')) },
-      { path: '/dashboard', element: screen(() => import('../features/dashboard/routes/dashboard')) },
+      {
+        path: '/insufficient-balance',
+        element: screen(() => import('../features/claim/routes/insufficient-balance')),
+      },
+      {
+        path: '/dashboard',
+        element: screen(() => import('../features/dashboard/routes/dashboard')),
+      },
       { path: '/rcb', element: screen(() => import('../features/community/routes/rcb')) },
-      { path: '/community-builder', element: screen(() => import('../features/community/routes/community-builder')) },
-      { path: '/convert-caps', element: screen(() => import('../features/convert/routes/convert-caps')) },
+      {
+        path: '/community-builder',
+        element: screen(() => import('../features/community/routes/community-builder')),
+      },
+      {
+        path: '/convert-caps',
+        element: screen(() => import('../features/convert/routes/convert-caps')),
+      },
       { path: '/account', element: screen(() => import('../features/account/routes/account')) },
     ],
   },

@@ -9,7 +9,10 @@ appTestHooks();
 describe('the first-time-referral flag', () => {
   it('goes with the user-details call; the notice follows the answer to it, once', async () => {
     localStorage.setItem('refferal', 'true');
-    serveMember(() => ({ ...member, firstTimeReferral: requests.at(-1)!.includes('firstTimeReferral=true') }));
+    serveMember(() => ({
+      ...member,
+      firstTimeReferral: requests.at(-1)!.includes('firstTimeReferral=true'),
+    }));
     renderAt('/dashboard');
     expect(await screen.findByText("Congratulations you've earned 200 CAPs.")).toBeTruthy();
     expect(requests).toContain('GET /api/me?firstTimeReferral=true');
@@ -31,9 +34,18 @@ describe('rcb-preload-data', () => {
     serveMember();
     renderAt('/dashboard');
     await screen.findByRole('heading', { name: /^Hello/ });
-    const preload = JSON.parse(localStorage.getItem('rcb-preload-data')!) as Record<string, unknown>;
+    const preload = JSON.parse(localStorage.getItem('rcb-preload-data')!) as Record<
+      string,
+      unknown
+    >;
     expect(preload).toMatchObject({
-      userDetails: { id: member.id, email: member.email, username: member.username, full_name: member.fullName, wallet: { address: member.wallet.address } },
+      userDetails: {
+        id: member.id,
+        email: member.email,
+        username: member.username,
+        full_name: member.fullName,
+        wallet: { address: member.wallet.address },
+      },
       userFullName: member.fullName,
       userUid: member.id,
       referralCode: member.referralCode,
@@ -50,13 +62,23 @@ describe('texts of the specification', () => {
   it('the goal bonuses (50 CAPs at 5 referrals, 100 at 10) are shown as coming soon', async () => {
     serveMember();
     renderAt('/rcb');
-    expect(await screen.findByText(/Bonus of 50 CAPs at 5 referrals and 100 CAPs at 10 referrals: coming soon\./)).toBeTruthy();
+    expect(
+      await screen.findByText(
+        /Bonus of 50 CAPs at 5 referrals and 100 CAPs at 10 referrals: coming soon\./,
+      ),
+    ).toBeTruthy();
   });
 
   it('the market card says the REME above 1,000 is for swap or cash-out', async () => {
     serveMember();
     renderAt('/dashboard');
-    await waitFor(() => expect(screen.getByText(/Use up to 1,000 REME in the market; any REME above that is for swap or cash-out\./)).toBeTruthy());
+    await waitFor(() =>
+      expect(
+        screen.getByText(
+          /Use up to 1,000 REME in the market; any REME above that is for swap or cash-out\./,
+        ),
+      ).toBeTruthy(),
+    );
   });
 });
 
@@ -74,7 +96,9 @@ describe('registration CAPs (issue 16)', () => {
     renderAt('/dashboard');
     const info = await screen.findByRole('button', { name: 'About registration CAPs' });
     act(() => info.focus());
-    expect((await screen.findAllByText('200 CAPs on registering as a member')).length).toBeGreaterThan(0);
+    expect(
+      (await screen.findAllByText('200 CAPs on registering as a member')).length,
+    ).toBeGreaterThan(0);
     expect(screen.queryByText(/\b20 CAPs\b/)).toBeNull();
   });
 });

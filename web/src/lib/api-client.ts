@@ -7,7 +7,8 @@ import type * as z from 'zod/mini';
 
 /** The code of an answer the app could not read (a proxy's page, a changed API, a truncated body). */
 export const INVALID_RESPONSE = 'invalid_response';
-export const INVALID_RESPONSE_MESSAGE = 'The server sent an answer the app could not read. Please try again.';
+export const INVALID_RESPONSE_MESSAGE =
+  'The server sent an answer the app could not read. Please try again.';
 
 export class ApiError extends Error {
   constructor(
@@ -20,7 +21,11 @@ export class ApiError extends Error {
 }
 
 /** `fresh`: ask the server to read the database, not its copy (after it said the data changed). */
-export async function apiFetch<S extends z.ZodMiniType>(path: string, schema: S, init: { method?: string; body?: unknown; fresh?: boolean } = {}): Promise<z.infer<S>> {
+export async function apiFetch<S extends z.ZodMiniType>(
+  path: string,
+  schema: S,
+  init: { method?: string; body?: unknown; fresh?: boolean } = {},
+): Promise<z.infer<S>> {
   let response: Response;
   try {
     response = await fetch(path, {
@@ -34,7 +39,11 @@ export async function apiFetch<S extends z.ZodMiniType>(path: string, schema: S,
       ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
     });
   } catch {
-    throw new ApiError(0, 'network_error', 'Could not reach the server. Check your connection and try again.');
+    throw new ApiError(
+      0,
+      'network_error',
+      'Could not reach the server. Check your connection and try again.',
+    );
   }
   const text = await response.text();
   let data: unknown = null;
@@ -46,9 +55,14 @@ export async function apiFetch<S extends z.ZodMiniType>(path: string, schema: S,
   if (!response.ok) {
     const body = errorResponse.safeParse(data);
     if (body.success) throw new ApiError(response.status, body.data.code, body.data.message);
-    throw new ApiError(response.status, 'http_error', `The server could not answer (${response.status}). Please try again.`);
+    throw new ApiError(
+      response.status,
+      'http_error',
+      `The server could not answer (${response.status}). Please try again.`,
+    );
   }
   const parsed = schema.safeParse(data);
-  if (!parsed.success) throw new ApiError(response.status, INVALID_RESPONSE, INVALID_RESPONSE_MESSAGE);
+  if (!parsed.success)
+    throw new ApiError(response.status, INVALID_RESPONSE, INVALID_RESPONSE_MESSAGE);
   return parsed.data as z.infer<S>;
 }

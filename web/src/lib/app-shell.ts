@@ -15,11 +15,15 @@ export type ShellRequest = 'page' | 'asset' | null;
 
 /** Whether a request is a page of the app (answered from the network, the shell when offline), a
  * built asset (kept: its name changes with its content), or none of the shell's business. */
-export function shellRequest(request: { method: string; mode: string; url: string }, origin: string): ShellRequest {
+export function shellRequest(
+  request: { method: string; mode: string; url: string },
+  origin: string,
+): ShellRequest {
   if (request.method !== 'GET') return null;
   const url = new URL(request.url);
   if (url.origin !== origin) return null;
-  if (NEVER.some((prefix) => url.pathname === prefix || url.pathname.startsWith(`${prefix}/`))) return null;
+  if (NEVER.some((prefix) => url.pathname === prefix || url.pathname.startsWith(`${prefix}/`)))
+    return null;
   if (request.mode === 'navigate') return 'page';
   if (/^\/assets\/[^/]+\.(js|css)$/.test(url.pathname) && url.search === '') return 'asset';
   return null;

@@ -22,8 +22,15 @@ export async function rpc<T = string>(method: string, params: unknown[] = []): P
   } catch {
     throw new RpcError('Could not reach the server. Check your connection and try again.');
   }
-  const body = (await response.json().catch(() => ({}))) as { result?: T; error?: { message: string; data?: string } };
-  if (body.error) throw new RpcError(body.error.message, typeof body.error.data === 'string' ? body.error.data : undefined);
+  const body = (await response.json().catch(() => ({}))) as {
+    result?: T;
+    error?: { message: string; data?: string };
+  };
+  if (body.error)
+    throw new RpcError(
+      body.error.message,
+      typeof body.error.data === 'string' ? body.error.data : undefined,
+    );
   if (!response.ok) throw new RpcError(`The server answered ${response.status}.`);
   return body.result as T;
 }

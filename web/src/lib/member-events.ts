@@ -14,15 +14,21 @@ import { memberChanged, sessionRenewalsSettled, type LogoutOptions } from './ses
 
 const RECONNECT_MS = 1_000;
 
-export const SIGNED_OUT_ELSEWHERE = 'You were signed out of this device from another place. Sign in again to continue.';
+export const SIGNED_OUT_ELSEWHERE =
+  'You were signed out of this device from another place. Sign in again to continue.';
 
-export function useMemberEvents(enabled: boolean, logout: (options?: LogoutOptions) => Promise<void>): void {
+export function useMemberEvents(
+  enabled: boolean,
+  logout: (options?: LogoutOptions) => Promise<void>,
+): void {
   const queryClient = useQueryClient();
   const [generation, setGeneration] = useState(0);
 
   useEffect(() => {
     if (!enabled) return;
-    return listenForSignOut(() => void logout({ ended: true, notice: 'You signed out in another tab.' }));
+    return listenForSignOut(
+      () => void logout({ ended: true, notice: 'You signed out in another tab.' }),
+    );
   }, [enabled, logout]);
 
   useEffect(() => {
@@ -41,7 +47,8 @@ export function useMemberEvents(enabled: boolean, logout: (options?: LogoutOptio
         await apiFetch('/api/me', userDetailsResponse, { fresh: true });
         retry = setTimeout(() => setGeneration((g) => g + 1), RECONNECT_MS);
       } catch (e) {
-        if (e instanceof ApiError && e.status === 401) await logout({ ended: true, notice: SIGNED_OUT_ELSEWHERE });
+        if (e instanceof ApiError && e.status === 401)
+          await logout({ ended: true, notice: SIGNED_OUT_ELSEWHERE });
       }
     };
     source.addEventListener('changed', refresh);

@@ -1,5 +1,12 @@
 // The signed-in member as the server knows them, the local flags of SPEC §4, and logout.
-import { okResponse, publicConfigResponse, userDetailsResponse, walletChallengeResponse, type WalletProof, type WalletProofPurpose } from '@crw/core';
+import {
+  okResponse,
+  publicConfigResponse,
+  userDetailsResponse,
+  walletChallengeResponse,
+  type WalletProof,
+  type WalletProofPurpose,
+} from '@crw/core';
 import { queryOptions, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
@@ -23,7 +30,11 @@ export const meQuery = queryOptions({
     changedSinceRead = false;
     // SPEC's getUserDetails takes the first-time-referral flag; the notice follows its answer.
     const firstTimeReferral = readStored('referralFlag') === 'true';
-    return apiFetch(firstTimeReferral ? '/api/me?firstTimeReferral=true' : '/api/me', userDetailsResponse, { fresh });
+    return apiFetch(
+      firstTimeReferral ? '/api/me?firstTimeReferral=true' : '/api/me',
+      userDetailsResponse,
+      { fresh },
+    );
   },
   retry: false,
   staleTime: 5_000,
@@ -66,9 +77,12 @@ export function useLogout(): (options?: LogoutOptions) => Promise<void> {
   const navigate = useNavigate();
   return useCallback(
     async ({ ended = false, notice }: LogoutOptions = {}) => {
-      for (const key of ['user', 'allowed', 'referralFlag', 'rcbPreloadData'] as const) removeStored(key);
+      for (const key of ['user', 'allowed', 'referralFlag', 'rcbPreloadData'] as const)
+        removeStored(key);
       if (!ended) {
-        await apiFetch('/auth/sign-out', z.unknown(), { method: 'POST', body: {} }).catch(() => undefined);
+        await apiFetch('/auth/sign-out', z.unknown(), { method: 'POST', body: {} }).catch(
+          () => undefined,
+        );
         announceSignedOut();
       }
       queryClient.clear();

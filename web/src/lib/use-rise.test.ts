@@ -4,7 +4,10 @@ import { useRise } from './use-rise';
 
 describe('useRise', () => {
   it('is no rise on the first value, a fall or no change; each increase restarts it', () => {
-    const { result, rerender } = renderHook(({ value }: { value: number | null }) => useRise(value), { initialProps: { value: 200 as number | null } });
+    const { result, rerender } = renderHook(
+      ({ value }: { value: number | null }) => useRise(value),
+      { initialProps: { value: 200 as number | null } },
+    );
     expect(result.current).toEqual({ rise: 0, key: 0 });
     act(() => rerender({ value: 200 }));
     expect(result.current).toEqual({ rise: 0, key: 0 });

@@ -12,7 +12,8 @@ export function useRise(value: number | null): { rise: number; key: number } {
   useEffect(() => {
     const before = previous.current;
     previous.current = value;
-    if (before !== null && value !== null && value > before) setState((s) => ({ rise: value - before, key: s.key + 1 }));
+    if (before !== null && value !== null && value > before)
+      setState((s) => ({ rise: value - before, key: s.key + 1 }));
   }, [value]);
   return state;
 }

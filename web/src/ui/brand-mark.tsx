@@ -12,7 +12,10 @@ export function BrandMark({ size = 28 }: { size?: number }) {
         </linearGradient>
       </defs>
       <rect width="512" height="512" rx="112" fill={`url(#${gradient})`} />
-      <path d="M256 390C166 328 120 278 120 218c0-44 34-78 76-78 28 0 48 14 60 36 12-22 32-36 60-36 42 0 76 34 76 78 0 60-46 110-136 172Z" fill="#fff" />
+      <path
+        d="M256 390C166 328 120 278 120 218c0-44 34-78 76-78 28 0 48 14 60 36 12-22 32-36 60-36 42 0 76 34 76 78 0 60-46 110-136 172Z"
+        fill="#fff"
+      />
     </svg>
   );
 }

@@ -8,12 +8,23 @@ interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
 }
 
 /** A button that shows a loader and is disabled while its work runs. */
-export function Button({ busy = false, variant = 'primary', children, disabled, className, ...rest }: ButtonProps) {
+export function Button({
+  busy = false,
+  variant = 'primary',
+  children,
+  disabled,
+  className,
+  ...rest
+}: ButtonProps) {
   return (
     <button
       type="button"
       {...rest}
-      className={[styles.button, variant === 'secondary' ? styles.secondary : '', className ?? ''].join(' ')}
+      className={[
+        styles.button,
+        variant === 'secondary' ? styles.secondary : '',
+        className ?? '',
+      ].join(' ')}
       disabled={disabled || busy}
       aria-busy={busy || undefined}
     >

@@ -13,7 +13,13 @@ interface GaugeProps {
 }
 
 /** The circular CAPs gauge; the ring fills up to the maximum (SPEC §9: 200 unless told). */
-export function CapsGauge({ value, label, max = GAUGE_MAX_CAPS, centre = { figure: value, unit: 'CAPs' }, caption = label }: GaugeProps) {
+export function CapsGauge({
+  value,
+  label,
+  max = GAUGE_MAX_CAPS,
+  centre = { figure: value, unit: 'CAPs' },
+  caption = label,
+}: GaugeProps) {
   const radius = 52;
   const circumference = 2 * Math.PI * radius;
   const filled = Math.min(1, Math.max(0, value / max));

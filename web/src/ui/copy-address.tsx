@@ -7,10 +7,19 @@ import { useCopy } from '../lib/use-copy';
 import styles from './copy-address.module.css';
 import { notify } from './toaster';
 
-export function CopyAddress({ label, address, explorerUrl }: { label: string; address: string; explorerUrl?: string | null }) {
+export function CopyAddress({
+  label,
+  address,
+  explorerUrl,
+}: {
+  label: string;
+  address: string;
+  explorerUrl?: string | null;
+}) {
   const { copied, copy } = useCopy();
   async function onCopy() {
-    if (!(await copy(address))) notify.error('Your browser did not allow copying. Select the address and copy it instead.');
+    if (!(await copy(address)))
+      notify.error('Your browser did not allow copying. Select the address and copy it instead.');
   }
   return (
     <div className={styles.row}>
@@ -20,12 +29,22 @@ export function CopyAddress({ label, address, explorerUrl }: { label: string; ad
         <span className={styles.visuallyHidden}>{address}</span>
       </span>
       <span className={styles.actions}>
-        <button type="button" className={styles.iconButton} onClick={() => void onCopy()} aria-label={copied ? `${label} copied` : `Copy ${label}`}>
+        <button
+          type="button"
+          className={styles.iconButton}
+          onClick={() => void onCopy()}
+          aria-label={copied ? `${label} copied` : `Copy ${label}`}
+        >
           {copied ? <Check aria-hidden="true" size={16} /> : <Copy aria-hidden="true" size={16} />}
           <span>{copied ? 'Copied' : 'Copy'}</span>
         </button>
         {explorerUrl ? (
-          <a className={styles.iconButton} href={explorerPage(explorerUrl, 'address', address)} target="_blank" rel="noreferrer">
+          <a
+            className={styles.iconButton}
+            href={explorerPage(explorerUrl, 'address', address)}
+            target="_blank"
+            rel="noreferrer"
+          >
             <ExternalLink aria-hidden="true" size={16} />
             <span>Explorer</span>
           </a>

@@ -19,7 +19,10 @@ export function ExpertDetails() {
   return (
     <details className={styles.details} data-testid="expert-details">
       <summary>Details for experts</summary>
-      <p>The programs (contracts) that hold and hand out REME on the blockchain, for checking them on a block explorer. They are not wallets: never send anything to them.</p>
+      <p>
+        The programs (contracts) that hold and hand out REME on the blockchain, for checking them on
+        a block explorer. They are not wallets: never send anything to them.
+      </p>
       <dl className={styles.list}>
         {contracts.map(([label, address]) => (
           <div key={label}>
@@ -29,7 +32,11 @@ export function ExpertDetails() {
               {chain.explorerUrl ? (
                 <>
                   {' '}
-                  <a href={explorerPage(chain.explorerUrl, 'address', address)} target="_blank" rel="noreferrer">
+                  <a
+                    href={explorerPage(chain.explorerUrl, 'address', address)}
+                    target="_blank"
+                    rel="noreferrer"
+                  >
                     Explorer <ExternalLink aria-label="(opens in a new tab)" size={14} />
                   </a>
                 </>

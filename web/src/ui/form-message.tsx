@@ -4,9 +4,25 @@ import styles from './forms.module.css';
 import { ProgressBar } from './progress-bar';
 
 /** An inline message: errors are announced at once (alert), successes politely (status). */
-export function FormMessage({ error, success }: { error?: string | null; success?: string | null }) {
-  if (error) return <p role="alert" className={callout.error}>{error}</p>;
-  if (success) return <p role="status" className={callout.success}>{success}</p>;
+export function FormMessage({
+  error,
+  success,
+}: {
+  error?: string | null;
+  success?: string | null;
+}) {
+  if (error)
+    return (
+      <p role="alert" className={callout.error}>
+        {error}
+      </p>
+    );
+  if (success)
+    return (
+      <p role="status" className={callout.success}>
+        {success}
+      </p>
+    );
   return null;
 }
 

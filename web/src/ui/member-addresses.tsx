@@ -6,5 +6,11 @@ import { CopyAddress } from './copy-address';
  * beside it (a newcomer might send funds there): they are under Details for experts (issue 16). */
 export function MemberAddresses({ wallet }: { wallet: string }) {
   const config = useQuery(publicConfigQuery);
-  return <CopyAddress label="Your wallet" address={wallet} explorerUrl={config.data?.chain.explorerUrl ?? null} />;
+  return (
+    <CopyAddress
+      label="Your wallet"
+      address={wallet}
+      explorerUrl={config.data?.chain.explorerUrl ?? null}
+    />
+  );
 }

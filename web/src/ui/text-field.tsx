@@ -9,7 +9,8 @@ interface FieldProps {
   error?: string | null | undefined;
 }
 
-type TextFieldProps = FieldProps & Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value'>;
+type TextFieldProps = FieldProps &
+  Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value'>;
 
 /** The attributes that mark a control in error and point it at its message. */
 function errorProps(id: string, error: string | null | undefined) {
@@ -32,7 +33,14 @@ export function TextField({ label, value, onChange, error, ...rest }: TextFieldP
       <label className={styles.label} htmlFor={id}>
         {label}
       </label>
-      <input id={id} className={styles.input} value={value} onChange={(e) => onChange(e.target.value)} {...rest} {...errorProps(id, error)} />
+      <input
+        id={id}
+        className={styles.input}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        {...rest}
+        {...errorProps(id, error)}
+      />
       <FieldError id={id} error={error} />
     </div>
   );
@@ -57,7 +65,12 @@ export function PasswordField({ label, value, onChange, error, ...rest }: TextFi
           {...rest}
           {...errorProps(id, error)}
         />
-        <button type="button" className={styles.toggle} onClick={() => setVisible((v) => !v)} aria-label={`${visible ? 'Hide' : 'Show'} ${label.toLowerCase()}`}>
+        <button
+          type="button"
+          className={styles.toggle}
+          onClick={() => setVisible((v) => !v)}
+          aria-label={`${visible ? 'Hide' : 'Show'} ${label.toLowerCase()}`}
+        >
           {visible ? 'Hide' : 'Show'}
         </button>
       </div>
@@ -66,7 +79,8 @@ export function PasswordField({ label, value, onChange, error, ...rest }: TextFi
   );
 }
 
-type TextAreaFieldProps = FieldProps & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'onChange' | 'value'>;
+type TextAreaFieldProps = FieldProps &
+  Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'onChange' | 'value'>;
 
 /** A box for a longer entry (the 12 words): it grows with what is typed, so nothing is hidden. */
 export function TextAreaField({ label, value, onChange, error, ...rest }: TextAreaFieldProps) {
@@ -76,7 +90,14 @@ export function TextAreaField({ label, value, onChange, error, ...rest }: TextAr
       <label className={styles.label} htmlFor={id}>
         {label}
       </label>
-      <textarea id={id} className={styles.textarea} value={value} onChange={(e) => onChange(e.target.value)} {...rest} {...errorProps(id, error)} />
+      <textarea
+        id={id}
+        className={styles.textarea}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        {...rest}
+        {...errorProps(id, error)}
+      />
       <FieldError id={id} error={error} />
     </div>
   );

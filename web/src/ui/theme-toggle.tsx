@@ -4,5 +4,15 @@ import { ToggleGroup } from './toggle-group';
 /** SPEC §2: the Aurora/Crimson toggle; the choice applies app-wide and persists (rcb-background). */
 export function ThemeToggle() {
   const { theme, setTheme } = useTheme();
-  return <ToggleGroup label="Theme" value={theme} onChange={setTheme} options={[['aurora', 'Aurora'], ['crimson', 'Crimson']]} />;
+  return (
+    <ToggleGroup
+      label="Theme"
+      value={theme}
+      onChange={setTheme}
+      options={[
+        ['aurora', 'Aurora'],
+        ['crimson', 'Crimson'],
+      ]}
+    />
+  );
 }

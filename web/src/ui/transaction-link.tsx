@@ -17,7 +17,8 @@ export function TransactionLink({ hash }: { hash: string }) {
         <>
           {' · '}
           <a href={explorerPage(explorer, 'tx', hash)} target="_blank" rel="noreferrer">
-            See it on the block explorer <ExternalLink aria-label="(opens in a new tab)" size={14} />
+            See it on the block explorer{' '}
+            <ExternalLink aria-label="(opens in a new tab)" size={14} />
           </a>
         </>
       ) : null}

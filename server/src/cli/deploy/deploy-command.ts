@@ -20,14 +20,31 @@ import {
   waitForConfirmations,
   type DeployChain,
 } from './deployment-chain';
-import { readRecord, recordPath, writeRecord, type DeploymentRecord, type Step } from './deployment-record';
+import {
+  readRecord,
+  recordPath,
+  writeRecord,
+  type DeploymentRecord,
+  type Step,
+} from './deployment-record';
 import { startingRecord, verifyDeployment } from './deployment-start';
 
-const NAMES: Record<Step, string> = { token: 'RemeToken', distributor: 'RewardsDistributor', approval: "the treasury's approval" };
+const NAMES: Record<Step, string> = {
+  token: 'RemeToken',
+  distributor: 'RewardsDistributor',
+  approval: "the treasury's approval",
+};
 const CREATIONS = ['token', 'distributor'] as const;
-const EXPLORERS: Record<number, string> = { 1: 'https://etherscan.io', 11155111: 'https://sepolia.etherscan.io' };
+const EXPLORERS: Record<number, string> = {
+  1: 'https://etherscan.io',
+  11155111: 'https://sepolia.etherscan.io',
+};
 
-async function effectDone(chain: DeployChain, record: DeploymentRecord, step: Step): Promise<boolean> {
+async function effectDone(
+  chain: DeployChain,
+  record: DeploymentRecord,
+  step: Step,
+): Promise<boolean> {
   return step === 'approval' ? approvalDone(chain, record) : hasCode(chain, record[step]);
 }
 
@@ -48,67 +65,124 @@ async function toWaitFor(chain: DeployChain, record: DeploymentRecord, steps: re
   for (const step of steps) {
     const tx = record.transactions[step];
     if (!tx) continue;
-    if ((await transactionState(chain, tx)).kind === 'unknown' && (await effectDone(chain, record, step))) continue;
+    if (
+      (await transactionState(chain, tx)).kind === 'unknown' &&
+      (await effectDone(chain, record, step))
+    )
+      continue;
     waits.push({ what: NAMES[step], tx });
   }
   return waits;
 }
 
-async function sendCreations(chain: DeployChain, record: DeploymentRecord, file: string, plan: DeploymentPlan): Promise<number> {
+async function sendCreations(
+  chain: DeployChain,
+  record: DeploymentRecord,
+  file: string,
+  plan: DeploymentPlan,
+): Promise<number> {
   const missing: ('token' | 'distributor')[] = [];
-  for (const step of CREATIONS) if (!record.transactions[step] && !(await hasCode(chain, record[step]))) missing.push(step);
+  for (const step of CREATIONS)
+    if (!record.transactions[step] && !(await hasCode(chain, record[step]))) missing.push(step);
   if (missing.length === 0) return 0;
-  if (record.nonce === null) throw new Error(`No contract at ${record[missing[0]!]}, and no record of deploying it.`);
+  if (record.nonce === null)
+    throw new Error(`No contract at ${record[missing[0]!]}, and no record of deploying it.`);
   const requests = deploymentTransactions(plan, BigInt(record.supply!));
   const fees = await currentFees(chain);
   const gas = await Promise.all(missing.map((step) => gasLimit(chain, requests[step])));
   // The approval is sent once the token is there; the operator must be able to pay for it too.
-  const approvalGas = (await approvalToSend(chain, record)) ? await gasLimit(chain, requests.approval) : 0n;
+  const approvalGas = (await approvalToSend(chain, record))
+    ? await gasLimit(chain, requests.approval)
+    : 0n;
   await checkFunds(chain, gas.reduce((a, b) => a + b, 0n) + approvalGas, fees);
   const nonce = await chain.operator.getNonce('pending');
   if (nonce !== requests[missing[0]!].nonce) {
     const expected = requests[missing[0]!].nonce;
-    throw new Error(`${NAMES[missing[0]!]} must be created with nonce ${expected}, but the operator's next nonce is ${nonce}${nonce > expected ? ': another transaction took it' : ''}.`);
+    throw new Error(
+      `${NAMES[missing[0]!]} must be created with nonce ${expected}, but the operator's next nonce is ${nonce}${nonce > expected ? ': another transaction took it' : ''}.`,
+    );
   }
-  for (const [i, step] of missing.entries()) record.transactions[step] = await sign(chain, requests[step], gas[i]!, fees);
+  for (const [i, step] of missing.entries())
+    record.transactions[step] = await sign(chain, requests[step], gas[i]!, fees);
   await writeRecord(file, record);
   for (const step of missing) {
     const tx = record.transactions[step]!;
     await broadcast(chain, tx, NAMES[step]);
-    console.log(`Sent ${NAMES[step]}: transaction ${tx.hash} (nonce ${tx.nonce}), creating ${record[step]}`);
+    console.log(
+      `Sent ${NAMES[step]}: transaction ${tx.hash} (nonce ${tx.nonce}), creating ${record[step]}`,
+    );
   }
   return missing.length;
 }
 
-async function sendApproval(chain: DeployChain, record: DeploymentRecord, file: string, plan: DeploymentPlan): Promise<number> {
+async function sendApproval(
+  chain: DeployChain,
+  record: DeploymentRecord,
+  file: string,
+  plan: DeploymentPlan,
+): Promise<number> {
   if (!(await approvalToSend(chain, record))) return 0;
   const request = deploymentTransactions(plan, 0n).approval;
   const [fees, gas] = [await currentFees(chain), await gasLimit(chain, request)];
   await checkFunds(chain, gas, fees);
-  const tx = await sign(chain, { ...request, nonce: await chain.operator.getNonce('pending') }, gas, fees);
+  const tx = await sign(
+    chain,
+    { ...request, nonce: await chain.operator.getNonce('pending') },
+    gas,
+    fees,
+  );
   record.transactions.approval = tx;
   await writeRecord(file, record);
   await broadcast(chain, tx, NAMES.approval);
-  console.log(`Sent ${NAMES.approval} of the distributor: transaction ${tx.hash} (nonce ${tx.nonce})`);
+  console.log(
+    `Sent ${NAMES.approval} of the distributor: transaction ${tx.hash} (nonce ${tx.nonce})`,
+  );
   return 1;
 }
 
 /** Sends what is missing and waits: the creations mined, then the approval, then every confirmation. */
-async function finish(chain: DeployChain, record: DeploymentRecord, file: string, confirmations: number): Promise<{ sent: number; waited: boolean }> {
-  const plan: DeploymentPlan = { operator: record.operator, nonce: record.nonce ?? 0, token: record.token, distributor: record.distributor };
+async function finish(
+  chain: DeployChain,
+  record: DeploymentRecord,
+  file: string,
+  confirmations: number,
+): Promise<{ sent: number; waited: boolean }> {
+  const plan: DeploymentPlan = {
+    operator: record.operator,
+    nonce: record.nonce ?? 0,
+    token: record.token,
+    distributor: record.distributor,
+  };
   let sent = await sendCreations(chain, record, file, plan);
   let waited = await waitForConfirmations(chain, await toWaitFor(chain, record, CREATIONS), 1);
   sent += await sendApproval(chain, record, file, plan);
-  waited = (await waitForConfirmations(chain, await toWaitFor(chain, record, [...CREATIONS, 'approval']), confirmations)) || waited;
+  waited =
+    (await waitForConfirmations(
+      chain,
+      await toWaitFor(chain, record, [...CREATIONS, 'approval']),
+      confirmations,
+    )) || waited;
   return { sent, waited };
 }
 
-function printEnvLines(chain: DeployChain, record: DeploymentRecord, settings: DeploySettings): void {
+function printEnvLines(
+  chain: DeployChain,
+  record: DeploymentRecord,
+  settings: DeploySettings,
+): void {
   const { configured } = settings;
-  if (configured && (getAddress(configured.token) !== record.token || getAddress(configured.distributor) !== record.distributor)) {
-    console.log('Note: TOKEN_ADDRESS and DISTRIBUTOR_ADDRESS in the environment are not these contracts; the lines below are.');
+  if (
+    configured &&
+    (getAddress(configured.token) !== record.token ||
+      getAddress(configured.distributor) !== record.distributor)
+  ) {
+    console.log(
+      'Note: TOKEN_ADDRESS and DISTRIBUTOR_ADDRESS in the environment are not these contracts; the lines below are.',
+    );
   }
-  console.log(`\nAdd these lines to the server's .env (with OPERATOR_PRIVATE_KEY, the key that deployed; keep it secret):`);
+  console.log(
+    `\nAdd these lines to the server's .env (with OPERATOR_PRIVATE_KEY, the key that deployed; keep it secret):`,
+  );
   console.log(`CHAIN_RPC_URL=${settings.rpcUrl}`);
   console.log(`TOKEN_ADDRESS=${record.token}`);
   console.log(`DISTRIBUTOR_ADDRESS=${record.distributor}`);
@@ -129,19 +203,32 @@ export async function deploy(args: string[]): Promise<void> {
   const earlier = await readRecord(file);
   const record = await startingRecord(chain, settings, file, earlier);
 
-  const { sent, waited } = await finish(chain, record, file, settings.confirmations).catch((error: unknown) => {
-    if (!(error instanceof StuckTransaction)) throw error;
-    const next = error.what === NAMES.approval ? 'Run deploy again to send a new approval.' : `To deploy anew, at new addresses, move ${file} aside and run deploy again.`;
-    throw new Error(`${error.message} ${next}`);
-  });
+  const { sent, waited } = await finish(chain, record, file, settings.confirmations).catch(
+    (error: unknown) => {
+      if (!(error instanceof StuckTransaction)) throw error;
+      const next =
+        error.what === NAMES.approval
+          ? 'Run deploy again to send a new approval.'
+          : `To deploy anew, at new addresses, move ${file} aside and run deploy again.`;
+      throw new Error(`${error.message} ${next}`);
+    },
+  );
   const { supply } = await verifyDeployment(chain, record);
 
   // Contracts found at TOKEN_ADDRESS and DISTRIBUTOR_ADDRESS (nonce null) were deployed before too.
   if (!earlier && record.nonce !== null) console.log(`Deployed on chain ${chain.chainId}:`);
-  else if (sent === 0 && !waited) console.log(`Already deployed on chain ${chain.chainId}: nothing sent.`);
-  else console.log(`Finished the deployment on chain ${chain.chainId} started earlier: ${sent} new transaction${sent === 1 ? '' : 's'} sent.`);
-  console.log(`  RemeToken           ${record.token}  ${formatAmount(supply, 0)} REME, minted to the treasury: the operator ${record.operator}`);
-  console.log(`  RewardsDistributor  ${record.distributor}  owned by the operator, approved to draw each round's funding from the treasury`);
+  else if (sent === 0 && !waited)
+    console.log(`Already deployed on chain ${chain.chainId}: nothing sent.`);
+  else
+    console.log(
+      `Finished the deployment on chain ${chain.chainId} started earlier: ${sent} new transaction${sent === 1 ? '' : 's'} sent.`,
+    );
+  console.log(
+    `  RemeToken           ${record.token}  ${formatAmount(supply, 0)} REME, minted to the treasury: the operator ${record.operator}`,
+  );
+  console.log(
+    `  RewardsDistributor  ${record.distributor}  owned by the operator, approved to draw each round's funding from the treasury`,
+  );
   if (existsSync(file)) console.log(`  Record              ${file}`);
   printEnvLines(chain, record, settings);
 }

@@ -21,21 +21,36 @@ export interface DeploySettings {
   configured: { token: string; distributor: string } | undefined;
 }
 
-export function deploySettings(args: string[], env: Record<string, string | undefined>): DeploySettings {
-  const { values } = parseArgs({ args, options: { supply: { type: 'string' }, confirmations: { type: 'string' } } });
+export function deploySettings(
+  args: string[],
+  env: Record<string, string | undefined>,
+): DeploySettings {
+  const { values } = parseArgs({
+    args,
+    options: { supply: { type: 'string' }, confirmations: { type: 'string' } },
+  });
   const problems: string[] = [];
   const parsed = deployEnvSchema.safeParse(withoutEmpty(env));
-  if (!parsed.success) problems.push(...parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  if (!parsed.success)
+    problems.push(...parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   const e = parsed.success ? parsed.data : undefined;
-  if (e && !e.CHAIN_RPC_URL) problems.push('CHAIN_RPC_URL is not set: the JSON-RPC URL of the chain to deploy to (for Sepolia, your node provider\'s https endpoint)');
+  if (e && !e.CHAIN_RPC_URL)
+    problems.push(
+      "CHAIN_RPC_URL is not set: the JSON-RPC URL of the chain to deploy to (for Sepolia, your node provider's https endpoint)",
+    );
   if (e && !e.OPERATOR_PRIVATE_KEY) {
-    problems.push('OPERATOR_PRIVATE_KEY is not set: the 0x-prefixed key of the account that deploys, owns the distributor and publishes the rounds (it pays the gas)');
+    problems.push(
+      'OPERATOR_PRIVATE_KEY is not set: the 0x-prefixed key of the account that deploys, owns the distributor and publishes the rounds (it pays the gas)',
+    );
   }
   const supply = values.supply ?? DEFAULT_SUPPLY;
-  if (!/^\d+(\.\d{1,18})?$/.test(supply) || parseUnits(supply, 18) === 0n) problems.push(`--supply must be a positive number of REME, e.g. ${DEFAULT_SUPPLY}`);
+  if (!/^\d+(\.\d{1,18})?$/.test(supply) || parseUnits(supply, 18) === 0n)
+    problems.push(`--supply must be a positive number of REME, e.g. ${DEFAULT_SUPPLY}`);
   const confirmations = Number(values.confirmations ?? DEFAULT_CONFIRMATIONS);
-  if (!Number.isInteger(confirmations) || confirmations < 1) problems.push('--confirmations must be a whole number of blocks, at least 1');
-  if (!e?.CHAIN_RPC_URL || !e.OPERATOR_PRIVATE_KEY || problems.length > 0) throw new Error(`deploy did not start:\n  - ${problems.join('\n  - ')}`);
+  if (!Number.isInteger(confirmations) || confirmations < 1)
+    problems.push('--confirmations must be a whole number of blocks, at least 1');
+  if (!e?.CHAIN_RPC_URL || !e.OPERATOR_PRIVATE_KEY || problems.length > 0)
+    throw new Error(`deploy did not start:\n  - ${problems.join('\n  - ')}`);
   return {
     rpcUrl: e.CHAIN_RPC_URL,
     operatorKey: e.OPERATOR_PRIVATE_KEY,
@@ -43,6 +58,9 @@ export function deploySettings(args: string[], env: Record<string, string | unde
     supply: parseUnits(supply, 18),
     supplyGiven: values.supply !== undefined,
     confirmations,
-    configured: e.TOKEN_ADDRESS && e.DISTRIBUTOR_ADDRESS ? { token: e.TOKEN_ADDRESS, distributor: e.DISTRIBUTOR_ADDRESS } : undefined,
+    configured:
+      e.TOKEN_ADDRESS && e.DISTRIBUTOR_ADDRESS
+        ? { token: e.TOKEN_ADDRESS, distributor: e.DISTRIBUTOR_ADDRESS }
+        : undefined,
   };
 }

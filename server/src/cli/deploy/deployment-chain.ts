@@ -1,7 +1,16 @@
 // What `ops deploy` asks of the chain: it talks to CHAIN_RPC_URL itself (not to the server), signs
 // with OPERATOR_PRIVATE_KEY, and waits for its own transactions' confirmations.
 import { artifact } from '@crw/contracts';
-import { BrowserProvider, Contract, MaxUint256, Transaction, Wallet, formatEther, formatUnits, type TransactionReceipt } from 'ethers';
+import {
+  BrowserProvider,
+  Contract,
+  MaxUint256,
+  Transaction,
+  Wallet,
+  formatEther,
+  formatUnits,
+  type TransactionReceipt,
+} from 'ethers';
 import { openRemoteNode, type ChainNode } from '../../chain/node';
 import type { DeploymentRecord, SentTransaction } from './deployment-record';
 
@@ -25,9 +34,14 @@ function origin(url: string): string {
 export async function connect(rpcUrl: string, operatorKey: string): Promise<DeployChain> {
   const node = openRemoteNode(rpcUrl);
   const chainId = await node.request({ method: 'eth_chainId' }).then(Number, (error: unknown) => {
-    throw new Error(`The chain node at ${origin(rpcUrl)} (CHAIN_RPC_URL) did not answer: ${(error as Error).message}. Check the URL and that the node is up.`);
+    throw new Error(
+      `The chain node at ${origin(rpcUrl)} (CHAIN_RPC_URL) did not answer: ${(error as Error).message}. Check the URL and that the node is up.`,
+    );
   });
-  const provider = new BrowserProvider(node, chainId, { cacheTimeout: -1, pollingInterval: POLL_MS });
+  const provider = new BrowserProvider(node, chainId, {
+    cacheTimeout: -1,
+    pollingInterval: POLL_MS,
+  });
   return { node, provider, chainId, operator: new Wallet(operatorKey, provider) };
 }
 
@@ -46,13 +60,20 @@ export function distributorContract(chain: DeployChain, address: string): Contra
 /** Whether the treasury (the operator) lets the distributor draw any amount. */
 export async function approvalDone(chain: DeployChain, record: DeploymentRecord): Promise<boolean> {
   if (!(await hasCode(chain, record.token))) return false;
-  const allowance = (await tokenContract(chain, record.token).getFunction('allowance')(record.operator, record.distributor)) as bigint;
+  const allowance = (await tokenContract(chain, record.token).getFunction('allowance')(
+    record.operator,
+    record.distributor,
+  )) as bigint;
   return allowance === MaxUint256;
 }
 
-export type TransactionState = { kind: 'mined'; receipt: TransactionReceipt } | { kind: 'pending' } | { kind: 'unknown' };
+export type TransactionState =
+  { kind: 'mined'; receipt: TransactionReceipt } | { kind: 'pending' } | { kind: 'unknown' };
 
-export async function transactionState(chain: DeployChain, tx: SentTransaction): Promise<TransactionState> {
+export async function transactionState(
+  chain: DeployChain,
+  tx: SentTransaction,
+): Promise<TransactionState> {
   const receipt = await chain.provider.getTransactionReceipt(tx.hash);
   if (receipt) return { kind: 'mined', receipt };
   return (await chain.provider.getTransaction(tx.hash)) ? { kind: 'pending' } : { kind: 'unknown' };
@@ -70,13 +91,19 @@ export interface Fees {
 
 export async function currentFees(chain: DeployChain): Promise<Fees> {
   const data = await chain.provider.getFeeData();
-  if (data.maxFeePerGas === null || data.maxPriorityFeePerGas === null) throw new Error(`chain ${chain.chainId} has no EIP-1559 fees; deploy supports only chains that do (Sepolia does)`);
+  if (data.maxFeePerGas === null || data.maxPriorityFeePerGas === null)
+    throw new Error(
+      `chain ${chain.chainId} has no EIP-1559 fees; deploy supports only chains that do (Sepolia does)`,
+    );
   return { maxFeePerGas: data.maxFeePerGas, maxPriorityFeePerGas: data.maxPriorityFeePerGas };
 }
 
 /** The gas limit for a transaction: its estimate and a tenth more, or APPROVAL_GAS for an approval
  * of a token not created yet (an estimate of a call to an empty address means nothing). */
-export async function gasLimit(chain: DeployChain, request: { to?: string; data: string }): Promise<bigint> {
+export async function gasLimit(
+  chain: DeployChain,
+  request: { to?: string; data: string },
+): Promise<bigint> {
   if (request.to && !(await hasCode(chain, request.to))) return APPROVAL_GAS;
   const estimate = await chain.provider.estimateGas({ from: chain.operator.address, ...request });
   return (estimate * 11n) / 10n;
@@ -94,19 +121,37 @@ export async function checkFunds(chain: DeployChain, gas: bigint, fees: Fees): P
   );
 }
 
-export async function sign(chain: DeployChain, request: { nonce: number; to?: string; data: string }, gas: bigint, fees: Fees): Promise<SentTransaction> {
-  const raw = await chain.operator.signTransaction({ type: 2, chainId: chain.chainId, value: 0n, gasLimit: gas, ...fees, ...request });
+export async function sign(
+  chain: DeployChain,
+  request: { nonce: number; to?: string; data: string },
+  gas: bigint,
+  fees: Fees,
+): Promise<SentTransaction> {
+  const raw = await chain.operator.signTransaction({
+    type: 2,
+    chainId: chain.chainId,
+    value: 0n,
+    gasLimit: gas,
+    ...fees,
+    ...request,
+  });
   return { hash: Transaction.from(raw).hash!, nonce: request.nonce, raw };
 }
 
 /** Sends `tx` (again); a node that already has it is fine, a nonce taken by another transaction is not. */
-export async function broadcast(chain: DeployChain, tx: SentTransaction, what: string): Promise<void> {
+export async function broadcast(
+  chain: DeployChain,
+  tx: SentTransaction,
+  what: string,
+): Promise<void> {
   try {
     await chain.node.request({ method: 'eth_sendRawTransaction', params: [tx.raw] });
   } catch (error) {
     if ((await transactionState(chain, tx)).kind !== 'unknown') return;
     if (await nonceTaken(chain, tx)) throw replacedError(tx, what);
-    throw new Error(`The node refused ${what}'s transaction ${tx.hash}: ${(error as Error).message}`);
+    throw new Error(
+      `The node refused ${what}'s transaction ${tx.hash}: ${(error as Error).message}`,
+    );
   }
 }
 
@@ -121,7 +166,10 @@ export class StuckTransaction extends Error {
 }
 
 function replacedError(tx: SentTransaction, what: string): StuckTransaction {
-  return new StuckTransaction(`${what}'s transaction ${tx.hash} (nonce ${tx.nonce}) was never mined, and another transaction of the operator's has taken its nonce.`, what);
+  return new StuckTransaction(
+    `${what}'s transaction ${tx.hash} (nonce ${tx.nonce}) was never mined, and another transaction of the operator's has taken its nonce.`,
+    what,
+  );
 }
 
 /**
@@ -129,7 +177,11 @@ function replacedError(tx: SentTransaction, what: string): StuckTransaction {
  * forgotten (dropped from its pool) is sent again; a failed one, or one whose nonce another
  * transaction took, stops the wait with an error. Returns whether it had to wait.
  */
-export async function waitForConfirmations(chain: DeployChain, transactions: { what: string; tx: SentTransaction }[], confirmations: number): Promise<boolean> {
+export async function waitForConfirmations(
+  chain: DeployChain,
+  transactions: { what: string; tx: SentTransaction }[],
+  confirmations: number,
+): Promise<boolean> {
   let announced = false;
   for (;;) {
     const head = await chain.provider.getBlockNumber();
@@ -137,17 +189,23 @@ export async function waitForConfirmations(chain: DeployChain, transactions: { w
     for (const { what, tx } of transactions) {
       const state = await transactionState(chain, tx);
       if (state.kind === 'mined' && state.receipt.status !== 1) {
-        throw new StuckTransaction(`${what}'s transaction ${tx.hash} failed (block ${state.receipt.blockNumber}, status ${state.receipt.status}).`, what);
+        throw new StuckTransaction(
+          `${what}'s transaction ${tx.hash} failed (block ${state.receipt.blockNumber}, status ${state.receipt.status}).`,
+          what,
+        );
       }
       if (state.kind === 'unknown') {
         await broadcast(chain, tx, what);
         console.log(`Sent ${what}'s transaction ${tx.hash} again: the node no longer had it.`);
       }
-      if (state.kind !== 'mined' || head - state.receipt.blockNumber + 1 < confirmations) unconfirmed.push(what);
+      if (state.kind !== 'mined' || head - state.receipt.blockNumber + 1 < confirmations)
+        unconfirmed.push(what);
     }
     if (unconfirmed.length === 0) return announced;
     if (!announced) {
-      console.log(`Waiting for ${confirmations} confirmation${confirmations === 1 ? '' : 's'} of ${unconfirmed.join(', ')}…`);
+      console.log(
+        `Waiting for ${confirmations} confirmation${confirmations === 1 ? '' : 's'} of ${unconfirmed.join(', ')}…`,
+      );
       announced = true;
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));

@@ -40,7 +40,9 @@ export async function readRecord(file: string): Promise<DeploymentRecord | undef
   try {
     return JSON.parse(text) as DeploymentRecord;
   } catch {
-    throw new Error(`${file} is not a deployment record (not JSON). Restore it, or move it aside to deploy anew.`);
+    throw new Error(
+      `${file} is not a deployment record (not JSON). Restore it, or move it aside to deploy anew.`,
+    );
   }
 }
 

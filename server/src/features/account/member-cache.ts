@@ -46,7 +46,8 @@ export class MemberCache<T> {
   keep(userId: string, value: T, epochBeforeRead: number, now = Date.now()): void {
     if (!this.enabled || epochBeforeRead !== this.#epoch) return;
     this.#entries.delete(userId);
-    while (this.#entries.size >= this.maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
+    while (this.#entries.size >= this.maxEntries)
+      this.#entries.delete(this.#entries.keys().next().value!);
     this.#entries.set(userId, { value, until: now + this.lifetimeMs });
   }
 

@@ -40,9 +40,15 @@ export const accountRoutes =
       {
         preHandler: limitAttempts,
         schema: {
-          summary: 'A single-use challenge for the wallet to sign (sign-up: anyone; save-wallet, change-password: the signed-in member)',
+          summary:
+            'A single-use challenge for the wallet to sign (sign-up: anyone; save-wallet, change-password: the signed-in member)',
           body: walletChallengeRequest,
-          response: { 200: walletChallengeResponse, 400: errorResponse, 401: errorResponse, 429: errorResponse },
+          response: {
+            200: walletChallengeResponse,
+            400: errorResponse,
+            401: errorResponse,
+            429: errorResponse,
+          },
         },
       },
       async (request) => {
@@ -57,14 +63,28 @@ export const accountRoutes =
       '/register',
       {
         preHandler: limitAttempts,
-        schema: { summary: 'Create an account with its wallet', body: registerRequest, response: { 201: registerResponse, 400: errorResponse, 409: errorResponse } },
+        schema: {
+          summary: 'Create an account with its wallet',
+          body: registerRequest,
+          response: { 201: registerResponse, 400: errorResponse, 409: errorResponse },
+        },
       },
       async (request, reply) => {
         const { wallet } = request.body;
         assertKeystore(wallet.keystore, wallet.address);
-        await verifyWalletProof(database.db, site, { purpose: 'register', userId: null }, wallet.address, wallet.proof);
+        await verifyWalletProof(
+          database.db,
+          site,
+          { purpose: 'register', userId: null },
+          wallet.address,
+          wallet.proof,
+        );
         const requireConfirmation = config.REQUIRE_EMAIL_CONFIRMATION;
-        const userId = await registerMember(database.db, { signingKey: services.signingKey, publicUrl: config.publicUrl, requireConfirmation }, request.body);
+        const userId = await registerMember(
+          database.db,
+          { signingKey: services.signingKey, publicUrl: config.publicUrl, requireConfirmation },
+          request.body,
+        );
         services.worker.wake();
         return reply.status(201).send({ needsEmailConfirmation: requireConfirmation, userId });
       },
@@ -77,58 +97,93 @@ export const accountRoutes =
       {
         preHandler: limitAttempts,
         schema: {
-          summary: 'Before the wallet is made: whether this e-mail can sign up (409 when a confirmed account has it)',
+          summary:
+            'Before the wallet is made: whether this e-mail can sign up (409 when a confirmed account has it)',
           body: registerCheckRequest,
           response: { 200: okResponse, 400: errorResponse, 409: errorResponse, 429: errorResponse },
         },
       },
       async (request) => {
-        if (await emailTaken(database.db, request.body.email)) throw new AppError(409, 'email_taken');
+        if (await emailTaken(database.db, request.body.email))
+          throw new AppError(409, 'email_taken');
         return { ok: true as const };
       },
     );
 
-    app.get('/me', { schema: { summary: 'The signed-in member', querystring: userDetailsQuery, response: { 200: userDetailsResponse, 401: errorResponse } } }, async (request) => {
-      const userId = await sessions.requireUserId(request);
-      // `Cache-Control: no-cache` (the dashboard after a "changed" event) reads the database.
-      const fresh = /no-cache/i.test(request.headers['cache-control'] ?? '');
-      let row = fresh ? undefined : memberCache.get(userId);
-      if (!row) {
-        const epoch = memberCache.epoch();
-        row = await readMember(database.db, userId);
-        if (!row) throw new AppError(401, 'unauthorized');
-        memberCache.keep(userId, row, epoch);
-      }
-      const progress = await followerProgress.read();
-      return {
-        id: row.id,
-        email: row.email,
-        username: row.username,
-        fullName: row.full_name,
-        referralCode: row.referral_link,
-        referralLink: row.referral_link ? `${config.publicUrl}/r/${row.referral_link}` : null,
-        caps: {
-          registration: row.signup_caps,
-          referrals: row.rrp_balance,
-          careActions: row.activity_caps,
-          total: row.signup_caps + row.rrp_balance + row.activity_caps,
+    app.get(
+      '/me',
+      {
+        schema: {
+          summary: 'The signed-in member',
+          querystring: userDetailsQuery,
+          response: { 200: userDetailsResponse, 401: errorResponse },
         },
-        wallet: { address: row.address, keystore: row.encrypted_wallet, lockedByOldPassword: row.locked_by_old_password },
-        tokens: tokenFigures({ ...row, block_number: null, synced_at: null, last_error: null, ...progress }, config.REME_PRICE),
-        firstTimeReferral: request.query.firstTimeReferral === 'true',
-      };
-    });
+      },
+      async (request) => {
+        const userId = await sessions.requireUserId(request);
+        // `Cache-Control: no-cache` (the dashboard after a "changed" event) reads the database.
+        const fresh = /no-cache/i.test(request.headers['cache-control'] ?? '');
+        let row = fresh ? undefined : memberCache.get(userId);
+        if (!row) {
+          const epoch = memberCache.epoch();
+          row = await readMember(database.db, userId);
+          if (!row) throw new AppError(401, 'unauthorized');
+          memberCache.keep(userId, row, epoch);
+        }
+        const progress = await followerProgress.read();
+        return {
+          id: row.id,
+          email: row.email,
+          username: row.username,
+          fullName: row.full_name,
+          referralCode: row.referral_link,
+          referralLink: row.referral_link ? `${config.publicUrl}/r/${row.referral_link}` : null,
+          caps: {
+            registration: row.signup_caps,
+            referrals: row.rrp_balance,
+            careActions: row.activity_caps,
+            total: row.signup_caps + row.rrp_balance + row.activity_caps,
+          },
+          wallet: {
+            address: row.address,
+            keystore: row.encrypted_wallet,
+            lockedByOldPassword: row.locked_by_old_password,
+          },
+          tokens: tokenFigures(
+            { ...row, block_number: null, synced_at: null, last_error: null, ...progress },
+            config.REME_PRICE,
+          ),
+          firstTimeReferral: request.query.firstTimeReferral === 'true',
+        };
+      },
+    );
 
     app.put(
       '/wallet',
-      { schema: { summary: 'Save the re-encrypted wallet (saveNewWallet)', body: walletPayload, response: { 200: okResponse, 400: errorResponse, 401: errorResponse, 409: errorResponse } } },
+      {
+        schema: {
+          summary: 'Save the re-encrypted wallet (saveNewWallet)',
+          body: walletPayload,
+          response: { 200: okResponse, 400: errorResponse, 401: errorResponse, 409: errorResponse },
+        },
+      },
       async (request) => {
         const userId = await sessions.requireUserId(request);
         assertKeystore(request.body.keystore, request.body.address);
-        await verifyWalletProof(database.db, site, { purpose: 'save-wallet', userId }, request.body.address, request.body.proof);
+        await verifyWalletProof(
+          database.db,
+          site,
+          { purpose: 'save-wallet', userId },
+          request.body.address,
+          request.body.proof,
+        );
         const updated = await database.db
           .updateTable('user_wallets')
-          .set({ encrypted_wallet: request.body.keystore, locked_by_old_password: false, updated_at: new Date() })
+          .set({
+            encrypted_wallet: request.body.keystore,
+            locked_by_old_password: false,
+            updated_at: new Date(),
+          })
           .where('user_id', '=', userId)
           .where('wallet_address', '=', request.body.address.toLowerCase())
           .executeTakeFirst();

@@ -35,18 +35,27 @@ export const settingsRoutes =
     /** Sessions deleted here are forgotten in this process before the answer leaves; the table's
      * trigger tells the others (and closes those sessions' event streams everywhere). */
     const endSessions = async (where: ReturnType<typeof sql>) => {
-      const ended = await sql<{ token: string }>`DELETE FROM session WHERE ${where} RETURNING token`.execute(db);
+      const ended = await sql<{
+        token: string;
+      }>`DELETE FROM session WHERE ${where} RETURNING token`.execute(db);
       for (const { token } of ended.rows) sessions.cache.forgetToken(token);
       return ended.rows.length;
     };
 
     app.get(
       '/security',
-      { schema: { summary: "The member's two-factor setting and where they are signed in", response: { 200: securityResponse, 401: errorResponse } } },
+      {
+        schema: {
+          summary: "The member's two-factor setting and where they are signed in",
+          response: { 200: securityResponse, 401: errorResponse },
+        },
+      },
       async (request) => {
         const { userId, token } = await sessions.requireCurrent(request);
         const [user, rows] = await Promise.all([
-          sql<{ twoFactorEnabled: boolean | null }>`SELECT "twoFactorEnabled" FROM "user" WHERE id = ${userId}`.execute(db),
+          sql<{
+            twoFactorEnabled: boolean | null;
+          }>`SELECT "twoFactorEnabled" FROM "user" WHERE id = ${userId}`.execute(db),
           sql<SessionRow>`
             SELECT id, "userAgent", "ipAddress", "createdAt", "updatedAt", token = ${token} AS current
             FROM session WHERE "userId" = ${userId} AND "expiresAt" > now()
@@ -79,7 +88,9 @@ export const settingsRoutes =
       async (request) => {
         const { userId } = await sessions.requireCurrent(request);
         // Another member's session id is "not found", as one that does not exist.
-        const signedOut = await endSessions(sql`id = ${request.params.id} AND "userId" = ${userId}`);
+        const signedOut = await endSessions(
+          sql`id = ${request.params.id} AND "userId" = ${userId}`,
+        );
         if (signedOut === 0) throw new AppError(404, 'not_found');
         return { signedOut };
       },
@@ -87,7 +98,12 @@ export const settingsRoutes =
 
     app.post(
       '/sessions/sign-out-others',
-      { schema: { summary: 'Sign out everywhere but here', response: { 200: signedOutResponse, 401: errorResponse } } },
+      {
+        schema: {
+          summary: 'Sign out everywhere but here',
+          response: { 200: signedOutResponse, 401: errorResponse },
+        },
+      },
       async (request) => {
         const { userId, token } = await sessions.requireCurrent(request);
         return { signedOut: await endSessions(sql`"userId" = ${userId} AND token <> ${token}`) };
@@ -96,13 +112,25 @@ export const settingsRoutes =
 
     app.put(
       '/profile',
-      { schema: { summary: 'Change the name and username', body: profileRequest, response: { 200: okResponse, 400: errorResponse, 401: errorResponse } } },
+      {
+        schema: {
+          summary: 'Change the name and username',
+          body: profileRequest,
+          response: { 200: okResponse, 400: errorResponse, 401: errorResponse },
+        },
+      },
       async (request) => {
         const userId = await sessions.requireUserId(request);
         const { fullName, username } = request.body;
         await db.transaction().execute(async (trx) => {
-          await trx.updateTable('profiles').set({ full_name: fullName, username }).where('id', '=', userId).execute();
-          await sql`UPDATE "user" SET name = ${fullName}, "updatedAt" = now() WHERE id = ${userId}`.execute(trx);
+          await trx
+            .updateTable('profiles')
+            .set({ full_name: fullName, username })
+            .where('id', '=', userId)
+            .execute();
+          await sql`UPDATE "user" SET name = ${fullName}, "updatedAt" = now() WHERE id = ${userId}`.execute(
+            trx,
+          );
           // Every process's copy of the member and their open tabs hear of it.
           await sql`SELECT pg_notify(${MEMBER_EVENTS_CHANNEL}, ${userId})`.execute(trx);
         });

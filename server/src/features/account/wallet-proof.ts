@@ -1,7 +1,13 @@
 // Proof of possession (docs/security.md): challenges issued here, consumed once, and the wallet's
 // signature over the EIP-4361 message rebuilt from what was stored — never from client text.
 import { randomBytes } from 'node:crypto';
-import { WALLET_CHALLENGE_TTL_S, walletProofMessage, type WalletChallenge, type WalletProof, type WalletProofPurpose } from '@crw/core';
+import {
+  WALLET_CHALLENGE_TTL_S,
+  walletProofMessage,
+  type WalletChallenge,
+  type WalletProof,
+  type WalletProofPurpose,
+} from '@crw/core';
 import { getAddress, verifyMessage } from 'ethers';
 import { sql, type Kysely } from 'kysely';
 import { AppError } from '../../app-error';
@@ -12,7 +18,15 @@ export interface ProofSite {
   chainId: number;
 }
 
-function challengeOf(site: ProofSite, row: { nonce: string; purpose: WalletProofPurpose; issued_at: Date | string; expires_at: Date | string }): WalletChallenge {
+function challengeOf(
+  site: ProofSite,
+  row: {
+    nonce: string;
+    purpose: WalletProofPurpose;
+    issued_at: Date | string;
+    expires_at: Date | string;
+  },
+): WalletChallenge {
   const url = new URL(site.publicUrl);
   return {
     purpose: row.purpose,
@@ -26,7 +40,12 @@ function challengeOf(site: ProofSite, row: { nonce: string; purpose: WalletProof
 }
 
 /** A new challenge; a save-wallet challenge belongs to the signed-in member `userId`. */
-export async function issueChallenge(db: Kysely<DB>, site: ProofSite, purpose: WalletProofPurpose, userId: string | null): Promise<WalletChallenge> {
+export async function issueChallenge(
+  db: Kysely<DB>,
+  site: ProofSite,
+  purpose: WalletProofPurpose,
+  userId: string | null,
+): Promise<WalletChallenge> {
   const issuedAt = new Date(Math.floor(Date.now() / 1000) * 1000);
   const row = {
     nonce: randomBytes(16).toString('hex'),
@@ -36,7 +55,10 @@ export async function issueChallenge(db: Kysely<DB>, site: ProofSite, purpose: W
     expires_at: new Date(issuedAt.getTime() + WALLET_CHALLENGE_TTL_S * 1000),
   };
   // Expired challenges go as new ones come, so the table stays as small as the traffic.
-  await db.deleteFrom('wallet_challenges').where('expires_at', '<', sql<Date>`now() - interval '1 hour'`).execute();
+  await db
+    .deleteFrom('wallet_challenges')
+    .where('expires_at', '<', sql<Date>`now() - interval '1 hour'`)
+    .execute();
   await db.insertInto('wallet_challenges').values(row).execute();
   return challengeOf(site, row);
 }
@@ -59,13 +81,21 @@ export async function verifyWalletProof(
     .where('purpose', '=', expected.purpose)
     .where('used_at', 'is', null)
     .where('expires_at', '>', sql<Date>`now()`);
-  query = expected.userId === null ? query.where('user_id', 'is', null) : query.where('user_id', '=', expected.userId);
-  const row = await query.returning(['nonce', 'purpose', 'issued_at', 'expires_at']).executeTakeFirst();
+  query =
+    expected.userId === null
+      ? query.where('user_id', 'is', null)
+      : query.where('user_id', '=', expected.userId);
+  const row = await query
+    .returning(['nonce', 'purpose', 'issued_at', 'expires_at'])
+    .executeTakeFirst();
   if (!row) throw new AppError(400, 'invalid_wallet_proof');
   const checksummed = getAddress(address.toLowerCase());
   let signer: string;
   try {
-    signer = verifyMessage(walletProofMessage(challengeOf(site, row), checksummed), proof.signature);
+    signer = verifyMessage(
+      walletProofMessage(challengeOf(site, row), checksummed),
+      proof.signature,
+    );
   } catch {
     throw new AppError(400, 'invalid_wallet_proof');
   }

@@ -1,7 +1,15 @@
 // getClaimData for the signed-in member (the round the chain follower indexed), the ETH balance the
 // claim screen checks the fee against (the one member read that asks the node, at each arrival),
 // and every published round's whole tree as JSON (StandardMerkleTree's dump) so anyone can audit it.
-import { claimDataResponse, errorResponse, feeBalanceResponse, INT4_MAX, sponsoredClaim, sponsoredClaimRequest, sponsorshipResponse } from '@crw/core';
+import {
+  claimDataResponse,
+  errorResponse,
+  feeBalanceResponse,
+  INT4_MAX,
+  sponsoredClaim,
+  sponsoredClaimRequest,
+  sponsorshipResponse,
+} from '@crw/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../app-error';
@@ -9,28 +17,52 @@ import { requestWithin } from '../../chain/node';
 import { claimData, followedRound } from '../../distribution/claims';
 import { treeJson } from '../../distribution/tree-json';
 import type { AppServices } from '../../services';
-import { latestSponsoredClaim, requestSponsoredClaim, sponsorSettings, sponsorship } from '../../relayer/sponsor';
+import {
+  latestSponsoredClaim,
+  requestSponsoredClaim,
+  sponsorSettings,
+  sponsorship,
+} from '../../relayer/sponsor';
 
 export const claimRoutes =
   (services: AppServices): FastifyPluginAsyncZod =>
   async (app) => {
     const { database, sessions, chain, config } = services;
 
-    app.get('/claim', { schema: { summary: 'The member’s claim data (getClaimData)', response: { 200: claimDataResponse, 401: errorResponse } } }, async (request) => {
-      const userId = await sessions.requireUserId(request);
-      return claimData(database.db, await followedRound(database.db), userId);
-    });
+    app.get(
+      '/claim',
+      {
+        schema: {
+          summary: 'The member’s claim data (getClaimData)',
+          response: { 200: claimDataResponse, 401: errorResponse },
+        },
+      },
+      async (request) => {
+        const userId = await sessions.requireUserId(request);
+        return claimData(database.db, await followedRound(database.db), userId);
+      },
+    );
 
     const sponsor = sponsorSettings(config);
 
     app.get(
       '/claim/sponsored',
-      { schema: { summary: 'Whether the operator pays the claim fee now, and the member’s latest sponsored claim', response: { 200: sponsorshipResponse, 401: errorResponse } } },
+      {
+        schema: {
+          summary:
+            'Whether the operator pays the claim fee now, and the member’s latest sponsored claim',
+          response: { 200: sponsorshipResponse, 401: errorResponse },
+        },
+      },
       async (request) => {
         const userId = await sessions.requireUserId(request);
         const relayer = services.relayer;
         if (relayer) return sponsorship(database.db, sponsor, relayer.fees, userId);
-        return { available: false, reason: 'This community does not pay claim fees for its members.', latest: await latestSponsoredClaim(database.db, userId) };
+        return {
+          available: false,
+          reason: 'This community does not pay claim fees for its members.',
+          latest: await latestSponsoredClaim(database.db, userId),
+        };
       },
     );
 
@@ -38,16 +70,35 @@ export const claimRoutes =
       '/claim/sponsored',
       {
         schema: {
-          summary: 'Ask the operator to claim for the member (signed claim request), fee paid by the relayer',
+          summary:
+            'Ask the operator to claim for the member (signed claim request), fee paid by the relayer',
           body: sponsoredClaimRequest,
-          response: { 202: sponsoredClaim, 400: errorResponse, 401: errorResponse, 409: errorResponse, 503: errorResponse },
+          response: {
+            202: sponsoredClaim,
+            400: errorResponse,
+            401: errorResponse,
+            409: errorResponse,
+            503: errorResponse,
+          },
         },
       },
       async (request, reply) => {
         const userId = await sessions.requireUserId(request);
         const relayer = services.relayer;
-        if (!relayer) throw new AppError(409, 'sponsor_unavailable', 'This community does not pay claim fees for its members. You can claim by paying the network fee yourself.');
-        const queued = await requestSponsoredClaim(database.db, chain, sponsor, relayer.fees, userId, request.body);
+        if (!relayer)
+          throw new AppError(
+            409,
+            'sponsor_unavailable',
+            'This community does not pay claim fees for its members. You can claim by paying the network fee yourself.',
+          );
+        const queued = await requestSponsoredClaim(
+          database.db,
+          chain,
+          sponsor,
+          relayer.fees,
+          userId,
+          request.body,
+        );
         relayer.wake();
         return reply.status(202).send(queued);
       },
@@ -55,13 +106,26 @@ export const claimRoutes =
 
     app.get(
       '/claim/fee-balance',
-      { schema: { summary: 'The member’s ETH balance for the claim fee, read from the chain now', response: { 200: feeBalanceResponse, 401: errorResponse, 503: errorResponse } } },
+      {
+        schema: {
+          summary: 'The member’s ETH balance for the claim fee, read from the chain now',
+          response: { 200: feeBalanceResponse, 401: errorResponse, 503: errorResponse },
+        },
+      },
       async (request) => {
         const userId = await sessions.requireUserId(request);
-        const wallet = await database.db.selectFrom('user_wallets').select('wallet_address').where('user_id', '=', userId).executeTakeFirst();
+        const wallet = await database.db
+          .selectFrom('user_wallets')
+          .select('wallet_address')
+          .where('user_id', '=', userId)
+          .executeTakeFirst();
         if (!wallet) throw new AppError(401, 'unauthorized');
         try {
-          const balance = await requestWithin(chain.node, { method: 'eth_getBalance', params: [wallet.wallet_address, 'latest'] }, config.RPC_CALL_TIMEOUT_MS);
+          const balance = await requestWithin(
+            chain.node,
+            { method: 'eth_getBalance', params: [wallet.wallet_address, 'latest'] },
+            config.RPC_CALL_TIMEOUT_MS,
+          );
           return { ethBalance: BigInt(balance as string).toString() };
         } catch (error) {
           request.log.warn({ err: error }, 'chain read failed');
@@ -72,7 +136,12 @@ export const claimRoutes =
 
     app.get(
       '/distributions/:index/tree.json',
-      { schema: { summary: 'A published round’s whole merkle tree (StandardMerkleTree dump)', params: z.object({ index: z.coerce.number().int().min(1).max(INT4_MAX) }) } },
+      {
+        schema: {
+          summary: 'A published round’s whole merkle tree (StandardMerkleTree dump)',
+          params: z.object({ index: z.coerce.number().int().min(1).max(INT4_MAX) }),
+        },
+      },
       async (request, reply) => {
         const round = await database.db
           .selectFrom('distribution_rounds')
@@ -81,7 +150,9 @@ export const claimRoutes =
           .where('status', '=', 'published')
           .executeTakeFirst();
         if (!round) throw new AppError(404, 'not_found', 'No published round with that number.');
-        reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', 'public, max-age=31536000, immutable');
+        reply
+          .header('content-type', 'application/json; charset=utf-8')
+          .header('cache-control', 'public, max-age=31536000, immutable');
         return reply.send(treeJson(database.db, round.round_index, round.nodes));
       },
     );

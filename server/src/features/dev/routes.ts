@@ -1,7 +1,13 @@
 // The dev mailbox (registered only outside production, with the dev mailbox transport): read what
 // the dev transport delivered, and queue a test mail through the real outbox to check the mail
 // set-up end to end. It holds every mailed link, so it answers only this machine.
-import { deleteAccountResponse, devMailListQuery, devMailListResponse, devMailSendRequest, devMailSendResponse } from '@crw/core';
+import {
+  deleteAccountResponse,
+  devMailListQuery,
+  devMailListResponse,
+  devMailSendRequest,
+  devMailSendResponse,
+} from '@crw/core';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
@@ -30,7 +36,11 @@ export const devRoutes =
     });
 
     const list = async (to?: string) => {
-      let query = services.database.db.selectFrom('dev_mailbox').selectAll().orderBy('id', 'desc').limit(100);
+      let query = services.database.db
+        .selectFrom('dev_mailbox')
+        .selectAll()
+        .orderBy('id', 'desc')
+        .limit(100);
       if (to) query = query.where('to_address', '=', to.toLowerCase());
       return (await query.execute()).map((m) => ({
         id: m.id,
@@ -42,36 +52,65 @@ export const devRoutes =
       }));
     };
 
-    app.get('/mail.json', { schema: { hide: true, querystring: devMailListQuery, response: { 200: devMailListResponse } } }, async (request) => ({
-      messages: await list(request.query.to),
-    }));
+    app.get(
+      '/mail.json',
+      {
+        schema: {
+          hide: true,
+          querystring: devMailListQuery,
+          response: { 200: devMailListResponse },
+        },
+      },
+      async (request) => ({
+        messages: await list(request.query.to),
+      }),
+    );
 
-    app.get('/mail', { schema: { hide: true, querystring: devMailListQuery } }, async (request, reply) => {
-      const messages = await list(request.query.to);
-      const items = messages
-        .map(
-          (m) => `<article><h2>${escapeHtml(m.subject)}</h2><p>To ${escapeHtml(m.to)} · ${m.deliveredAt}</p>
+    app.get(
+      '/mail',
+      { schema: { hide: true, querystring: devMailListQuery } },
+      async (request, reply) => {
+        const messages = await list(request.query.to);
+        const items = messages
+          .map(
+            (
+              m,
+            ) => `<article><h2>${escapeHtml(m.subject)}</h2><p>To ${escapeHtml(m.to)} · ${m.deliveredAt}</p>
 <pre>${escapeHtml(m.text)}</pre>${m.links.map((l) => `<p><a href="${escapeHtml(l)}">${escapeHtml(l)}</a></p>`).join('')}</article>`,
-        )
-        .join('<hr>');
-      return reply
-        .type('text/html')
-        .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Dev mailbox</title><link rel="icon" href="/favicon.svg" type="image/svg+xml"></head>
+          )
+          .join('<hr>');
+        return reply.type('text/html')
+          .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Dev mailbox</title><link rel="icon" href="/favicon.svg" type="image/svg+xml"></head>
 <body><h1>Dev mailbox</h1>${items || '<p>No mail yet.</p>'}</body></html>`);
-    });
+      },
+    );
 
-    app.post('/mail', { schema: { hide: true, body: devMailSendRequest, response: { 202: devMailSendResponse } } }, async (request, reply) => {
-      const id = await services.database.db.transaction().execute((trx) =>
-        enqueueMail(trx, { to: request.body.to.toLowerCase(), subject: request.body.subject, text: request.body.text }),
-      );
-      services.worker.wake();
-      return reply.status(202).send({ id, status: 'queued' as const });
-    });
+    app.post(
+      '/mail',
+      { schema: { hide: true, body: devMailSendRequest, response: { 202: devMailSendResponse } } },
+      async (request, reply) => {
+        const id = await services.database.db.transaction().execute((trx) =>
+          enqueueMail(trx, {
+            to: request.body.to.toLowerCase(),
+            subject: request.body.subject,
+            text: request.body.text,
+          }),
+        );
+        services.worker.wake();
+        return reply.status(202).send({ id, status: 'queued' as const });
+      },
+    );
 
     // SPEC §4's test-only account deletion: delete_current_user() for the signed-in member.
-    app.delete('/account', { schema: { hide: true, response: { 200: deleteAccountResponse } } }, async (request) => {
-      const userId = await services.sessions.requireUserId(request);
-      const result = await sql<{ result: { success: boolean; message: string } }>`SELECT delete_current_user(${userId}) AS result`.execute(services.database.db);
-      return result.rows[0]?.result ?? { success: false, message: 'Deletion failed' };
-    });
+    app.delete(
+      '/account',
+      { schema: { hide: true, response: { 200: deleteAccountResponse } } },
+      async (request) => {
+        const userId = await services.sessions.requireUserId(request);
+        const result = await sql<{
+          result: { success: boolean; message: string };
+        }>`SELECT delete_current_user(${userId}) AS result`.execute(services.database.db);
+        return result.rows[0]?.result ?? { success: false, message: 'Deletion failed' };
+      },
+    );
   };

@@ -2,7 +2,13 @@
 // opens the sister app with it as `authtoken`; the sister app redeems it server to server, once and
 // within 60 s, for a JWT of the member's identity signed with the keys published at /auth/.well-known/jwks.json.
 import { createHash, randomBytes } from 'node:crypto';
-import { errorResponse, HANDOFF_CODE_TTL_S, handoffRedeemRequest, handoffRedeemResponse, handoffResponse } from '@crw/core';
+import {
+  errorResponse,
+  HANDOFF_CODE_TTL_S,
+  handoffRedeemRequest,
+  handoffRedeemResponse,
+  handoffResponse,
+} from '@crw/core';
 import { getAddress } from 'ethers';
 import type { preHandlerAsyncHookHandler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -24,15 +30,28 @@ export const handoffRoutes =
 
     app.post(
       '/',
-      { schema: { summary: 'A one-time hand-off code for the sister community app, in its URL', response: { 200: handoffResponse, 401: errorResponse } } },
+      {
+        schema: {
+          summary: 'A one-time hand-off code for the sister community app, in its URL',
+          response: { 200: handoffResponse, 401: errorResponse },
+        },
+      },
       async (request) => {
         const userId = await sessions.requireUserId(request);
         const code = randomBytes(32).toString('base64url');
         await database.db.transaction().execute(async (trx) => {
-          await trx.deleteFrom('handoff_codes').where('user_id', '=', userId).where('expires_at', '<', sql<Date>`now()`).execute();
+          await trx
+            .deleteFrom('handoff_codes')
+            .where('user_id', '=', userId)
+            .where('expires_at', '<', sql<Date>`now()`)
+            .execute();
           await trx
             .insertInto('handoff_codes')
-            .values({ code_hash: hashOf(code), user_id: userId, expires_at: sql<Date>`now() + make_interval(secs => ${HANDOFF_CODE_TTL_S})` })
+            .values({
+              code_hash: hashOf(code),
+              user_id: userId,
+              expires_at: sql<Date>`now() + make_interval(secs => ${HANDOFF_CODE_TTL_S})`,
+            })
             .execute();
         });
         const url = new URL(config.COMMUNITY_APP_URL);
@@ -46,14 +65,21 @@ export const handoffRoutes =
       {
         // The sister app authenticates itself before its attempt counts or its code is looked at.
         onRequest: async (request) => {
-          if (!hasBearer(request, services.communityAppSecret)) throw new AppError(401, 'invalid_client');
+          if (!hasBearer(request, services.communityAppSecret))
+            throw new AppError(401, 'invalid_client');
         },
         preHandler: limitAttempts,
         schema: {
-          summary: 'Sister app, server to server (Bearer COMMUNITY_APP_CLIENT_SECRET): trade a hand-off code (once, within 60 s) for the member’s identity as a JWT',
+          summary:
+            'Sister app, server to server (Bearer COMMUNITY_APP_CLIENT_SECRET): trade a hand-off code (once, within 60 s) for the member’s identity as a JWT',
           security: [{ bearerAuth: [] }],
           body: handoffRedeemRequest,
-          response: { 200: handoffRedeemResponse, 400: errorResponse, 401: errorResponse, 429: errorResponse },
+          response: {
+            200: handoffRedeemResponse,
+            400: errorResponse,
+            401: errorResponse,
+            429: errorResponse,
+          },
         },
       },
       async (request) => {
@@ -70,7 +96,13 @@ export const handoffRoutes =
         const member = await database.db
           .selectFrom('profiles')
           .leftJoin('user_wallets', 'user_wallets.user_id', 'profiles.id')
-          .select(['profiles.id', 'profiles.email', 'profiles.username', 'profiles.full_name', 'user_wallets.wallet_address'])
+          .select([
+            'profiles.id',
+            'profiles.email',
+            'profiles.username',
+            'profiles.full_name',
+            'user_wallets.wallet_address',
+          ])
           .where('profiles.id', '=', redeemed.user_id)
           .executeTakeFirstOrThrow();
         const now = Math.floor(Date.now() / 1000);

@@ -1,6 +1,18 @@
 // The operator API (Bearer OPERATOR_API_KEY): credit care actions (once per idempotency key),
 // preview and publish distribution rounds, and the development chain's faucet.
-import { careActionConflictResponse, careActionRequest, careActionResponse, errorMessages, errorResponse, fundRelayerRequest, fundRequest, fundResponse, publishRoundResponse, relayerStatusResponse, roundPreviewResponse } from '@crw/core';
+import {
+  careActionConflictResponse,
+  careActionRequest,
+  careActionResponse,
+  errorMessages,
+  errorResponse,
+  fundRelayerRequest,
+  fundRequest,
+  fundResponse,
+  publishRoundResponse,
+  relayerStatusResponse,
+  roundPreviewResponse,
+} from '@crw/core';
 import { parseEther, type AbstractProvider } from 'ethers';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
@@ -12,7 +24,12 @@ import type { AppServices } from '../../services';
 import { relayerStatus, sponsorSettings } from '../../relayer/sponsor';
 
 /** A plain transfer costs 21,000 gas: refuse (400) what `from` cannot pay with its fee, before signing. */
-async function expectFunds(provider: AbstractProvider, from: string, value: bigint, message: string): Promise<void> {
+async function expectFunds(
+  provider: AbstractProvider,
+  from: string,
+  value: bigint,
+  message: string,
+): Promise<void> {
   const [balance, fees] = await Promise.all([provider.getBalance(from), provider.getFeeData()]);
   const fee = 21_000n * (fees.maxFeePerGas ?? fees.gasPrice ?? 0n);
   if (balance < value + fee) throw new AppError(400, 'invalid_request', message);
@@ -31,17 +48,29 @@ export const operatorRoutes =
           summary: 'Credit a care action (activity CAPs)',
           security: [{ bearerAuth: [] }],
           body: careActionRequest,
-          response: { 200: careActionResponse, 201: careActionResponse, 400: errorResponse, 401: errorResponse, 404: errorResponse, 409: careActionConflictResponse },
+          response: {
+            200: careActionResponse,
+            201: careActionResponse,
+            400: errorResponse,
+            401: errorResponse,
+            404: errorResponse,
+            409: careActionConflictResponse,
+          },
         },
       },
       async (request, reply) => {
         const { idempotencyKey, email, userId, caps, description } = request.body;
         let query = db.selectFrom('profiles').select('id');
-        query = email ? query.where('email', '=', email.toLowerCase()) : query.where('id', '=', userId!);
+        query = email
+          ? query.where('email', '=', email.toLowerCase())
+          : query.where('id', '=', userId!);
         const member = await query.executeTakeFirst();
-        if (!member) throw new AppError(404, 'not_found', 'No member with that e-mail address or id.');
+        if (!member)
+          throw new AppError(404, 'not_found', 'No member with that e-mail address or id.');
         const result = await sql<{ credited: boolean }>`
-          SELECT credit_reward(${member.id}, ${`care:${idempotencyKey}`}, 'care_action', ${caps}, 0, NULL, NULL, ${description}) AS credited`.execute(db);
+          SELECT credit_reward(${member.id}, ${`care:${idempotencyKey}`}, 'care_action', ${caps}, 0, NULL, NULL, ${description}) AS credited`.execute(
+          db,
+        );
         const credited = result.rows[0]!.credited;
         request.log.info({ memberId: member.id, caps, idempotencyKey, credited }, 'care action');
         if (!credited) {
@@ -56,7 +85,12 @@ export const operatorRoutes =
             return reply.status(409).send({
               code: 'idempotency_conflict' as const,
               message: errorMessages.idempotency_conflict,
-              recorded: { userId: recorded.user_id, caps: Number(recorded.caps), description: recorded.description, creditedAt: new Date(recorded.created_at).toISOString() },
+              recorded: {
+                userId: recorded.user_id,
+                caps: Number(recorded.caps),
+                description: recorded.description,
+                creditedAt: new Date(recorded.created_at).toISOString(),
+              },
             });
           }
         }
@@ -66,17 +100,30 @@ export const operatorRoutes =
 
     app.get(
       '/distributions/preview',
-      { schema: { summary: 'Dry run of the next distribution round', security: [{ bearerAuth: [] }], response: { 200: roundPreviewResponse, 401: errorResponse } } },
+      {
+        schema: {
+          summary: 'Dry run of the next distribution round',
+          security: [{ bearerAuth: [] }],
+          response: { 200: roundPreviewResponse, 401: errorResponse },
+        },
+      },
       async () => previewRound(db),
     );
 
     app.post(
       '/distributions',
-      { schema: { summary: 'Publish the next distribution round (or finish an interrupted one)', security: [{ bearerAuth: [] }], response: { 200: publishRoundResponse, 401: errorResponse, 409: errorResponse } } },
+      {
+        schema: {
+          summary: 'Publish the next distribution round (or finish an interrupted one)',
+          security: [{ bearerAuth: [] }],
+          response: { 200: publishRoundResponse, 401: errorResponse, 409: errorResponse },
+        },
+      },
       async (request) => {
         // One publisher across every server process: the others answer 409 at once.
         const lock = services.database.leaderLock(LOCK_KEYS.publishRound);
-        if (!(await lock.tryAcquire())) throw new AppError(409, 'conflict', 'A distribution round is being published right now.');
+        if (!(await lock.tryAcquire()))
+          throw new AppError(409, 'conflict', 'A distribution round is being published right now.');
         try {
           const result = await publishRound(db, services.chain);
           request.log.info(result, 'distribution round');
@@ -93,41 +140,85 @@ export const operatorRoutes =
 
     app.post(
       '/fund',
-      { schema: { summary: 'Development faucet: send ETH to an address (embedded chain only)', security: [{ bearerAuth: [] }], body: fundRequest, response: { 200: fundResponse, 400: errorResponse, 401: errorResponse } } },
+      {
+        schema: {
+          summary: 'Development faucet: send ETH to an address (embedded chain only)',
+          security: [{ bearerAuth: [] }],
+          body: fundRequest,
+          response: { 200: fundResponse, 400: errorResponse, 401: errorResponse },
+        },
+      },
       async (request) => {
         const { faucet, provider } = services.chain;
-        if (!faucet) throw new AppError(400, 'invalid_request', 'The faucet exists only on the embedded development chain.');
+        if (!faucet)
+          throw new AppError(
+            400,
+            'invalid_request',
+            'The faucet exists only on the embedded development chain.',
+          );
         const value = parseEther(request.body.eth);
         await expectFunds(provider, faucet.address, value, 'The faucet holds less ETH than that.');
         const tx = await faucet.sendTransaction({ to: request.body.address, value });
         await tx.wait();
-        request.log.info({ address: request.body.address, eth: request.body.eth, txHash: tx.hash }, 'faucet');
-        return { txHash: tx.hash, balance: (await provider.getBalance(request.body.address)).toString() };
+        request.log.info(
+          { address: request.body.address, eth: request.body.eth, txHash: tx.hash },
+          'faucet',
+        );
+        return {
+          txHash: tx.hash,
+          balance: (await provider.getBalance(request.body.address)).toString(),
+        };
       },
     );
 
     app.get(
       '/relayer',
-      { schema: { summary: 'The sponsored-claims relayer: wallet, balance, spend today, queue', security: [{ bearerAuth: [] }], response: { 200: relayerStatusResponse, 401: errorResponse } } },
+      {
+        schema: {
+          summary: 'The sponsored-claims relayer: wallet, balance, spend today, queue',
+          security: [{ bearerAuth: [] }],
+          response: { 200: relayerStatusResponse, 401: errorResponse },
+        },
+      },
       async () => relayerStatus(db, sponsorSettings(services.config), services.relayer),
     );
 
     app.post(
       '/relayer/fund',
-      { schema: { summary: 'Send ETH from the operator’s account to the relayer', security: [{ bearerAuth: [] }], body: fundRelayerRequest, response: { 200: fundResponse, 400: errorResponse, 401: errorResponse } } },
+      {
+        schema: {
+          summary: 'Send ETH from the operator’s account to the relayer',
+          security: [{ bearerAuth: [] }],
+          body: fundRelayerRequest,
+          response: { 200: fundResponse, 400: errorResponse, 401: errorResponse },
+        },
+      },
       async (request) => {
         const relayer = services.relayer;
-        if (!relayer) throw new AppError(400, 'invalid_request', 'Sponsored claims are off (SPONSOR_CLAIMS), so there is no relayer to fund.');
+        if (!relayer)
+          throw new AppError(
+            400,
+            'invalid_request',
+            'Sponsored claims are off (SPONSOR_CLAIMS), so there is no relayer to fund.',
+          );
         const value = parseEther(request.body.eth);
         if (value === 0n) throw new AppError(400, 'invalid_request', 'Send more than 0 ETH.');
         const { operator, provider } = services.chain;
         const tx = await services.chain.operatorTurn(async () => {
-          await expectFunds(provider, operator.address, value, "The operator's account holds less ETH than that (and the transaction's fee).");
+          await expectFunds(
+            provider,
+            operator.address,
+            value,
+            "The operator's account holds less ETH than that (and the transaction's fee).",
+          );
           return operator.sendTransaction({ to: relayer.address, value });
         });
         await tx.wait(services.config.chainConfirmations || 1);
         relayer.balanceWei = await services.chain.provider.getBalance(relayer.address);
-        request.log.info({ relayer: relayer.address, eth: request.body.eth, txHash: tx.hash }, 'relayer funded');
+        request.log.info(
+          { relayer: relayer.address, eth: request.body.eth, txHash: tx.hash },
+          'relayer funded',
+        );
         return { txHash: tx.hash, balance: relayer.balanceWei.toString() };
       },
     );

@@ -36,7 +36,10 @@ export function relayPolicy(token: Contract, distributor: Contract, chainId: num
     selectors.set(getAddress(contract.target as string), own);
   }
   const relayed = new Map([
-    [getAddress(distributor.target as string), distributor.interface.getFunction('claim')!.selector],
+    [
+      getAddress(distributor.target as string),
+      distributor.interface.getFunction('claim')!.selector,
+    ],
     [getAddress(token.target as string), token.interface.getFunction('transfer')!.selector],
   ]);
 
@@ -45,25 +48,38 @@ export function relayPolicy(token: Contract, distributor: Contract, chainId: num
       const refuse = (why: string) => new NodeError(INVALID_PARAMS, `Call refused: ${why}`);
       const [request, block, ...overrides] = params;
       if (overrides.length > 0) throw refuse('state overrides are not forwarded');
-      if (block !== undefined && typeof block !== 'string') throw refuse('the block must be a tag or a number');
-      if (typeof request !== 'object' || request === null) throw refuse('the call must be an object');
+      if (block !== undefined && typeof block !== 'string')
+        throw refuse('the block must be a tag or a number');
+      if (typeof request !== 'object' || request === null)
+        throw refuse('the call must be an object');
       const { from, to, data, input, value, gas } = request as Record<string, unknown>;
       const target = typeof to === 'string' && isHexString(to, 20) ? getAddress(to) : undefined;
       const functions = target && selectors.get(target);
       if (!functions) throw refuse('calls go only to the REME token and the rewards distributor');
       const calldata = data ?? input;
-      if (!isHexString(calldata) || calldata.length < 10 || !functions.has(calldata.slice(0, 10).toLowerCase())) {
+      if (
+        !isHexString(calldata) ||
+        calldata.length < 10 ||
+        !functions.has(calldata.slice(0, 10).toLowerCase())
+      ) {
         throw refuse('not a function of that contract');
       }
-      if (value !== undefined && quantity(value, refuse) !== 0n) throw refuse('calls carry no value');
+      if (value !== undefined && quantity(value, refuse) !== 0n)
+        throw refuse('calls carry no value');
       if (from !== undefined && !isHexString(from, 20)) throw refuse('from must be an address');
       const limit = gas === undefined ? RELAY_GAS_CAP : quantity(gas, refuse);
-      const forwarded = { ...(from === undefined ? {} : { from }), to: target, data: calldata, gas: toQuantity(limit < RELAY_GAS_CAP ? limit : RELAY_GAS_CAP) };
+      const forwarded = {
+        ...(from === undefined ? {} : { from }),
+        to: target,
+        data: calldata,
+        gas: toQuantity(limit < RELAY_GAS_CAP ? limit : RELAY_GAS_CAP),
+      };
       return block === undefined ? [forwarded] : [forwarded, block];
     },
 
     transaction(params) {
-      const refuse = (why: string) => new NodeError(TRANSACTION_REJECTED, `Transaction refused: ${why}`);
+      const refuse = (why: string) =>
+        new NodeError(TRANSACTION_REJECTED, `Transaction refused: ${why}`);
       const [raw] = params;
       let tx: Transaction;
       try {
@@ -72,8 +88,10 @@ export function relayPolicy(token: Contract, distributor: Contract, chainId: num
         throw refuse('not a signed transaction');
       }
       if (params.length !== 1 || !tx.signature) throw refuse('not a signed transaction');
-      if (!RELAYED_TYPES.has(tx.type ?? 0)) throw refuse(`type ${tx.type} transactions are not relayed`);
-      if (tx.chainId !== BigInt(chainId)) throw refuse(`signed for chain ${tx.chainId}, not ${chainId}`);
+      if (!RELAYED_TYPES.has(tx.type ?? 0))
+        throw refuse(`type ${tx.type} transactions are not relayed`);
+      if (tx.chainId !== BigInt(chainId))
+        throw refuse(`signed for chain ${tx.chainId}, not ${chainId}`);
       if (!tx.to) throw refuse('contract creation is not relayed');
       if (relayed.get(getAddress(tx.to)) !== tx.data.slice(0, 10).toLowerCase()) {
         throw refuse('/rpc relays only a claim on the rewards distributor and a REME transfer');

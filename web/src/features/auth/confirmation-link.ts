@@ -9,7 +9,11 @@ export function confirmationLinkNotice(search: string): LinkNotice | null {
   if (params.get('confirmed') !== 'true') return null;
   const error = params.get('error');
   if (error === 'TOKEN_EXPIRED') {
-    return { error: 'This confirmation link has expired (links work for 24 hours). Enter your e-mail address and press Resend Email for a new one.', resend: true };
+    return {
+      error:
+        'This confirmation link has expired (links work for 24 hours). Enter your e-mail address and press Resend Email for a new one.',
+      resend: true,
+    };
   }
   if (error) {
     return {
@@ -18,5 +22,8 @@ export function confirmationLinkNotice(search: string): LinkNotice | null {
       resend: true,
     };
   }
-  return { success: 'Your e-mail address is confirmed. Sign in to open your wallet.', resend: false };
+  return {
+    success: 'Your e-mail address is confirmed. Sign in to open your wallet.',
+    resend: false,
+  };
 }

@@ -5,8 +5,10 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
 
 export function signInError(error: unknown): string {
   if (error instanceof ApiError) {
-    if (error.code === 'invalid_credentials') return 'Invalid email or password. Please check your credentials.';
-    if (error.code === 'email_not_confirmed') return 'Please check your email and click the confirmation link before signing in.';
+    if (error.code === 'invalid_credentials')
+      return 'Invalid email or password. Please check your credentials.';
+    if (error.code === 'email_not_confirmed')
+      return 'Please check your email and click the confirmation link before signing in.';
     if (error.code === 'rate_limited') return error.message;
     // The sign-in answered, but without the member in it.
     if (error.code === INVALID_RESPONSE) return 'Login failed - please check your credentials';
@@ -19,17 +21,25 @@ export function signInError(error: unknown): string {
 export function signUpError(error: unknown, screen: 'auth' | 'register', referral = false): string {
   if (error instanceof ApiError) {
     // The registration answered, but without the account's data in it.
-    if (error.code === INVALID_RESPONSE) return 'Account creation failed - no authentication data received';
+    if (error.code === INVALID_RESPONSE)
+      return 'Account creation failed - no authentication data received';
     if (error.code === 'email_taken') {
-      return screen === 'auth' ? 'An account with this email already exists. Please try signing in instead.' : error.message;
+      return screen === 'auth'
+        ? 'An account with this email already exists. Please try signing in instead.'
+        : error.message;
     }
-    if (error.code === 'rate_limited' || error.code === 'invalid_referral_code') return error.message;
+    if (error.code === 'rate_limited' || error.code === 'invalid_referral_code')
+      return error.message;
     if (screen === 'register') return error.message || 'Registration failed. Please try again.';
-    if (error.status === 400 && error.message.includes('email')) return 'Please enter a valid email address.';
-    if (error.message.includes('401')) return 'Authentication not configured. Please check the backend project settings.';
+    if (error.status === 400 && error.message.includes('email'))
+      return 'Please enter a valid email address.';
+    if (error.message.includes('401'))
+      return 'Authentication not configured. Please check the backend project settings.';
   }
   if (screen === 'register') return message(error) || 'Registration failed. Please try again.';
-  return referral ? `Referral signup failed: ${message(error) || 'please try again.'}` : `Signup failed: ${message(error)}`;
+  return referral
+    ? `Referral signup failed: ${message(error) || 'please try again.'}`
+    : `Signup failed: ${message(error)}`;
 }
 
 /** The field a sign-up's refusal is about, when it is about one (marked on the form). */

@@ -38,11 +38,18 @@ describe('the keystore check after sign-in', () => {
     const router = renderDashboard();
     await waitFor(() => expect(router.state.location.pathname).toBe('/recover-wallet'));
     expect(handoff.peek('recoveryPassword')).toBe('typed-password');
-    expect(task).toHaveBeenCalledWith({ kind: 'check', keystore: '{"keystore":1}', password: 'typed-password' });
+    expect(task).toHaveBeenCalledWith({
+      kind: 'check',
+      keystore: '{"keystore":1}',
+      password: 'typed-password',
+    });
   });
 
   it('leaves the member on the dashboard when it opens, or when the worker fails', async () => {
-    const outcomes = [() => Promise.resolve({ opens: true }), () => Promise.reject(new Error('worker'))];
+    const outcomes = [
+      () => Promise.resolve({ opens: true }),
+      () => Promise.reject(new Error('worker')),
+    ];
     for (const outcome of outcomes) {
       const settled = outcome();
       task.mockReturnValue(settled);

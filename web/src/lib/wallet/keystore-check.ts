@@ -10,9 +10,17 @@ import { runWalletTask } from './wallet-client';
 let pending: Promise<boolean> | null = null;
 
 /** What runs the check: the wallet worker (a test gives its own). */
-export type CheckRunner = (task: { kind: 'check'; keystore: string; password: string }) => Promise<{ opens: boolean }>;
+export type CheckRunner = (task: {
+  kind: 'check';
+  keystore: string;
+  password: string;
+}) => Promise<{ opens: boolean }>;
 
-export function checkKeystoreInBackground(keystore: string, password: string, run: CheckRunner = runWalletTask): void {
+export function checkKeystoreInBackground(
+  keystore: string,
+  password: string,
+  run: CheckRunner = runWalletTask,
+): void {
   pending = run({ kind: 'check', keystore, password }).then(
     ({ opens }) => {
       if (!opens) handoff.put('recoveryPassword', password);

@@ -15,7 +15,10 @@ export function runWalletTask<K extends WalletTask['kind']>(
   task: Extract<WalletTask, { kind: K }>,
   onProgress: (fraction: number) => void = () => undefined,
 ): Promise<Extract<WalletResult, { kind: K }>> {
-  const worker = new Worker(new URL('./wallet.worker.ts', import.meta.url), { type: 'module', name: 'wallet' });
+  const worker = new Worker(new URL('./wallet.worker.ts', import.meta.url), {
+    type: 'module',
+    name: 'wallet',
+  });
   return new Promise((resolve, reject) => {
     worker.onmessage = (event: MessageEvent<WorkerMessage>) => {
       const message = event.data;

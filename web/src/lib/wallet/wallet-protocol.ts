@@ -5,10 +5,29 @@ import type { ClaimRequest, WalletChallenge, WalletProof } from '@crw/core';
 export type WalletTask =
   | { kind: 'create'; password: string; challenge: WalletChallenge }
   | { kind: 'check'; keystore: string; password: string }
-  | { kind: 'reencrypt'; keystore: string; oldPassword: string; newPassword: string; challenge: WalletChallenge }
-  | { kind: 'restore'; phrase: string; expectedAddress: string; newPassword: string; challenge: WalletChallenge }
+  | {
+      kind: 'reencrypt';
+      keystore: string;
+      oldPassword: string;
+      newPassword: string;
+      challenge: WalletChallenge;
+    }
+  | {
+      kind: 'restore';
+      phrase: string;
+      expectedAddress: string;
+      newPassword: string;
+      challenge: WalletChallenge;
+    }
   | { kind: 'sign'; keystore: string; password: string; tx: LegacyTransaction }
-  | { kind: 'signClaimRequest'; keystore: string; password: string; chainId: number; distributor: string; request: ClaimRequest };
+  | {
+      kind: 'signClaimRequest';
+      keystore: string;
+      password: string;
+      chainId: number;
+      distributor: string;
+      request: ClaimRequest;
+    };
 
 /** A legacy (gas price) transaction, numbers as decimal strings; the fee is gasLimit × gasPrice. */
 export interface LegacyTransaction {
@@ -41,4 +60,8 @@ export type WalletResult =
 export type WorkerMessage =
   | { type: 'progress'; fraction: number }
   | { type: 'done'; result: WalletResult }
-  | { type: 'failed'; reason: 'invalid_password' | 'invalid_mnemonic' | 'wrong_wallet' | 'error'; message: string };
+  | {
+      type: 'failed';
+      reason: 'invalid_password' | 'invalid_mnemonic' | 'wrong_wallet' | 'error';
+      message: string;
+    };

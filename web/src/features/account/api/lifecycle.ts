@@ -1,6 +1,12 @@
 // The account page's calls for the password change, the data export and the deletion. Passwords
 // stay in the browser: the server gets the derived auth secrets and the re-encrypted keystore.
-import { accountExportFileName, accountExportResponse, changePasswordResponse, deriveAuthSecret, okResponse } from '@crw/core';
+import {
+  accountExportFileName,
+  accountExportResponse,
+  changePasswordResponse,
+  deriveAuthSecret,
+  okResponse,
+} from '@crw/core';
 import { apiFetch } from '../../../lib/api-client';
 import { walletChallenge } from '../../../lib/session';
 import { runWalletTask } from '../../../lib/wallet/wallet-client';
@@ -16,13 +22,25 @@ export async function changePassword(
   onProgress: (fraction: number) => void,
 ) {
   const challenge = await walletChallenge('change-password');
-  const secrets = Promise.all([deriveAuthSecret(args.currentPassword, args.email), deriveAuthSecret(args.newPassword, args.email)]);
+  const secrets = Promise.all([
+    deriveAuthSecret(args.currentPassword, args.email),
+    deriveAuthSecret(args.newPassword, args.email),
+  ]);
   const { wallet } = await runWalletTask(
-    { kind: 'reencrypt', keystore: args.keystore, oldPassword: args.currentPassword, newPassword: args.newPassword, challenge },
+    {
+      kind: 'reencrypt',
+      keystore: args.keystore,
+      oldPassword: args.currentPassword,
+      newPassword: args.newPassword,
+      challenge,
+    },
     onProgress,
   );
   const [currentAuthSecret, newAuthSecret] = await secrets;
-  return apiFetch('/api/account/password', changePasswordResponse, { method: 'POST', body: { currentAuthSecret, newAuthSecret, wallet } });
+  return apiFetch('/api/account/password', changePasswordResponse, {
+    method: 'POST',
+    body: { currentAuthSecret, newAuthSecret, wallet },
+  });
 }
 
 /** Fetches the member's data and saves it as a JSON file (a Blob behind an `<a download>`). */
@@ -35,5 +53,8 @@ export async function downloadMyData(): Promise<string> {
 
 /** Deletes the account after asking for the password again (re-authentication). */
 export async function deleteMyAccount(email: string, password: string) {
-  return apiFetch('/api/account', okResponse, { method: 'DELETE', body: { authSecret: await deriveAuthSecret(password, email) } });
+  return apiFetch('/api/account', okResponse, {
+    method: 'DELETE',
+    body: { authSecret: await deriveAuthSecret(password, email) },
+  });
 }

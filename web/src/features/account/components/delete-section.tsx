@@ -17,8 +17,10 @@ import styles from './account-lifecycle.module.css';
 import { ConfirmDialog } from './confirm-dialog';
 
 /** SPEC §4's two questions, asked in this order. */
-export const FIRST_QUESTION = 'Are you sure you want to delete your account? This action cannot be undone.';
-export const SECOND_QUESTION = 'This will permanently delete all your data. Are you absolutely sure?';
+export const FIRST_QUESTION =
+  'Are you sure you want to delete your account? This action cannot be undone.';
+export const SECOND_QUESTION =
+  'This will permanently delete all your data. Are you absolutely sure?';
 
 type Step = 'form' | 'first' | 'second';
 
@@ -62,15 +64,23 @@ export function DeleteSection({ me }: { me: UserDetails }) {
         <p className={styles.intro}>Before you go:</p>
         <ul className={styles.list}>
           <li>
-            Your wallet is yours alone. The REME tokens in it stay yours after you delete your account, and only your 12-word recovery code opens it: keep the code
-            safe.
+            Your wallet is yours alone. The REME tokens in it stay yours after you delete your
+            account, and only your 12-word recovery code opens it: keep the code safe.
           </li>
           <li>CAPs not yet claimed as REME are lost.</li>
-          <li>Your profile, CAPs history and referral link are deleted. Members who joined through you keep their CAPs.</li>
+          <li>
+            Your profile, CAPs history and referral link are deleted. Members who joined through you
+            keep their CAPs.
+          </li>
         </ul>
       </div>
       <form onSubmit={ask} noValidate aria-label="Delete account" className={account.form}>
-        <PasswordField label="Your password" autoComplete="current-password" value={password} onChange={setPassword} />
+        <PasswordField
+          label="Your password"
+          autoComplete="current-password"
+          value={password}
+          onChange={setPassword}
+        />
         <FormMessage error={error} />
         <Button type="submit" className={`${styles.action} ${styles.danger}`} busy={busy}>
           Delete my account

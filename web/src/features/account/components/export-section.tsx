@@ -37,9 +37,16 @@ export function ExportSection() {
         <li>every CAPs credit, and how many members joined through you at each level;</li>
         <li>your share in each distribution round and your claims.</li>
       </ul>
-      <p className={`${card.muted} ${styles.intro}`}>It names no other member: referral credits show their level only.</p>
+      <p className={`${card.muted} ${styles.intro}`}>
+        It names no other member: referral credits show their level only.
+      </p>
       <FormMessage error={error} success={success} />
-      <Button variant="secondary" busy={busy} onClick={() => void download()} className={styles.action}>
+      <Button
+        variant="secondary"
+        busy={busy}
+        onClick={() => void download()}
+        className={styles.action}
+      >
         {busy ? 'Preparing your file…' : 'Download my data'}
       </Button>
     </section>

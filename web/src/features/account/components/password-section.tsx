@@ -20,10 +20,24 @@ const WRONG_PASSWORD = 'Your current password is not correct.';
 /** The member's words for what went wrong. */
 function passwordChangeError(error: unknown): string {
   // The keystore did not open with it: the same answer the server would give.
-  if (error instanceof WalletTaskError) return error.reason === 'invalid_password' ? WRONG_PASSWORD : `Your wallet could not be locked with the new password: ${error.message}`;
+  if (error instanceof WalletTaskError)
+    return error.reason === 'invalid_password'
+      ? WRONG_PASSWORD
+      : `Your wallet could not be locked with the new password: ${error.message}`;
   if (error instanceof ApiError) {
-    if (['wrong_password', 'rate_limited', 'invalid_wallet_proof', 'wallet_mismatch', 'network_error', 'unauthorized'].includes(error.code)) return error.message;
-    if (error.code === 'conflict') return 'Your password was changed elsewhere meanwhile. Reload the page and try again.';
+    if (
+      [
+        'wrong_password',
+        'rate_limited',
+        'invalid_wallet_proof',
+        'wallet_mismatch',
+        'network_error',
+        'unauthorized',
+      ].includes(error.code)
+    )
+      return error.message;
+    if (error.code === 'conflict')
+      return 'Your password was changed elsewhere meanwhile. Reload the page and try again.';
   }
   return `Your password could not be changed: ${error instanceof Error ? error.message : String(error)}`;
 }
@@ -34,7 +48,8 @@ export function PasswordSection({ me }: { me: UserDetails }) {
   const { setProblem, fieldError, formError } = useFormError<keyof typeof EMPTY>();
   const [success, setSuccess] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
-  const set = (field: keyof typeof EMPTY) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
+  const set = (field: keyof typeof EMPTY) => (value: string) =>
+    setForm((f) => ({ ...f, [field]: value }));
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -44,10 +59,21 @@ export function PasswordSection({ me }: { me: UserDetails }) {
     if (problem) return setProblem(problem);
     setProgress(0);
     try {
-      const result = await changePassword({ email: me.email, keystore: me.wallet.keystore, currentPassword: form.currentPassword, newPassword: form.newPassword }, setProgress);
+      const result = await changePassword(
+        {
+          email: me.email,
+          keystore: me.wallet.keystore,
+          currentPassword: form.currentPassword,
+          newPassword: form.newPassword,
+        },
+        setProgress,
+      );
       setForm(EMPTY);
-      const elsewhere = result.otherSessionsEnded > 0 ? ' You were signed out on your other devices.' : '';
-      setSuccess(`Your password has been changed. Use your new password to sign in and to unlock your wallet.${elsewhere}`);
+      const elsewhere =
+        result.otherSessionsEnded > 0 ? ' You were signed out on your other devices.' : '';
+      setSuccess(
+        `Your password has been changed. Use your new password to sign in and to unlock your wallet.${elsewhere}`,
+      );
       // The keystore the page holds is the old one: read the new one.
       memberChanged();
       await queryClient.invalidateQueries({ queryKey: ['me'] });
@@ -65,10 +91,16 @@ export function PasswordSection({ me }: { me: UserDetails }) {
         Password
       </h2>
       <p className={`${card.muted} ${styles.intro}`}>
-        Your password signs you in and locks your wallet on this device. Changing it re-locks your wallet with the new one and signs you out everywhere else. Your
-        12-word recovery code stays the same.
+        Your password signs you in and locks your wallet on this device. Changing it re-locks your
+        wallet with the new one and signs you out everywhere else. Your 12-word recovery code stays
+        the same.
       </p>
-      <form onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Change password" className={account.form}>
+      <form
+        onSubmit={(e) => void onSubmit(e)}
+        noValidate
+        aria-label="Change password"
+        className={account.form}
+      >
         <PasswordField
           label="Current password"
           autoComplete="current-password"
@@ -76,7 +108,13 @@ export function PasswordSection({ me }: { me: UserDetails }) {
           onChange={set('currentPassword')}
           error={fieldError('currentPassword')}
         />
-        <PasswordField label="New password" autoComplete="new-password" value={form.newPassword} onChange={set('newPassword')} error={fieldError('newPassword')} />
+        <PasswordField
+          label="New password"
+          autoComplete="new-password"
+          value={form.newPassword}
+          onChange={set('newPassword')}
+          error={fieldError('newPassword')}
+        />
         <PasswordField
           label="Confirm new password"
           autoComplete="new-password"
@@ -85,7 +123,9 @@ export function PasswordSection({ me }: { me: UserDetails }) {
           error={fieldError('confirmPassword')}
         />
         <FormMessage error={formError} success={success} />
-        {progress !== null ? <WorkProgress label="Securing your wallet with your new password…" fraction={progress} /> : null}
+        {progress !== null ? (
+          <WorkProgress label="Securing your wallet with your new password…" fraction={progress} />
+        ) : null}
         <Button type="submit" busy={progress !== null} className={styles.action}>
           Change password
         </Button>

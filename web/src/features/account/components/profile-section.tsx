@@ -31,7 +31,9 @@ export function ProfileSection({ me }: { me: UserDetails }) {
       await queryClient.invalidateQueries({ queryKey: meQuery.queryKey });
       setSaved(true);
     } catch (e) {
-      setError(e instanceof ApiError ? e.message : 'Your profile could not be saved. Please try again.');
+      setError(
+        e instanceof ApiError ? e.message : 'Your profile could not be saved. Please try again.',
+      );
     } finally {
       setBusy(false);
     }
@@ -43,10 +45,25 @@ export function ProfileSection({ me }: { me: UserDetails }) {
       <h2 id="profile-title" className={card.cardTitle}>
         Profile
       </h2>
-      <p className={styles.lead}>Your name is how we greet you. Your username is how others in the community see you.</p>
+      <p className={styles.lead}>
+        Your name is how we greet you. Your username is how others in the community see you.
+      </p>
       <form onSubmit={onSubmit} noValidate className={styles.form}>
-        <TextField label="Your name" autoComplete="name" maxLength={100} value={fullName} onChange={setFullName} />
-        <TextField label="Username" autoComplete="username" maxLength={64} value={username} onChange={setUsername} aria-invalid={error ? true : undefined} />
+        <TextField
+          label="Your name"
+          autoComplete="name"
+          maxLength={100}
+          value={fullName}
+          onChange={setFullName}
+        />
+        <TextField
+          label="Username"
+          autoComplete="username"
+          maxLength={64}
+          value={username}
+          onChange={setUsername}
+          aria-invalid={error ? true : undefined}
+        />
         <FormMessage error={error} success={saved ? 'Saved.' : null} />
         <Button type="submit" busy={busy} disabled={unchanged} className={styles.action}>
           Save profile

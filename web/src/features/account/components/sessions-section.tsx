@@ -26,7 +26,15 @@ export function lastSeen(iso: string, now = Date.now()): string {
 
 const isPhone = (device: string) => /iOS|Android/.test(device);
 
-function SessionRow({ session, onEnd, busy }: { session: MemberSession; onEnd: () => void; busy: boolean }) {
+function SessionRow({
+  session,
+  onEnd,
+  busy,
+}: {
+  session: MemberSession;
+  onEnd: () => void;
+  busy: boolean;
+}) {
   const Icon = isPhone(session.device) ? Smartphone : Laptop;
   return (
     <li className={styles.session}>
@@ -38,11 +46,18 @@ function SessionRow({ session, onEnd, busy }: { session: MemberSession; onEnd: (
         </span>
         <p className={styles.sessionMeta}>
           Signed in {when.format(new Date(session.signedInAt))}
-          {session.ipAddress ? ` from ${session.ipAddress}` : ''} · {session.current ? 'active now' : lastSeen(session.lastSeenAt)}
+          {session.ipAddress ? ` from ${session.ipAddress}` : ''} ·{' '}
+          {session.current ? 'active now' : lastSeen(session.lastSeenAt)}
         </p>
       </div>
       {session.current ? null : (
-        <Button variant="secondary" className={styles.action} busy={busy} onClick={onEnd} aria-label={`Sign out ${session.device}, signed in ${when.format(new Date(session.signedInAt))}`}>
+        <Button
+          variant="secondary"
+          className={styles.action}
+          busy={busy}
+          onClick={onEnd}
+          aria-label={`Sign out ${session.device}, signed in ${when.format(new Date(session.signedInAt))}`}
+        >
           Sign out
         </Button>
       )}
@@ -63,9 +78,17 @@ export function SessionsSection() {
     setSuccess(null);
     try {
       const { signedOut } = await work();
-      setSuccess(signedOut === 1 ? 'Signed out of 1 other place.' : `Signed out of ${signedOut} other places.`);
+      setSuccess(
+        signedOut === 1
+          ? 'Signed out of 1 other place.'
+          : `Signed out of ${signedOut} other places.`,
+      );
     } catch (e) {
-      setError(e instanceof ApiError && e.status !== 404 ? e.message : 'That place was already signed out.');
+      setError(
+        e instanceof ApiError && e.status !== 404
+          ? e.message
+          : 'That place was already signed out.',
+      );
     } finally {
       setWorking(null);
       await queryClient.invalidateQueries({ queryKey: securityQuery.queryKey });
@@ -79,18 +102,32 @@ export function SessionsSection() {
       <h2 id="sessions-title" className={card.cardTitle}>
         Where you&apos;re signed in
       </h2>
-      <p className={styles.lead}>If you see a place you don&apos;t recognise, sign it out and change your password.</p>
+      <p className={styles.lead}>
+        If you see a place you don&apos;t recognise, sign it out and change your password.
+      </p>
       {security.isPending ? <SkeletonRows label="Loading your sessions…" /> : null}
-      {security.isError ? <FormMessage error="Your sessions could not be loaded. Please reload the page." /> : null}
+      {security.isError ? (
+        <FormMessage error="Your sessions could not be loaded. Please reload the page." />
+      ) : null}
       <ul className={styles.sessions} aria-label="Your sessions">
         {sessions.map((session) => (
-          <SessionRow key={session.id} session={session} busy={working === session.id} onEnd={() => void run(session.id, () => endSession(session.id))} />
+          <SessionRow
+            key={session.id}
+            session={session}
+            busy={working === session.id}
+            onEnd={() => void run(session.id, () => endSession(session.id))}
+          />
         ))}
       </ul>
       <FormMessage error={error} success={success} />
       {others > 0 ? (
         <div className={styles.actions}>
-          <Button variant="secondary" className={styles.action} busy={working === 'others'} onClick={() => void run('others', endOtherSessions)}>
+          <Button
+            variant="secondary"
+            className={styles.action}
+            busy={working === 'others'}
+            onClick={() => void run('others', endOtherSessions)}
+          >
             Sign out everywhere else
           </Button>
         </div>

@@ -19,7 +19,8 @@ interface Enrolment {
   backupCodes: string[];
 }
 
-const problemText = (e: unknown, fallback: string) => (e instanceof ApiError ? e.message : fallback);
+const problemText = (e: unknown, fallback: string) =>
+  e instanceof ApiError ? e.message : fallback;
 
 /** The QR code as an SVG image (drawn here: the secret never leaves the page). */
 function QrCode({ uri }: { uri: string }) {
@@ -35,10 +36,22 @@ function QrCode({ uri }: { uri: string }) {
       live = false;
     };
   }, [uri]);
-  return src ? <img className={styles.qr} src={src} alt="QR code for your authenticator app" /> : <div className={styles.qr} aria-hidden="true" />;
+  return src ? (
+    <img className={styles.qr} src={src} alt="QR code for your authenticator app" />
+  ) : (
+    <div className={styles.qr} aria-hidden="true" />
+  );
 }
 
-function SubmitOrCancel({ label, busy, onCancel }: { label: string; busy: boolean; onCancel: () => void }) {
+function SubmitOrCancel({
+  label,
+  busy,
+  onCancel,
+}: {
+  label: string;
+  busy: boolean;
+  onCancel: () => void;
+}) {
   return (
     <div className={styles.actions}>
       <Button type="submit" busy={busy} className={styles.action}>
@@ -99,11 +112,14 @@ export function TwoFactorSection({ me }: { me: UserDetails }) {
   const onConfirm = (event: FormEvent) => {
     event.preventDefault();
     const value = code.replace(/\s+/g, '');
-    if (!/^\d{6}$/.test(value)) return setError('Enter the 6-digit code your app shows for REME Wallet.');
+    if (!/^\d{6}$/.test(value))
+      return setError('Enter the 6-digit code your app shows for REME Wallet.');
     void run(async () => {
       await confirmTwoFactor(value);
       await queryClient.invalidateQueries({ queryKey: securityQuery.queryKey });
-      setSuccess('Two-factor sign-in is on. From now on you will enter a code from your app when you sign in.');
+      setSuccess(
+        'Two-factor sign-in is on. From now on you will enter a code from your app when you sign in.',
+      );
       setEnrolment(null);
       reset();
     }, 'The code could not be checked. Please try again.');
@@ -139,18 +155,31 @@ export function TwoFactorSection({ me }: { me: UserDetails }) {
           ? 'Signing in takes your password and a code from your authenticator app, so a stolen password alone cannot open your account.'
           : 'Add a second step to signing in: a code from an authenticator app on your phone (Google Authenticator, Microsoft Authenticator, 1Password, Authy…).'}
       </p>
-      {security.isError ? <FormMessage error="Your security settings could not be loaded. Please reload the page." /> : null}
+      {security.isError ? (
+        <FormMessage error="Your security settings could not be loaded. Please reload the page." />
+      ) : null}
       <FormMessage success={success} />
 
       {stage === 'idle' && security.data ? (
-        <Button variant={enabled ? 'secondary' : 'primary'} className={styles.action} onClick={() => reset(enabled ? 'off' : 'password')}>
+        <Button
+          variant={enabled ? 'secondary' : 'primary'}
+          className={styles.action}
+          onClick={() => reset(enabled ? 'off' : 'password')}
+        >
           {enabled ? 'Turn off two-factor sign-in' : 'Turn on two-factor sign-in'}
         </Button>
       ) : null}
 
       {stage === 'password' ? (
         <form onSubmit={onPassword} noValidate className={styles.form}>
-          <PasswordField label="Your password" autoComplete="current-password" value={password} onChange={setPassword} autoFocus aria-invalid={error ? true : undefined} />
+          <PasswordField
+            label="Your password"
+            autoComplete="current-password"
+            value={password}
+            onChange={setPassword}
+            autoFocus
+            aria-invalid={error ? true : undefined}
+          />
           <FormMessage error={error} />
           <SubmitOrCancel label="Continue" busy={busy} onCancel={() => reset()} />
         </form>
@@ -168,14 +197,21 @@ export function TwoFactorSection({ me }: { me: UserDetails }) {
                   {enrolment.secret.replace(/(.{4})(?=.)/g, '$1 ')}
                 </code>
               </li>
-              <li>Save these backup codes somewhere safe. Each one signs you in once if you lose your phone.</li>
+              <li>
+                Save these backup codes somewhere safe. Each one signs you in once if you lose your
+                phone.
+              </li>
             </ol>
             <ul className={styles.codes} aria-label="Backup codes">
               {enrolment.backupCodes.map((c) => (
                 <li key={c}>{c}</li>
               ))}
             </ul>
-            <Button variant="secondary" className={styles.action} onClick={() => void copy.copy(enrolment.backupCodes.join('\n'))}>
+            <Button
+              variant="secondary"
+              className={styles.action}
+              onClick={() => void copy.copy(enrolment.backupCodes.join('\n'))}
+            >
               {copy.copied ? 'Copied' : 'Copy backup codes'}
             </Button>
             <form onSubmit={onConfirm} noValidate className={styles.form}>
@@ -196,8 +232,20 @@ export function TwoFactorSection({ me }: { me: UserDetails }) {
 
       {stage === 'off' ? (
         <form onSubmit={onTurnOff} noValidate className={styles.form}>
-          <PasswordField label="Your password" autoComplete="current-password" value={password} onChange={setPassword} autoFocus />
-          <TextField label="Code from your app, or a backup code" autoComplete="one-time-code" value={code} onChange={setCode} aria-invalid={error ? true : undefined} />
+          <PasswordField
+            label="Your password"
+            autoComplete="current-password"
+            value={password}
+            onChange={setPassword}
+            autoFocus
+          />
+          <TextField
+            label="Code from your app, or a backup code"
+            autoComplete="one-time-code"
+            value={code}
+            onChange={setCode}
+            aria-invalid={error ? true : undefined}
+          />
           <FormMessage error={error} />
           <SubmitOrCancel label="Turn off" busy={busy} onCancel={() => reset()} />
         </form>

@@ -17,7 +17,10 @@ export function requestPasswordReset(email: string) {
   const normalized = email.trim().toLowerCase();
   return apiFetch('/auth/request-password-reset', status, {
     method: 'POST',
-    body: { email: normalized, redirectTo: `/reset-password?email=${encodeURIComponent(normalized)}` },
+    body: {
+      email: normalized,
+      redirectTo: `/reset-password?email=${encodeURIComponent(normalized)}`,
+    },
   });
 }
 

@@ -1,4 +1,9 @@
-import { deriveAuthSecret, registerResponse, type RegisterRequest, type WalletProof } from '@crw/core';
+import {
+  deriveAuthSecret,
+  registerResponse,
+  type RegisterRequest,
+  type WalletProof,
+} from '@crw/core';
 import { apiFetch } from '../../../lib/api-client';
 
 export interface RegisterInput {

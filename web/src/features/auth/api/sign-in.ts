@@ -4,7 +4,11 @@ import { apiFetch } from '../../../lib/api-client';
 
 /** better-auth's email sign-in, with the derived auth secret in place of the password. When the
  * member turned on two-factor sign-in, the session comes only with their code (verifySignInCode). */
-export async function signIn(email: string, password: string, derived?: string): Promise<{ needsCode: boolean }> {
+export async function signIn(
+  email: string,
+  password: string,
+  derived?: string,
+): Promise<{ needsCode: boolean }> {
   const normalized = email.trim().toLowerCase();
   const authSecret = derived ?? (await deriveAuthSecret(password, normalized));
   const answer = await apiFetch('/auth/sign-in/email', signInResponse, {
@@ -18,8 +22,12 @@ export async function signIn(email: string, password: string, derived?: string):
 export async function verifySignInCode(code: string): Promise<void> {
   const trimmed = code.replace(/\s+/g, '');
   const backup = BACKUP_CODE_PATTERN.test(trimmed);
-  await apiFetch(backup ? '/auth/two-factor/verify-backup-code' : '/auth/two-factor/verify-totp', z.object({ user: z.object({ id: z.string() }) }), {
-    method: 'POST',
-    body: { code: trimmed },
-  });
+  await apiFetch(
+    backup ? '/auth/two-factor/verify-backup-code' : '/auth/two-factor/verify-totp',
+    z.object({ user: z.object({ id: z.string() }) }),
+    {
+      method: 'POST',
+      body: { code: trimmed },
+    },
+  );
 }

@@ -7,14 +7,18 @@ import { apiFetch } from '../../../lib/api-client';
 /** Resolves when the e-mail can sign up; a confirmed account's e-mail fails as the registration
  * would (409 email_taken). */
 export function checkEmailFree(email: string) {
-  return apiFetch('/api/register/check', okResponse, { method: 'POST', body: { email: email.trim().toLowerCase() } });
+  return apiFetch('/api/register/check', okResponse, {
+    method: 'POST',
+    body: { email: email.trim().toLowerCase() },
+  });
 }
 
 /** Whether a referral link's code names a member, asked when the link is opened. */
 export const referralCodeQuery = (code: string) =>
   queryOptions({
     queryKey: ['referral-code', code],
-    queryFn: () => apiFetch(`/api/referrals/codes/${encodeURIComponent(code)}`, referralCodeCheckResponse),
+    queryFn: () =>
+      apiFetch(`/api/referrals/codes/${encodeURIComponent(code)}`, referralCodeCheckResponse),
     retry: false,
     staleTime: Infinity,
   });

@@ -4,7 +4,19 @@ import { publicConfigQuery } from '../../../lib/session';
 import styles from './auth.module.css';
 
 /** The card every account screen sits in, with the help, main-site and terms links. */
-export function AuthCard({ title, subtitle, wide, footer = true, children }: { title: string; subtitle: string; wide?: boolean; footer?: boolean; children: ReactNode }) {
+export function AuthCard({
+  title,
+  subtitle,
+  wide,
+  footer = true,
+  children,
+}: {
+  title: string;
+  subtitle: string;
+  wide?: boolean;
+  footer?: boolean;
+  children: ReactNode;
+}) {
   const config = useQuery(publicConfigQuery);
   const links = config.data?.links;
   return (

@@ -17,7 +17,15 @@ export function useReferralCheck(code: string | null): ReferralCheck | null {
   return answer.data.valid ? 'valid' : 'unknown';
 }
 
-export function ReferralNotice({ code, check, onContinueWithout }: { code: string; check: ReferralCheck; onContinueWithout: () => void }) {
+export function ReferralNotice({
+  code,
+  check,
+  onContinueWithout,
+}: {
+  code: string;
+  check: ReferralCheck;
+  onContinueWithout: () => void;
+}) {
   if (check === 'checking') {
     return (
       <p className={styles.center} role="status">
@@ -29,7 +37,8 @@ export function ReferralNotice({ code, check, onContinueWithout }: { code: strin
     return (
       <div className={styles.actions}>
         <p className={callout.error} role="alert">
-          Referral code <strong>{code}</strong> does not belong to any member. Check the link with the friend who sent it, or join without a code.
+          Referral code <strong>{code}</strong> does not belong to any member. Check the link with
+          the friend who sent it, or join without a code.
         </p>
         <Button onClick={onContinueWithout}>Continue without a referral code</Button>
       </div>

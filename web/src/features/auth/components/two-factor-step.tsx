@@ -7,7 +7,13 @@ import { TextField } from '../../../ui/text-field';
 import { verifySignInCode } from '../api/sign-in';
 import styles from './auth.module.css';
 
-export function TwoFactorStep({ onVerified, onRestart }: { onVerified: () => void; onRestart: () => void }) {
+export function TwoFactorStep({
+  onVerified,
+  onRestart,
+}: {
+  onVerified: () => void;
+  onRestart: () => void;
+}) {
   const [code, setCode] = useState('');
   const [useBackup, setUseBackup] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -16,8 +22,10 @@ export function TwoFactorStep({ onVerified, onRestart }: { onVerified: () => voi
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     const value = code.replace(/\s+/g, '');
-    if (!useBackup && !/^\d{6}$/.test(value)) return setError('Enter the 6-digit code from your authenticator app.');
-    if (useBackup && !/^[A-Za-z0-9]{5}-[A-Za-z0-9]{5}$/.test(value)) return setError('Enter one of your backup codes, like AbCd1-2345x.');
+    if (!useBackup && !/^\d{6}$/.test(value))
+      return setError('Enter the 6-digit code from your authenticator app.');
+    if (useBackup && !/^[A-Za-z0-9]{5}-[A-Za-z0-9]{5}$/.test(value))
+      return setError('Enter one of your backup codes, like AbCd1-2345x.');
     setError(null);
     setBusy(true);
     try {
@@ -26,14 +34,18 @@ export function TwoFactorStep({ onVerified, onRestart }: { onVerified: () => voi
       onVerified();
     } catch (e) {
       setBusy(false);
-      setError(e instanceof ApiError ? e.message : 'That code could not be checked. Please try again.');
+      setError(
+        e instanceof ApiError ? e.message : 'That code could not be checked. Please try again.',
+      );
     }
   }
 
   return (
     <form onSubmit={onSubmit} noValidate aria-describedby="two-factor-help">
       <p id="two-factor-help" className={styles.center}>
-        {useBackup ? 'Enter one of the backup codes you saved when you turned on two-factor sign-in. Each works once.' : 'Open your authenticator app and enter the 6-digit code for REME Wallet.'}
+        {useBackup
+          ? 'Enter one of the backup codes you saved when you turned on two-factor sign-in. Each works once.'
+          : 'Open your authenticator app and enter the 6-digit code for REME Wallet.'}
       </p>
       <TextField
         label={useBackup ? 'Backup code' : 'Authentication code'}

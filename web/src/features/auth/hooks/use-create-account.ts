@@ -31,14 +31,25 @@ export function useCreateAccount(onError: (error: unknown) => void) {
       setProgress(0);
       for (const key of ['user', 'allowed'] as const) removeStored(key);
       const challenge = await walletChallenge('register');
-      const { wallet } = await runWalletTask({ kind: 'create', password: input.password, challenge }, setProgress);
+      const { wallet } = await runWalletTask(
+        { kind: 'create', password: input.password, challenge },
+        setProgress,
+      );
       const authSecret = await secret;
-      const { needsEmailConfirmation, userId } = await register({ ...input, wallet: { address: wallet.address, keystore: wallet.keystore, proof: wallet.proof } }, authSecret);
+      const { needsEmailConfirmation, userId } = await register(
+        {
+          ...input,
+          wallet: { address: wallet.address, keystore: wallet.keystore, proof: wallet.proof },
+        },
+        authSecret,
+      );
       if (input.referralCode) rememberPendingReferral(input.referralCode, userId);
       // No confirmation needed: the member has a session from here on (SPEC §4 "a token is returned").
       if (!needsEmailConfirmation) await signIn(input.email, input.password, authSecret);
       handoff.put('mnemonic', wallet.phrase);
-      navigate('/mnemonic', { state: { email: input.email.trim().toLowerCase(), signedIn: !needsEmailConfirmation } });
+      navigate('/mnemonic', {
+        state: { email: input.email.trim().toLowerCase(), signedIn: !needsEmailConfirmation },
+      });
     } catch (error) {
       onError(error);
       setBusy(false);

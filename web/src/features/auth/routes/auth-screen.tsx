@@ -1,5 +1,11 @@
 // The auth screen (SPEC §2): sign in, create account, reset password.
-import { defaultUsername, findReferralCode, validateAuthSignUp, validateResend, validateSignIn } from '@crw/core';
+import {
+  defaultUsername,
+  findReferralCode,
+  validateAuthSignUp,
+  validateResend,
+  validateSignIn,
+} from '@crw/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
@@ -26,9 +32,18 @@ type Mode = 'signin' | 'signup' | 'reset';
 type Field = 'email' | 'password' | 'confirmPassword';
 
 const screens: Record<Mode, { title: string; subtitle: string }> = {
-  signin: { title: 'Welcome Back', subtitle: 'Sign in to see your CAPs, your REME and your community.' },
-  signup: { title: 'Create Account', subtitle: 'Join the community: your wallet is made right here, in your browser.' },
-  reset: { title: 'Reset Password', subtitle: 'Enter your e-mail address and we will send you a link to choose a new password.' },
+  signin: {
+    title: 'Welcome Back',
+    subtitle: 'Sign in to see your CAPs, your REME and your community.',
+  },
+  signup: {
+    title: 'Create Account',
+    subtitle: 'Join the community: your wallet is made right here, in your browser.',
+  },
+  reset: {
+    title: 'Reset Password',
+    subtitle: 'Enter your e-mail address and we will send you a link to choose a new password.',
+  },
 };
 
 export function Component() {
@@ -38,13 +53,17 @@ export function Component() {
   const referralCode = findReferralCode(location);
   const registeredEmail = (location.state as { registeredEmail?: string } | null)?.registeredEmail;
   const [linkNotice] = useState(() => confirmationLinkNotice(location.search));
-  const [mode, setMode] = useState<Mode>(referralCode || location.pathname === '/signup' ? 'signup' : 'signin');
+  const [mode, setMode] = useState<Mode>(
+    referralCode || location.pathname === '/signup' ? 'signup' : 'signin',
+  );
   const referral = useReferralCheck(referralCode);
   const [email, setEmail] = useState(registeredEmail ?? '');
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [confirmPassword, setConfirmPassword] = useState('');
-  const { setProblem, fieldError, formError } = useFormError<Field>(linkNotice && 'error' in linkNotice ? { message: linkNotice.error } : null);
+  const { setProblem, fieldError, formError } = useFormError<Field>(
+    linkNotice && 'error' in linkNotice ? { message: linkNotice.error } : null,
+  );
   const [success, setSuccess] = useState<string | null>(
     registeredEmail
       ? `Account created! We sent a confirmation link to ${registeredEmail}. Click it to activate your account.`
@@ -52,10 +71,17 @@ export function Component() {
         ? linkNotice.success
         : null,
   );
-  const [canResend, setCanResend] = useState(Boolean(registeredEmail) || Boolean(linkNotice?.resend));
+  const [canResend, setCanResend] = useState(
+    Boolean(registeredEmail) || Boolean(linkNotice?.resend),
+  );
   const [busy, setBusy] = useState(false);
   const [codeStep, setCodeStep] = useState(false);
-  const account = useCreateAccount((e) => setProblem({ field: signUpErrorField(e), message: signUpError(e, 'auth', Boolean(referralCode)) }));
+  const account = useCreateAccount((e) =>
+    setProblem({
+      field: signUpErrorField(e),
+      message: signUpError(e, 'auth', Boolean(referralCode)),
+    }),
+  );
   const setError = (message: string) => setProblem({ message });
 
   function switchMode(next: Mode) {
@@ -141,7 +167,11 @@ export function Component() {
       await resendConfirmation(email);
       setSuccess('Confirmation email resent. Please check your inbox and spam folder.');
     } catch (e) {
-      setError(e instanceof ApiError && e.code === 'rate_limited' ? e.message : 'Failed to resend confirmation email. Please try again.');
+      setError(
+        e instanceof ApiError && e.code === 'rate_limited'
+          ? e.message
+          : 'Failed to resend confirmation email. Please try again.',
+      );
     } finally {
       setBusy(false);
     }
@@ -178,11 +208,31 @@ export function Component() {
   const referralBlocks = mode === 'signup' && (referral === 'checking' || referral === 'unknown');
   return (
     <AuthCard title={title} subtitle={subtitle}>
-      {referralCode && referral && mode === 'signup' ? <ReferralNotice code={referralCode} check={referral} onContinueWithout={continueWithoutCode} /> : null}
+      {referralCode && referral && mode === 'signup' ? (
+        <ReferralNotice
+          code={referralCode}
+          check={referral}
+          onContinueWithout={continueWithoutCode}
+        />
+      ) : null}
       {referralBlocks ? null : (
         <form onSubmit={onSubmit} noValidate>
-          <TextField label="Email" type="email" autoComplete="email" value={email} onChange={setEmail} error={fieldError('email')} />
-          {mode === 'signup' ? <TextField label="Username (optional)" autoComplete="username" value={username} onChange={setUsername} /> : null}
+          <TextField
+            label="Email"
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={setEmail}
+            error={fieldError('email')}
+          />
+          {mode === 'signup' ? (
+            <TextField
+              label="Username (optional)"
+              autoComplete="username"
+              value={username}
+              onChange={setUsername}
+            />
+          ) : null}
           {mode !== 'reset' ? (
             <PasswordField
               label="Password"
@@ -193,7 +243,13 @@ export function Component() {
             />
           ) : null}
           {mode === 'signup' ? (
-            <PasswordField label="Confirm password" autoComplete="new-password" value={confirmPassword} onChange={setConfirmPassword} error={fieldError('confirmPassword')} />
+            <PasswordField
+              label="Confirm password"
+              autoComplete="new-password"
+              value={confirmPassword}
+              onChange={setConfirmPassword}
+              error={fieldError('confirmPassword')}
+            />
           ) : null}
           {mode === 'signin' ? (
             <div className={styles.row}>
@@ -201,9 +257,15 @@ export function Component() {
             </div>
           ) : null}
           <FormMessage error={formError} success={success} />
-          {account.progress !== null ? <WorkProgress label="Creating your wallet…" fraction={account.progress} /> : null}
+          {account.progress !== null ? (
+            <WorkProgress label="Creating your wallet…" fraction={account.progress} />
+          ) : null}
           <Button type="submit" busy={working}>
-            {mode === 'signin' ? 'LOGIN' : mode === 'signup' ? 'CREATE ACCOUNT' : 'SEND RESET EMAIL'}
+            {mode === 'signin'
+              ? 'LOGIN'
+              : mode === 'signup'
+                ? 'CREATE ACCOUNT'
+                : 'SEND RESET EMAIL'}
           </Button>
         </form>
       )}
@@ -217,7 +279,8 @@ export function Component() {
       <p className={styles.center}>
         {mode === 'signin' ? (
           <>
-            Don&apos;t have an account? <LinkButton onClick={() => switchMode('signup')}>Register Here</LinkButton>
+            Don&apos;t have an account?{' '}
+            <LinkButton onClick={() => switchMode('signup')}>Register Here</LinkButton>
           </>
         ) : (
           <LinkButton onClick={() => switchMode('signin')}>Back to Sign In</LinkButton>

@@ -1,5 +1,10 @@
 // The mnemonic screen (SPEC §2, §4): the phrase is shown once, saved, then typed back.
-import { COPIED_INDICATOR_MS, MNEMONIC_FILE_NAME, SIGNUP_REDIRECT_MS, validateMnemonicConfirmation } from '@crw/core';
+import {
+  COPIED_INDICATOR_MS,
+  MNEMONIC_FILE_NAME,
+  SIGNUP_REDIRECT_MS,
+  validateMnemonicConfirmation,
+} from '@crw/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
@@ -15,7 +20,8 @@ import styles from '../components/auth.module.css';
 
 export function Component() {
   const [phrase] = useState(() => handoff.peek('mnemonic'));
-  const { email, signedIn } = (useLocation().state as { email?: string; signedIn?: boolean } | null) ?? {};
+  const { email, signedIn } =
+    (useLocation().state as { email?: string; signedIn?: boolean } | null) ?? {};
   const navigate = useNavigate();
   const links = useQuery(publicConfigQuery).data?.links;
   const [view, setView] = useState<'show' | 'confirm'>('show');
@@ -92,9 +98,24 @@ export function Component() {
 
   if (view === 'confirm') {
     return (
-      <AuthCard wide footer={false} title="Confirm your recovery code" subtitle="Type your 12 words in order, as you saved them.">
-        <TextAreaField label="Your 12-word code" value={typed} onChange={setTyped} error={error} autoComplete="off" autoCapitalize="none" spellCheck={false} />
-        <FormMessage success={ready ? 'Your wallet is ready! Taking you to your dashboard…' : null} />
+      <AuthCard
+        wide
+        footer={false}
+        title="Confirm your recovery code"
+        subtitle="Type your 12 words in order, as you saved them."
+      >
+        <TextAreaField
+          label="Your 12-word code"
+          value={typed}
+          onChange={setTyped}
+          error={error}
+          autoComplete="off"
+          autoCapitalize="none"
+          spellCheck={false}
+        />
+        <FormMessage
+          success={ready ? 'Your wallet is ready! Taking you to your dashboard…' : null}
+        />
         <div className={styles.actions}>
           <Button onClick={confirm} busy={ready}>
             Continue
@@ -109,7 +130,12 @@ export function Component() {
   }
 
   return (
-    <AuthCard wide footer={false} title="Your recovery code" subtitle="These 12 words are the only way to recover your wallet if you forget your password.">
+    <AuthCard
+      wide
+      footer={false}
+      title="Your recovery code"
+      subtitle="These 12 words are the only way to recover your wallet if you forget your password."
+    >
       <ol className={styles.grid} aria-label="Recovery code">
         {words.map((word, i) => (
           <li key={i} className={styles.word}>
@@ -119,7 +145,8 @@ export function Component() {
         ))}
       </ol>
       <p className={callout.warning} role="note">
-        This code is shown only once. Write it down or download it and keep it somewhere safe: we cannot show it to you again.
+        This code is shown only once. Write it down or download it and keep it somewhere safe: we
+        cannot show it to you again.
       </p>
       <FormMessage error={error} />
       <div className={styles.actions}>

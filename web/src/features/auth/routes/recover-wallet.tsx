@@ -38,21 +38,47 @@ export function Component() {
       const challenge = await walletChallenge('save-wallet');
       const result =
         method === 'password'
-          ? await runWalletTask({ kind: 'reencrypt', keystore: wallet.keystore, oldPassword: secret, newPassword: newPassword!, challenge }, setProgress)
-          : await runWalletTask({ kind: 'restore', phrase: secret, expectedAddress: wallet.address, newPassword: newPassword!, challenge }, setProgress);
+          ? await runWalletTask(
+              {
+                kind: 'reencrypt',
+                keystore: wallet.keystore,
+                oldPassword: secret,
+                newPassword: newPassword!,
+                challenge,
+              },
+              setProgress,
+            )
+          : await runWalletTask(
+              {
+                kind: 'restore',
+                phrase: secret,
+                expectedAddress: wallet.address,
+                newPassword: newPassword!,
+                challenge,
+              },
+              setProgress,
+            );
       await saveWallet(result.wallet);
       handoff.clear('recoveryPassword');
       writeStored('allowed', 'true');
       navigate('/dashboard', { replace: true });
     } catch (e) {
       setProgress(null);
-      if (e instanceof WalletTaskError) setProblem({ field: 'secret', message: method === 'password' ? 'Invalid password provided' : 'Invalid mnemonic provided' });
+      if (e instanceof WalletTaskError)
+        setProblem({
+          field: 'secret',
+          message:
+            method === 'password' ? 'Invalid password provided' : 'Invalid mnemonic provided',
+        });
       else setProblem({ message: e instanceof Error ? e.message : String(e) });
     }
   }
 
   return (
-    <AuthCard title="Recover your wallet" subtitle="Your password changed, so unlock your wallet once with your old password or your 12-word code.">
+    <AuthCard
+      title="Recover your wallet"
+      subtitle="Your password changed, so unlock your wallet once with your old password or your 12-word code."
+    >
       <form onSubmit={(e) => void recover(e)} noValidate>
         <fieldset className={styles.choices}>
           <legend className={styles.subtitle}>Recover with</legend>
@@ -79,12 +105,28 @@ export function Component() {
           ))}
         </fieldset>
         {method === 'password' ? (
-          <PasswordField label="Your old password" autoComplete="off" value={secret} onChange={setSecret} error={fieldError('secret')} />
+          <PasswordField
+            label="Your old password"
+            autoComplete="off"
+            value={secret}
+            onChange={setSecret}
+            error={fieldError('secret')}
+          />
         ) : (
-          <TextAreaField label="Your 12-word code" value={secret} onChange={setSecret} error={fieldError('secret')} autoComplete="off" autoCapitalize="none" spellCheck={false} />
+          <TextAreaField
+            label="Your 12-word code"
+            value={secret}
+            onChange={setSecret}
+            error={fieldError('secret')}
+            autoComplete="off"
+            autoCapitalize="none"
+            spellCheck={false}
+          />
         )}
         <FormMessage error={formError} />
-        {progress !== null ? <WorkProgress label="Securing your wallet with your new password…" fraction={progress} /> : null}
+        {progress !== null ? (
+          <WorkProgress label="Securing your wallet with your new password…" fraction={progress} />
+        ) : null}
         <Button type="submit" busy={progress !== null} disabled={!secret.trim()}>
           Recover
         </Button>

@@ -18,10 +18,19 @@ export function Component() {
   const location = useLocation();
   const referralCode = findReferralCode(location);
   const terms = useQuery(publicConfigQuery).data?.links.terms;
-  const [form, setForm] = useState({ firstName: '', lastName: '', email: '', password: '', confirmPassword: '' });
+  const [form, setForm] = useState({
+    firstName: '',
+    lastName: '',
+    email: '',
+    password: '',
+    confirmPassword: '',
+  });
   const { setProblem, fieldError, formError } = useFormError<Field>();
-  const account = useCreateAccount((e) => setProblem({ field: signUpErrorField(e), message: signUpError(e, 'register') }));
-  const set = (field: keyof typeof form) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
+  const account = useCreateAccount((e) =>
+    setProblem({ field: signUpErrorField(e), message: signUpError(e, 'register') }),
+  );
+  const set = (field: keyof typeof form) => (value: string) =>
+    setForm((f) => ({ ...f, [field]: value }));
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -38,12 +47,40 @@ export function Component() {
   }
 
   return (
-    <AuthCard title="Set up your wallet" subtitle="Create your account and your own wallet. Your password locks the wallet on this device.">
+    <AuthCard
+      title="Set up your wallet"
+      subtitle="Create your account and your own wallet. Your password locks the wallet on this device."
+    >
       <form onSubmit={onSubmit} noValidate>
-        <TextField label="First name" autoComplete="given-name" value={form.firstName} onChange={set('firstName')} error={fieldError('firstName')} />
-        <TextField label="Last name" autoComplete="family-name" value={form.lastName} onChange={set('lastName')} error={fieldError('lastName')} />
-        <TextField label="Email" type="email" autoComplete="email" value={form.email} onChange={set('email')} error={fieldError('email')} />
-        <PasswordField label="Password" autoComplete="new-password" value={form.password} onChange={set('password')} error={fieldError('password')} />
+        <TextField
+          label="First name"
+          autoComplete="given-name"
+          value={form.firstName}
+          onChange={set('firstName')}
+          error={fieldError('firstName')}
+        />
+        <TextField
+          label="Last name"
+          autoComplete="family-name"
+          value={form.lastName}
+          onChange={set('lastName')}
+          error={fieldError('lastName')}
+        />
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          value={form.email}
+          onChange={set('email')}
+          error={fieldError('email')}
+        />
+        <PasswordField
+          label="Password"
+          autoComplete="new-password"
+          value={form.password}
+          onChange={set('password')}
+          error={fieldError('password')}
+        />
         <PasswordField
           label="Confirm password"
           autoComplete="new-password"
@@ -63,7 +100,9 @@ export function Component() {
           .
         </p>
         <FormMessage error={formError} />
-        {account.progress !== null ? <WorkProgress label="Creating your wallet…" fraction={account.progress} /> : null}
+        {account.progress !== null ? (
+          <WorkProgress label="Creating your wallet…" fraction={account.progress} />
+        ) : null}
         <Button type="submit" busy={account.busy}>
           CREATE WALLET
         </Button>

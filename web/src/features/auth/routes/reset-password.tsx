@@ -22,7 +22,15 @@ export function Component() {
   return <NewPasswordForm token={token!} email={email} onLinkRefused={() => setLinkWorks(false)} />;
 }
 
-function NewPasswordForm({ token, email, onLinkRefused }: { token: string; email: string; onLinkRefused: () => void }) {
+function NewPasswordForm({
+  token,
+  email,
+  onLinkRefused,
+}: {
+  token: string;
+  email: string;
+  onLinkRefused: () => void;
+}) {
   const [password, setPassword] = useState('');
   const [confirmPassword, setConfirmPassword] = useState('');
   const { setProblem, fieldError, formError } = useFormError<'password' | 'confirmPassword'>();
@@ -34,7 +42,11 @@ function NewPasswordForm({ token, email, onLinkRefused }: { token: string; email
     setProblem(null);
     const invalid = validateAuthSignUp({ email, password, confirmPassword });
     // The e-mail comes with the link, so a problem with it is the link's, not a field's.
-    if (invalid) return setProblem({ field: invalid.field === 'email' ? undefined : invalid.field, message: invalid.message });
+    if (invalid)
+      return setProblem({
+        field: invalid.field === 'email' ? undefined : invalid.field,
+        message: invalid.message,
+      });
     setBusy(true);
     try {
       await setNewPassword(token, email, password);
@@ -49,7 +61,10 @@ function NewPasswordForm({ token, email, onLinkRefused }: { token: string; email
   }
 
   return (
-    <AuthCard title="Choose a new password" subtitle={`For ${email}. Your wallet will ask for your old password or your 12 words once, after you sign in.`}>
+    <AuthCard
+      title="Choose a new password"
+      subtitle={`For ${email}. Your wallet will ask for your old password or your 12 words once, after you sign in.`}
+    >
       {done ? (
         <>
           <FormMessage success="Your password has been changed. Sign in with your new password." />
@@ -59,8 +74,20 @@ function NewPasswordForm({ token, email, onLinkRefused }: { token: string; email
         </>
       ) : (
         <form onSubmit={(e) => void onSubmit(e)} noValidate>
-          <PasswordField label="New password" autoComplete="new-password" value={password} onChange={setPassword} error={fieldError('password')} />
-          <PasswordField label="Confirm new password" autoComplete="new-password" value={confirmPassword} onChange={setConfirmPassword} error={fieldError('confirmPassword')} />
+          <PasswordField
+            label="New password"
+            autoComplete="new-password"
+            value={password}
+            onChange={setPassword}
+            error={fieldError('password')}
+          />
+          <PasswordField
+            label="Confirm new password"
+            autoComplete="new-password"
+            value={confirmPassword}
+            onChange={setConfirmPassword}
+            error={fieldError('confirmPassword')}
+          />
           <FormMessage error={formError} />
           <Button type="submit" busy={busy}>
             Save new password
@@ -94,15 +121,26 @@ function NewLinkRequest({ email: linkEmail }: { email: string }) {
   }
 
   return (
-    <AuthCard title="Ask for a new reset link" subtitle="We will e-mail you a new link to choose your password.">
+    <AuthCard
+      title="Ask for a new reset link"
+      subtitle="We will e-mail you a new link to choose your password."
+    >
       <p className={callout.warning} role="note">
-        This reset link is invalid or has expired. Each link works once, within an hour of being sent.
+        This reset link is invalid or has expired. Each link works once, within an hour of being
+        sent.
       </p>
       {sent ? (
         <FormMessage success="Password reset email sent. Check your inbox for the link." />
       ) : (
         <form onSubmit={(e) => void onSubmit(e)} noValidate>
-          <TextField label="Email" type="email" autoComplete="email" value={email} onChange={setEmail} error={fieldError('email')} />
+          <TextField
+            label="Email"
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={setEmail}
+            error={fieldError('email')}
+          />
           <FormMessage error={formError} />
           <Button type="submit" busy={busy}>
             Send a new link

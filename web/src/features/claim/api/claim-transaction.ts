@@ -43,17 +43,39 @@ export interface PricedClaim {
   fee: bigint;
 }
 
-export async function priceClaim(distributorAddress: string, account: string, claim: ClaimData): Promise<PricedClaim> {
-  const data = distributor.encodeFunctionData('claim', [account, claim.distributedTokens, claim.proof, claim.distributionIndex]);
+export async function priceClaim(
+  distributorAddress: string,
+  account: string,
+  claim: ClaimData,
+): Promise<PricedClaim> {
+  const data = distributor.encodeFunctionData('claim', [
+    account,
+    claim.distributedTokens,
+    claim.proof,
+    claim.distributionIndex,
+  ]);
   const [gas, gasPrice] = await Promise.all([
     rpc('eth_estimateGas', [{ from: account, to: distributorAddress, data }]),
     rpc('eth_gasPrice'),
   ]);
-  return { to: distributorAddress, data, gasLimit: BigInt(gas), gasPrice: BigInt(gasPrice), fee: BigInt(gas) * BigInt(gasPrice) };
+  return {
+    to: distributorAddress,
+    data,
+    gasLimit: BigInt(gas),
+    gasPrice: BigInt(gasPrice),
+    fee: BigInt(gas) * BigInt(gasPrice),
+  };
 }
 
 /** True when the member's proof leads to the root the distributor holds now. */
-export async function proofMatchesChain(distributorAddress: string, account: string, claim: ClaimData): Promise<boolean> {
-  const root = await rpc('eth_call', [{ to: distributorAddress, data: distributor.encodeFunctionData('merkleRoot') }, 'latest']);
+export async function proofMatchesChain(
+  distributorAddress: string,
+  account: string,
+  claim: ClaimData,
+): Promise<boolean> {
+  const root = await rpc('eth_call', [
+    { to: distributorAddress, data: distributor.encodeFunctionData('merkleRoot') },
+    'latest',
+  ]);
   return verifyProof(root, account, BigInt(claim.distributedTokens), claim.proof);
 }

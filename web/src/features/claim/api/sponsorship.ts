@@ -11,4 +11,5 @@ export const sponsorshipQuery = queryOptions({
   retry: false,
 });
 
-export const requestSponsoredClaim = (body: SponsoredClaimRequest) => apiFetch('/api/claim/sponsored', sponsoredClaim, { method: 'POST', body });
+export const requestSponsoredClaim = (body: SponsoredClaimRequest) =>
+  apiFetch('/api/claim/sponsored', sponsoredClaim, { method: 'POST', body });

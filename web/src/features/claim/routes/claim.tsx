@@ -31,7 +31,8 @@ import { ClaimKit } from '../components/claim-kit';
 import styles from '../components/claim.module.css';
 
 const CLAIM_FAILED = errorMessages.claim_failed; // SPEC §8
-const UNREACHABLE = 'The blockchain network cannot be reached right now, so claiming is not possible. Please try again shortly.';
+const UNREACHABLE =
+  'The blockchain network cannot be reached right now, so claiming is not possible. Please try again shortly.';
 /** How often the ETH balance is read again while it cannot pay the fee. */
 const FEE_BALANCE_RECHECK_MS = 4_000;
 
@@ -60,13 +61,16 @@ function ClaimScreen() {
     retry: false,
     staleTime: 15_000,
   });
-  const paysOwnFee = !sponsorship.isPending && !(sponsorship.data?.available === true && declined === null);
+  const paysOwnFee =
+    !sponsorship.isPending && !(sponsorship.data?.available === true && declined === null);
   const feeBalance = useQuery({
     ...feeBalanceQuery,
     // Short of the fee: read again until the ETH arrives (the member may be sending it right now).
     refetchInterval: (query) => {
       const wei = query.state.data?.ethBalance;
-      return paysOwnFee && priced.data && wei !== undefined && BigInt(wei) < priced.data.fee ? FEE_BALANCE_RECHECK_MS : false;
+      return paysOwnFee && priced.data && wei !== undefined && BigInt(wei) < priced.data.fee
+        ? FEE_BALANCE_RECHECK_MS
+        : false;
     },
   });
   const [password, setPassword] = useState('');
@@ -76,7 +80,9 @@ function ClaimScreen() {
   if (me.isError || claim.isError || config.isError) {
     return (
       <ClaimCard title="Confirm the transaction by entering your password">
-        <FormMessage error={`${CLAIM_FAILED} ${(me.error ?? claim.error ?? config.error)?.message ?? ''}`} />
+        <FormMessage
+          error={`${CLAIM_FAILED} ${(me.error ?? claim.error ?? config.error)?.message ?? ''}`}
+        />
         <Button variant="secondary" onClick={() => navigate('/dashboard')}>
           Back to dashboard
         </Button>
@@ -93,15 +99,23 @@ function ClaimScreen() {
       </ClaimCard>
     );
   }
-  if (!me.data || !claim.data || !config.data || !feeBalance.data || sponsorship.isPending) return <PageLoading />;
+  if (!me.data || !claim.data || !config.data || !feeBalance.data || sponsorship.isPending)
+    return <PageLoading />;
   const ethBalance = BigInt(feeBalance.data.ethBalance);
   const amount = me.data.tokens.forClaiming;
   const busy = progress !== null;
   const sponsored = !paysOwnFee;
-  const paysBecause = declined ?? sponsorship.data?.reason ?? (sponsorship.isError ? 'The community could not be asked to pay it right now.' : null);
+  const paysBecause =
+    declined ??
+    sponsorship.data?.reason ??
+    (sponsorship.isError ? 'The community could not be asked to pay it right now.' : null);
   const { priceGbp, testNetwork } = config.data.eth;
   /** What the wallet lacks to pay the fee (0 when it can pay), once the fee is known. */
-  const missing = priced.data ? (priced.data.fee > ethBalance ? priced.data.fee - ethBalance : 0n) : null;
+  const missing = priced.data
+    ? priced.data.fee > ethBalance
+      ? priced.data.fee - ethBalance
+      : 0n
+    : null;
   const askPassword = sponsored || missing === 0n;
 
   async function completeSponsored() {
@@ -113,7 +127,14 @@ function ClaimScreen() {
       deadline: Math.floor(Date.now() / 1000) + CLAIM_REQUEST_LIFETIME_S,
     };
     const signed = await runWalletTask(
-      { kind: 'signClaimRequest', keystore: me.data.wallet.keystore, password, chainId: config.data.chain.chainId, distributor: config.data.chain.distributorAddress, request },
+      {
+        kind: 'signClaimRequest',
+        keystore: me.data.wallet.keystore,
+        password,
+        chainId: config.data.chain.chainId,
+        distributor: config.data.chain.distributorAddress,
+        request,
+      },
       setProgress,
     );
     try {
@@ -140,8 +161,12 @@ function ClaimScreen() {
         await completeSponsored();
       } catch (failure) {
         setProgress(null);
-        if (failure instanceof WalletTaskError && failure.reason === 'invalid_password') setError('Invalid Wallet');
-        else setError(`${CLAIM_FAILED} ${failure instanceof Error ? failure.message : String(failure)}`);
+        if (failure instanceof WalletTaskError && failure.reason === 'invalid_password')
+          setError('Invalid Wallet');
+        else
+          setError(
+            `${CLAIM_FAILED} ${failure instanceof Error ? failure.message : String(failure)}`,
+          );
       }
       return;
     }
@@ -149,7 +174,13 @@ function ClaimScreen() {
     setProgress(0);
     try {
       // The proof must lead to the root the chain holds now, before anything is signed.
-      if (!(await proofMatchesChain(config.data.chain.distributorAddress, me.data.wallet.address, claim.data))) {
+      if (
+        !(await proofMatchesChain(
+          config.data.chain.distributorAddress,
+          me.data.wallet.address,
+          claim.data,
+        ))
+      ) {
         throw new Error('the proof does not match the published round.');
       }
       const nonce = await rpc('eth_getTransactionCount', [me.data.wallet.address, 'pending']);
@@ -170,7 +201,9 @@ function ClaimScreen() {
         setProgress,
       );
       if (priced.data.fee > ethBalance) {
-        navigate('/insufficient-balance', { state: { txFee: priced.data.fee.toString(), address: signed.from } });
+        navigate('/insufficient-balance', {
+          state: { txFee: priced.data.fee.toString(), address: signed.from },
+        });
         return;
       }
       const hash = await rpc('eth_sendRawTransaction', [signed.raw]);
@@ -178,14 +211,17 @@ function ClaimScreen() {
       navigate('/dashboard', { state: { broadcast: true } });
     } catch (failure) {
       setProgress(null);
-      if (failure instanceof WalletTaskError && failure.reason === 'invalid_password') setError('Invalid Wallet');
+      if (failure instanceof WalletTaskError && failure.reason === 'invalid_password')
+        setError('Invalid Wallet');
       else setError(`${CLAIM_FAILED} ${failureReason(failure)}`);
     }
   }
 
   function howToAddEth() {
     if (!priced.data || !me.data) return;
-    navigate('/insufficient-balance', { state: { txFee: priced.data.fee.toString(), address: me.data.wallet.address } });
+    navigate('/insufficient-balance', {
+      state: { txFee: priced.data.fee.toString(), address: me.data.wallet.address },
+    });
   }
 
   return (
@@ -200,7 +236,13 @@ function ClaimScreen() {
           {sponsored ? (
             <dd>Paid by your community</dd>
           ) : (
-            <dd aria-live="polite">{priced.data ? formatWithGbp(priced.data.fee, 'ETH', priceGbp, 'up') : priced.isError ? '—' : 'Estimating…'}</dd>
+            <dd aria-live="polite">
+              {priced.data
+                ? formatWithGbp(priced.data.fee, 'ETH', priceGbp, 'up')
+                : priced.isError
+                  ? '—'
+                  : 'Estimating…'}
+            </dd>
           )}
           {sponsored ? null : (
             <>
@@ -210,14 +252,20 @@ function ClaimScreen() {
           )}
         </dl>
         {sponsored ? (
-          <p className={styles.note}>You need no ETH: your wallet signs the claim and the community sends it for you. The REME go straight to your wallet.</p>
+          <p className={styles.note}>
+            You need no ETH: your wallet signs the claim and the community sends it for you. The
+            REME go straight to your wallet.
+          </p>
         ) : paysBecause ? (
           <p className={styles.note} role="status">
             You pay the network fee for this claim. {paysBecause}
           </p>
         ) : null}
         {!sponsored && testNetwork ? (
-          <p className={styles.note}>This is a test network: the fee is paid in test ETH, which is free. The £ figures are what real ETH would cost.</p>
+          <p className={styles.note}>
+            This is a test network: the fee is paid in test ETH, which is free. The £ figures are
+            what real ETH would cost.
+          </p>
         ) : null}
         {missing === 0n && !sponsored ? (
           <p role="status" className={callout.success} data-testid="fee-check">
@@ -227,24 +275,46 @@ function ClaimScreen() {
         {missing !== null && missing > 0n && !sponsored ? (
           <div role="status" className={callout.warning} data-testid="fee-check">
             <p className={styles.noteText}>
-              Your wallet needs {formatWithGbp(missing, testNetwork ? 'test ETH' : 'ETH', priceGbp, 'up')} more to pay the fee. Once it arrives in your wallet, this
-              screen sees it within a few seconds and asks for your password.
+              Your wallet needs{' '}
+              {formatWithGbp(missing, testNetwork ? 'test ETH' : 'ETH', priceGbp, 'up')} more to pay
+              the fee. Once it arrives in your wallet, this screen sees it within a few seconds and
+              asks for your password.
             </p>
             <Button variant="secondary" onClick={howToAddEth}>
               How to add ETH
             </Button>
           </div>
         ) : null}
-        {!sponsored && priced.isError ? <FormMessage error={`${CLAIM_FAILED} ${failureReason(priced.error)}`} /> : null}
-        {claim.data.distributedTokens === '0' || amount === '0' ? <FormMessage error="There is nothing to claim yet." /> : null}
-        {askPassword ? (
-          <PasswordField label="Password" value={password} onChange={setPassword} autoComplete="current-password" required disabled={busy} />
+        {!sponsored && priced.isError ? (
+          <FormMessage error={`${CLAIM_FAILED} ${failureReason(priced.error)}`} />
         ) : null}
-        {busy ? <WorkProgress label={sponsored ? 'Signing your claim…' : 'Unlocking your wallet…'} fraction={progress} /> : null}
+        {claim.data.distributedTokens === '0' || amount === '0' ? (
+          <FormMessage error="There is nothing to claim yet." />
+        ) : null}
+        {askPassword ? (
+          <PasswordField
+            label="Password"
+            value={password}
+            onChange={setPassword}
+            autoComplete="current-password"
+            required
+            disabled={busy}
+          />
+        ) : null}
+        {busy ? (
+          <WorkProgress
+            label={sponsored ? 'Signing your claim…' : 'Unlocking your wallet…'}
+            fraction={progress}
+          />
+        ) : null}
         <FormMessage error={error} />
         <div className={styles.actions}>
           {askPassword ? (
-            <Button type="submit" busy={busy} disabled={(!sponsored && !priced.data) || !password || amount === '0'}>
+            <Button
+              type="submit"
+              busy={busy}
+              disabled={(!sponsored && !priced.data) || !password || amount === '0'}
+            >
               Complete
             </Button>
           ) : null}

@@ -24,11 +24,17 @@ export function Component() {
   const { address } = state;
   const { eth, chain } = config.data;
   const faucet = eth.faucetUrl;
-  const fee = formatWithGbp(BigInt(state.txFee), eth.testNetwork ? 'test ETH' : 'ETH', eth.priceGbp, 'up');
+  const fee = formatWithGbp(
+    BigInt(state.txFee),
+    eth.testNetwork ? 'test ETH' : 'ETH',
+    eth.priceGbp,
+    'up',
+  );
   return (
     <ClaimCard title="ETH balance insufficient">
       <p>
-        Sending the claim costs a network fee of about <strong>{fee}</strong>, which is more than your wallet holds.
+        Sending the claim costs a network fee of about <strong>{fee}</strong>, which is more than
+        your wallet holds.
       </p>
       {eth.testNetwork ? (
         <p>
@@ -51,7 +57,9 @@ export function Component() {
           Go back
         </Button>
         {eth.testNetwork ? (
-          faucet ? <Button onClick={() => open(faucet)}>Get free test ETH</Button> : null
+          faucet ? (
+            <Button onClick={() => open(faucet)}>Get free test ETH</Button>
+          ) : null
         ) : (
           <Button onClick={() => open(chain.exchangeUrl)}>Learn how to do that</Button>
         )}

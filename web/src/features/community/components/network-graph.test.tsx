@@ -8,16 +8,31 @@ import { NetworkGraph } from './network-graph';
 afterEach(cleanup);
 
 function networkOf(friends: number): NetworkStats {
-  const hierarchy = Array.from({ length: friends }, (_, i) => ({ referred_id: `f${i}`, parent_id: null, level: 1 }));
-  return { success: true, data: { hierarchy, level_counts: { level1: friends, level2: 0, level3: 0 }, total_network_size: friends } } as NetworkStats;
+  const hierarchy = Array.from({ length: friends }, (_, i) => ({
+    referred_id: `f${i}`,
+    parent_id: null,
+    level: 1,
+  }));
+  return {
+    success: true,
+    data: {
+      hierarchy,
+      level_counts: { level1: friends, level2: 0, level3: 0 },
+      total_network_size: friends,
+    },
+  } as NetworkStats;
 }
 
 describe('NetworkGraph', () => {
   it('is drawn at its own size, never squeezed into the screen: twenty friends are wider than a phone', () => {
     render(<NetworkGraph rootId="me" network={networkOf(20)} />);
-    const svg = screen.getByRole('img', { name: 'Your network: 20 at level 1, 0 at level 2, 0 at level 3.' });
+    const svg = screen.getByRole('img', {
+      name: 'Your network: 20 at level 1, 0 at level 2, 0 at level 3.',
+    });
     expect(Number(svg.getAttribute('width'))).toBeGreaterThanOrEqual(20 * 40);
-    expect(svg.getAttribute('viewBox')).toBe(`0 0 ${svg.getAttribute('width')} ${svg.getAttribute('height')}`);
+    expect(svg.getAttribute('viewBox')).toBe(
+      `0 0 ${svg.getAttribute('width')} ${svg.getAttribute('height')}`,
+    );
     expect(svg.querySelectorAll('circle').length).toBe(21);
   });
 

@@ -21,7 +21,10 @@ const MIN_WIDTH = 280;
 /** What each level is, in the words of the referral rewards. */
 const LEVELS = ['You', 'Your friends', 'Their friends', 'Friends of theirs'];
 
-function buildTree(rootId: string, items: NetworkStats['data']['hierarchy']): { root: Node; hidden: number } {
+function buildTree(
+  rootId: string,
+  items: NetworkStats['data']['hierarchy'],
+): { root: Node; hidden: number } {
   const root: Node = { id: rootId, level: 0, children: [] };
   const byId = new Map<string, Node>([[rootId, root]]);
   const sorted = [...items].sort((a, b) => a.level - b.level).slice(0, MAX_DRAWN);
@@ -66,15 +69,37 @@ export function NetworkGraph({ rootId, network }: { rootId: string; network: Net
   const levelsShown = LEVELS.slice(0, laidOut.height + 1);
   return (
     <figure className={styles.graph}>
-      <div ref={scroller} className={styles.graphScroll} tabIndex={overflows ? 0 : undefined} aria-label={overflows ? 'Network graph, scrolls sideways' : undefined} role={overflows ? 'region' : undefined}>
-        <svg width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-label={summary}>
+      <div
+        ref={scroller}
+        className={styles.graphScroll}
+        tabIndex={overflows ? 0 : undefined}
+        aria-label={overflows ? 'Network graph, scrolls sideways' : undefined}
+        role={overflows ? 'region' : undefined}
+      >
+        <svg
+          width={width}
+          height={height}
+          viewBox={`0 0 ${width} ${height}`}
+          role="img"
+          aria-label={summary}
+        >
           <g transform={`translate(${offsetX} ${MARGIN})`}>
             {links.map((link) => (
-              <line key={`${link.source.data.id}-${link.target.data.id}`} className={styles.edge} x1={link.source.x} y1={link.source.y} x2={link.target.x} y2={link.target.y} />
+              <line
+                key={`${link.source.data.id}-${link.target.data.id}`}
+                className={styles.edge}
+                x1={link.source.x}
+                y1={link.source.y}
+                x2={link.target.x}
+                y2={link.target.y}
+              />
             ))}
             {nodes.map((node) => (
               <g key={node.data.id} transform={`translate(${node.x} ${node.y})`}>
-                <circle className={styles[`node${node.data.level}`]} r={node.data.level === 0 ? 22 : 15} />
+                <circle
+                  className={styles[`node${node.data.level}`]}
+                  r={node.data.level === 0 ? 22 : 15}
+                />
                 <text className={styles.nodeLabel} textAnchor="middle" dy="0.35em">
                   {node.data.level === 0 ? 'You' : `L${node.data.level}`}
                 </text>
@@ -96,7 +121,9 @@ export function NetworkGraph({ rootId, network }: { rootId: string; network: Net
         </ul>
       ) : null}
       <figcaption className={styles.caption}>
-        {network.data.total_network_size === 0 ? 'Your network appears here as friends join with your link.' : summary}
+        {network.data.total_network_size === 0
+          ? 'Your network appears here as friends join with your link.'
+          : summary}
         {hidden > 0 ? ` (${hidden} more not drawn.)` : ''}
       </figcaption>
     </figure>

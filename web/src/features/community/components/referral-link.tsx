@@ -7,8 +7,15 @@ import { MiddleTruncate } from '../../../ui/middle-truncate';
 export function useInvite(link: string) {
   const { copied, copy } = useCopy();
   async function share() {
-    const data = { title: 'Join my care community', text: 'Join me and earn CAPs for caring:', url: link };
-    if (typeof navigator.share === 'function' && (!navigator.canShare || navigator.canShare(data))) {
+    const data = {
+      title: 'Join my care community',
+      text: 'Join me and earn CAPs for caring:',
+      url: link,
+    };
+    if (
+      typeof navigator.share === 'function' &&
+      (!navigator.canShare || navigator.canShare(data))
+    ) {
       try {
         await navigator.share(data);
         return;

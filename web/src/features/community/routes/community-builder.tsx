@@ -45,7 +45,8 @@ export function Component() {
         </h2>
         <ProgressBar label="Goal progress" max={REFERRAL_GOAL_FRIENDS} value={level1} />
         <p className={card.muted}>
-          {Math.min(level1, REFERRAL_GOAL_FRIENDS)} of {REFERRAL_GOAL_FRIENDS} friends. {goalBonusText()}
+          {Math.min(level1, REFERRAL_GOAL_FRIENDS)} of {REFERRAL_GOAL_FRIENDS} friends.{' '}
+          {goalBonusText()}
         </p>
       </section>
       <section className={card.card} aria-labelledby="static-link">

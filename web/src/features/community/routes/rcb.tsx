@@ -1,5 +1,10 @@
 // Community Builder (SPEC §2 /rcb): the member's network, three levels deep, and the link to grow it.
-import { goalBonusText, greetingName, RCB_ADDRESS_DISPLAY_CHARS, REFERRAL_GOAL_FRIENDS } from '@crw/core';
+import {
+  goalBonusText,
+  greetingName,
+  RCB_ADDRESS_DISPLAY_CHARS,
+  REFERRAL_GOAL_FRIENDS,
+} from '@crw/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { networkQuery } from '../../../lib/referrals';
@@ -47,7 +52,15 @@ export function Component() {
       <header className={card.header}>
         <Link to="/dashboard">← Back to dashboard</Link>
         <div className={styles.toggles}>
-          <ToggleGroup label="Layout" value={layout} onChange={setLayout} options={[['modern', 'Modern'], ['compact', 'Compact']]} />
+          <ToggleGroup
+            label="Layout"
+            value={layout}
+            onChange={setLayout}
+            options={[
+              ['modern', 'Modern'],
+              ['compact', 'Compact'],
+            ]}
+          />
           <ThemeToggle />
         </div>
       </header>
@@ -56,7 +69,12 @@ export function Component() {
         <span className={card.mono} title={me.data.wallet.address}>
           {shortAddress}
         </span>
-        <Button variant="secondary" className={card.small} onClick={() => void address.copy(me.data.wallet.address)} aria-label="Copy wallet address">
+        <Button
+          variant="secondary"
+          className={card.small}
+          onClick={() => void address.copy(me.data.wallet.address)}
+          aria-label="Copy wallet address"
+        >
           {address.copied ? 'Copied' : 'Copy'}
         </Button>
       </p>
@@ -66,7 +84,11 @@ export function Component() {
           Your Network
         </h2>
         <div className={card.grid}>
-          <Stat label="Total network size" value={network.data.data.total_network_size} testId="network-size" />
+          <Stat
+            label="Total network size"
+            value={network.data.data.total_network_size}
+            testId="network-size"
+          />
           <Stat label="CAPs from referrals" value={me.data.caps.referrals} testId="referral-caps" />
         </div>
         <ul className={`${card.grid} ${card.list}`} aria-label="Network by level">
@@ -81,12 +103,16 @@ export function Component() {
         <h2 id="invite-title" className={card.cardTitle}>
           Your referral link
         </h2>
-        <p className={card.muted}>Friends who join with it earn you 100 CAPs, their friends 50, and theirs 25.</p>
+        <p className={card.muted}>
+          Friends who join with it earn you 100 CAPs, their friends 50, and theirs 25.
+        </p>
         {me.data.referralLink ? (
           <>
             <ReferralLink link={me.data.referralLink} />
             <p>
-              <Button onClick={() => void invite.share()}>{invite.copied ? 'Link copied — paste it to a friend' : 'Start Inviting'}</Button>
+              <Button onClick={() => void invite.share()}>
+                {invite.copied ? 'Link copied — paste it to a friend' : 'Start Inviting'}
+              </Button>
             </p>
           </>
         ) : null}
@@ -99,7 +125,11 @@ export function Component() {
         <p className={card.muted}>
           Invite {REFERRAL_GOAL_FRIENDS} friends to reach your first goal. {goalBonusText()}
         </p>
-        <ProgressBar label="Referral goal progress" max={REFERRAL_GOAL_FRIENDS} value={counts.level1} />
+        <ProgressBar
+          label="Referral goal progress"
+          max={REFERRAL_GOAL_FRIENDS}
+          value={counts.level1}
+        />
       </section>
     </main>
   );

@@ -1,7 +1,13 @@
 // SPEC §2/§4/§5 convert card: a number field, MAX and a slider kept in sync, clamped to the CAPs
 // available. It is a preview (issue 16): Convert Now says what converting would give, never that
 // it happened, and an empty field converts nothing. No call is made and nothing is converted.
-import { clampConvertAmount, conversionRates, formatGbp, remeBaseUnitsForCaps, remeForCaps } from '@crw/core';
+import {
+  clampConvertAmount,
+  conversionRates,
+  formatGbp,
+  remeBaseUnitsForCaps,
+  remeForCaps,
+} from '@crw/core';
 import * as Slider from '@radix-ui/react-slider';
 import { useState } from 'react';
 import { Button } from '../../../ui/button';
@@ -63,7 +69,11 @@ export function ConvertCard({ available, amount, onAmountChange, remePrice }: Co
             }}
             onBlur={() => setAmount(Number(text === '' ? Number.NaN : text))}
           />
-          <Button variant="secondary" onClick={() => setAmount(available)} disabled={available === 0}>
+          <Button
+            variant="secondary"
+            onClick={() => setAmount(available)}
+            disabled={available === 0}
+          >
             MAX
           </Button>
         </div>
@@ -98,11 +108,13 @@ export function ConvertCard({ available, amount, onAmountChange, remePrice }: Co
         </dd>
       </dl>
       <p className={card.muted}>
-        The rate is how many CAPs buy one REME; its worth in pounds is at the REME market price of £{remePrice} per REME.
+        The rate is how many CAPs buy one REME; its worth in pounds is at the REME market price of £
+        {remePrice} per REME.
       </p>
       {previewed !== null && previewed === amount ? (
         <p role="status" className={callout.info}>
-          Preview only: converting {amount} CAPs would give you {remeForCaps(amount)} REME (≈ {worth}). Nothing has been converted.
+          Preview only: converting {amount} CAPs would give you {remeForCaps(amount)} REME (≈{' '}
+          {worth}). Nothing has been converted.
         </p>
       ) : null}
       <Button onClick={() => setPreviewed(amount)} disabled={amount === 0}>

@@ -1,7 +1,14 @@
 // Convert CAPs (SPEC §2 /convert-caps): a preview of the care-finance hub's conversion. It says why
 // fewer CAPs are available than the dashboard's total, and what the member would have after
 // converting, as what would happen, not what did (issue 16).
-import { convertibleCaps, formatAmount, initialConvertAmount, remeBaseUnitsForCaps, SIGNUP_CAPS, type UserDetails } from '@crw/core';
+import {
+  convertibleCaps,
+  formatAmount,
+  initialConvertAmount,
+  remeBaseUnitsForCaps,
+  SIGNUP_CAPS,
+  type UserDetails,
+} from '@crw/core';
 import { useQuery } from '@tanstack/react-query';
 import { ArrowLeft, ExternalLink } from 'lucide-react';
 import { useState } from 'react';
@@ -65,7 +72,8 @@ function ConvertPage({ details }: { details: UserDetails }) {
           <h2 id="caps-available">CAPs Available</h2>
           <p data-testid="caps-available">{available}</p>
           <p className={styles.explain} data-testid="caps-available-why">
-            The {SIGNUP_CAPS} CAPs for registering stay with your account and cannot be converted: of your {total} CAPs, {available} can.
+            The {SIGNUP_CAPS} CAPs for registering stay with your account and cannot be converted:
+            of your {total} CAPs, {available} can.
           </p>
         </section>
         <section className={card.stat} aria-labelledby="reme-held">
@@ -73,7 +81,12 @@ function ConvertPage({ details }: { details: UserDetails }) {
           <p>{remeHeld === null ? '—' : formatAmount(remeHeld)}</p>
         </section>
       </div>
-      <ConvertCard available={available} amount={amount} onAmountChange={setAmount} remePrice={remePrice} />
+      <ConvertCard
+        available={available}
+        amount={amount}
+        onAmountChange={setAmount}
+        remePrice={remePrice}
+      />
       <section aria-labelledby="if-converted">
         <h2 id="if-converted" className={styles.ifConverted}>
           If you converted {amount} CAPs (preview)
@@ -85,7 +98,11 @@ function ConvertPage({ details }: { details: UserDetails }) {
           </section>
           <section className={card.stat} aria-labelledby="reme-after">
             <h3 id="reme-after">REME you would have</h3>
-            <p>{remeHeld === null ? '—' : formatAmount(BigInt(remeHeld) + remeBaseUnitsForCaps(amount))}</p>
+            <p>
+              {remeHeld === null
+                ? '—'
+                : formatAmount(BigInt(remeHeld) + remeBaseUnitsForCaps(amount))}
+            </p>
           </section>
         </div>
       </section>

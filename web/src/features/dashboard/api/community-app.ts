@@ -2,4 +2,5 @@
 import { handoffResponse } from '@crw/core';
 import { apiFetch } from '../../../lib/api-client';
 
-export const createHandoff = () => apiFetch('/api/handoff', handoffResponse, { method: 'POST', body: {} });
+export const createHandoff = () =>
+  apiFetch('/api/handoff', handoffResponse, { method: 'POST', body: {} });

@@ -13,9 +13,16 @@ import dashboard from './dashboard.module.css';
 import { SwapModal } from './swap-modal';
 
 /** REME held as a number of whole tokens, for noticing a rise (display goes through formatAmount). */
-const remeNumber = (baseUnits: string | null) => (baseUnits === null ? null : Number(formatAmount(baseUnits)));
+const remeNumber = (baseUnits: string | null) =>
+  baseUnits === null ? null : Number(formatAmount(baseUnits));
 
-export function BalanceCard({ details, claimPending }: { details: UserDetails; claimPending: boolean }) {
+export function BalanceCard({
+  details,
+  claimPending,
+}: {
+  details: UserDetails;
+  claimPending: boolean;
+}) {
   const navigate = useNavigate();
   const { tokens, caps, wallet } = details;
   const remeRise = useRise(remeNumber(tokens.remeHeld));
@@ -28,7 +35,11 @@ export function BalanceCard({ details, claimPending }: { details: UserDetails; c
         Your REME
       </h2>
       <p className={styles.amount}>
-        <span key={remeRise.key} className={remeRise.key ? styles.risen : undefined} data-testid="reme-balance">
+        <span
+          key={remeRise.key}
+          className={remeRise.key ? styles.risen : undefined}
+          data-testid="reme-balance"
+        >
           {tokens.remeHeld === null ? '—' : formatAmount(tokens.remeHeld)}
         </span>{' '}
         <span className={styles.unit}>REME</span>
@@ -39,7 +50,9 @@ export function BalanceCard({ details, claimPending }: { details: UserDetails; c
         ) : null}
       </p>
       <p className={styles.value}>
-        {tokens.remeHeld === null ? 'Balance unavailable right now' : `≈ ${formatGbp(tokens.remeHeld, tokens.remePrice)}`}
+        {tokens.remeHeld === null
+          ? 'Balance unavailable right now'
+          : `≈ ${formatGbp(tokens.remeHeld, tokens.remePrice)}`}
         <span className={styles.dot} aria-hidden="true">
           ·
         </span>
@@ -47,7 +60,11 @@ export function BalanceCard({ details, claimPending }: { details: UserDetails; c
       </p>
       <div className={styles.caps}>
         <span className={styles.capsFigure}>
-          <strong key={capsRise.key} className={capsRise.key ? styles.risen : undefined} data-testid="caps-balance">
+          <strong
+            key={capsRise.key}
+            className={capsRise.key ? styles.risen : undefined}
+            data-testid="caps-balance"
+          >
             {caps.total}
           </strong>{' '}
           CAPs
@@ -60,7 +77,10 @@ export function BalanceCard({ details, claimPending }: { details: UserDetails; c
         ) : null}
       </div>
       <div className={styles.actions}>
-        <Button disabled={!canClaim} onClick={() => navigate('/claim', { state: { fromDashboard: true } })}>
+        <Button
+          disabled={!canClaim}
+          onClick={() => navigate('/claim', { state: { fromDashboard: true } })}
+        >
           <Gift aria-hidden="true" size={18} />
           Claim {formatAmount(tokens.forClaiming)} REME
         </Button>

@@ -1,4 +1,10 @@
-import { friendsToMilestone, nextCapsMilestone, REFERRAL_CAPS_BY_LEVEL, SIGNUP_CAPS, type CapsBreakdown as Breakdown } from '@crw/core';
+import {
+  friendsToMilestone,
+  nextCapsMilestone,
+  REFERRAL_CAPS_BY_LEVEL,
+  SIGNUP_CAPS,
+  type CapsBreakdown as Breakdown,
+} from '@crw/core';
 import { Info } from 'lucide-react';
 import { CapsGauge } from '../../../ui/caps-gauge';
 import card from '../../../ui/card.module.css';
@@ -31,7 +37,11 @@ export function CapsBreakdown({ caps }: { caps: Breakdown }) {
             <dt className={card.muted}>
               Registration{' '}
               <Tooltip text={REGISTRATION_TOOLTIP}>
-                <button type="button" className={styles.infoButton} aria-label="About registration CAPs">
+                <button
+                  type="button"
+                  className={styles.infoButton}
+                  aria-label="About registration CAPs"
+                >
                   <Info aria-hidden="true" size={14} />
                 </button>
               </Tooltip>
@@ -54,8 +64,9 @@ export function CapsBreakdown({ caps }: { caps: Breakdown }) {
         />
       </div>
       <p className={card.muted}>
-        Each friend who joins through your link adds {REFERRAL_CAPS_BY_LEVEL[0]} CAPs: {friends === 1 ? 'one more friend' : `about ${friends} friends`} would
-        take you to {milestone.toLocaleString('en-GB')}.
+        Each friend who joins through your link adds {REFERRAL_CAPS_BY_LEVEL[0]} CAPs:{' '}
+        {friends === 1 ? 'one more friend' : `about ${friends} friends`} would take you to{' '}
+        {milestone.toLocaleString('en-GB')}.
       </p>
     </section>
   );

@@ -20,11 +20,20 @@ export function DashboardHeader() {
       </span>
       <div className={styles.headerActions}>
         <ThemeToggle />
-        <Link to="/account" title="Account" className={[formStyles.button, formStyles.secondary, card.small].join(' ')}>
+        <Link
+          to="/account"
+          title="Account"
+          className={[formStyles.button, formStyles.secondary, card.small].join(' ')}
+        >
           <UserRound aria-hidden="true" size={16} />
           <span className={styles.narrowHidden}>Account</span>
         </Link>
-        <Button variant="secondary" title="Logout" className={card.small} onClick={() => void logout()}>
+        <Button
+          variant="secondary"
+          title="Logout"
+          className={card.small}
+          onClick={() => void logout()}
+        >
           <LogOut aria-hidden="true" size={16} />
           <span className={styles.narrowHidden}>Logout</span>
         </Button>

@@ -39,12 +39,20 @@ export function ExploreMore() {
         </li>
         <li>
           {config.data ? (
-            <a href={config.data.links.market} target="_blank" rel="noreferrer" className={styles.exploreCard}>
+            <a
+              href={config.data.links.market}
+              target="_blank"
+              rel="noreferrer"
+              className={styles.exploreCard}
+            >
               <Store aria-hidden="true" />
               <span className={styles.exploreName}>
                 Market <ExternalLink aria-label="(opens in a new tab)" size={14} />
               </span>
-              <span className={styles.exploreText}>Use up to {MARKET_FIAT_CEILING_REME.toLocaleString('en-GB')} REME in the market; any REME above that is for swap or cash-out.</span>
+              <span className={styles.exploreText}>
+                Use up to {MARKET_FIAT_CEILING_REME.toLocaleString('en-GB')} REME in the market; any
+                REME above that is for swap or cash-out.
+              </span>
             </a>
           ) : null}
         </li>

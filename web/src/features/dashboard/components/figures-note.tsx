@@ -11,10 +11,14 @@ function age(seconds: number): string {
 
 export function FiguresNote({ asOf }: { asOf: ChainFiguresAsOf }) {
   if (!chainFiguresMayBeOutdated(asOf)) return null;
-  const since = asOf.block === null || asOf.ageSeconds === null ? '' : ` They are as of block ${asOf.block}, checked ${age(asOf.ageSeconds)}.`;
+  const since =
+    asOf.block === null || asOf.ageSeconds === null
+      ? ''
+      : ` They are as of block ${asOf.block}, checked ${age(asOf.ageSeconds)}.`;
   return (
     <p className={callout.warning} data-testid="figures-note">
-      Your REME figures may be out of date: the blockchain network could not be reached lately.{since}
+      Your REME figures may be out of date: the blockchain network could not be reached lately.
+      {since}
     </p>
   );
 }

@@ -12,7 +12,15 @@ import { TransactionLink } from '../../../ui/transaction-link';
 import { Spinner } from '../../../ui/spinner';
 import styles from './dashboard.module.css';
 
-export function ProcessingCard({ claim, onSettled, onDone }: { claim: PendingClaim; onSettled: () => void; onDone: () => void }) {
+export function ProcessingCard({
+  claim,
+  onSettled,
+  onDone,
+}: {
+  claim: PendingClaim;
+  onSettled: () => void;
+  onDone: () => void;
+}) {
   const queryClient = useQueryClient();
   const receipt = useQuery({
     queryKey: ['receipt', claim.hash],
@@ -20,7 +28,11 @@ export function ProcessingCard({ claim, onSettled, onDone }: { claim: PendingCla
     refetchInterval: (query) => (query.state.data ? false : 1_000),
     retry: true,
   });
-  const status = receipt.data ? (receipt.data.status === '0x1' ? 'confirmed' : 'failed') : 'processing';
+  const status = receipt.data
+    ? receipt.data.status === '0x1'
+      ? 'confirmed'
+      : 'failed'
+    : 'processing';
   useEffect(() => {
     if (status === 'processing') return;
     writePendingClaim(null); // settled: a reload no longer shows it
@@ -32,17 +44,25 @@ export function ProcessingCard({ claim, onSettled, onDone }: { claim: PendingCla
     <section className={card.card} aria-labelledby="processing-title" aria-live="polite">
       <h2 id="processing-title" className={`${card.cardTitle} ${styles.statusTitle}`}>
         {status === 'processing' ? <Spinner size={20} /> : null}
-        {status === 'processing' ? 'Processing' : status === 'confirmed' ? 'Claim confirmed' : 'Claim failed!'}
+        {status === 'processing'
+          ? 'Processing'
+          : status === 'confirmed'
+            ? 'Claim confirmed'
+            : 'Claim failed!'}
       </h2>
       {status === 'processing' ? (
-        <p role="status">Your claim of {formatAmount(claim.amount)} REME has been sent and is waiting to be confirmed on the blockchain.</p>
+        <p role="status">
+          Your claim of {formatAmount(claim.amount)} REME has been sent and is waiting to be
+          confirmed on the blockchain.
+        </p>
       ) : status === 'confirmed' ? (
         <p role="status" className={callout.success}>
           {formatAmount(claim.amount)} REME are now in your wallet.
         </p>
       ) : (
         <p role="alert" className={callout.error}>
-          The claim transaction was not accepted by the blockchain. Nothing was taken from your tokens to claim; please try again.
+          The claim transaction was not accepted by the blockchain. Nothing was taken from your
+          tokens to claim; please try again.
         </p>
       )}
       <TransactionLink hash={claim.hash} />

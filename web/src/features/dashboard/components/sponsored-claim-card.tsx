@@ -35,7 +35,10 @@ function dismissedId(): number | null {
 export function useSponsoredClaim(): [SponsoredClaim | null, (id: number) => void] {
   const sponsorship = useQuery({
     ...sponsorshipQuery,
-    refetchInterval: (query) => (query.state.data?.latest && ['queued', 'sent'].includes(query.state.data.latest.status) ? 3_000 : false),
+    refetchInterval: (query) =>
+      query.state.data?.latest && ['queued', 'sent'].includes(query.state.data.latest.status)
+        ? 3_000
+        : false,
   });
   const [dismissed, setDismissed] = useState(dismissedId);
   useEffect(() => {
@@ -55,38 +58,61 @@ export function useSponsoredClaim(): [SponsoredClaim | null, (id: number) => voi
   return [latest && latest.id !== dismissed ? latest : null, dismiss];
 }
 
-export function SponsoredClaimCard({ claim, onDismiss }: { claim: SponsoredClaim; onDismiss: (id: number) => void }) {
+export function SponsoredClaimCard({
+  claim,
+  onDismiss,
+}: {
+  claim: SponsoredClaim;
+  onDismiss: (id: number) => void;
+}) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const done = claim.status === 'confirmed' || claim.status === 'failed';
   useEffect(() => {
-    if (claim.status === 'confirmed') void queryClient.invalidateQueries({ queryKey: meQuery.queryKey });
+    if (claim.status === 'confirmed')
+      void queryClient.invalidateQueries({ queryKey: meQuery.queryKey });
   }, [claim.status, queryClient]);
   const dismiss = () => onDismiss(claim.id);
   const reached = STEPS.findIndex((s) => s.status === claim.status);
   return (
-    <section className={card.card} aria-labelledby="processing-title" aria-live="polite" data-testid="sponsored-claim">
+    <section
+      className={card.card}
+      aria-labelledby="processing-title"
+      aria-live="polite"
+      data-testid="sponsored-claim"
+    >
       <h2 id="processing-title" className={`${card.cardTitle} ${styles.statusTitle}`}>
         {done ? null : <Spinner size={20} />}
-        {claim.status === 'confirmed' ? 'Claim confirmed' : claim.status === 'failed' ? 'Claim failed!' : 'Processing'}
+        {claim.status === 'confirmed'
+          ? 'Claim confirmed'
+          : claim.status === 'failed'
+            ? 'Claim failed!'
+            : 'Processing'}
       </h2>
       {claim.status === 'failed' ? (
         <p role="alert" className={callout.error}>
-          {claim.reason ?? 'The claim could not be sent.'} Nothing was taken from your tokens to claim.
+          {claim.reason ?? 'The claim could not be sent.'} Nothing was taken from your tokens to
+          claim.
         </p>
       ) : claim.status === 'confirmed' ? (
         <p role="status" className={callout.success}>
-          {formatAmount(claim.amount)} REME are now in your wallet. The network fee was paid by your community.
+          {formatAmount(claim.amount)} REME are now in your wallet. The network fee was paid by your
+          community.
         </p>
       ) : (
         <p role="status">
-          Your claim of {formatAmount(claim.amount)} REME is on its way; your community pays the network fee. You can close this page: it carries on.
+          Your claim of {formatAmount(claim.amount)} REME is on its way; your community pays the
+          network fee. You can close this page: it carries on.
         </p>
       )}
       {claim.status !== 'failed' ? (
         <ol className={styles.steps} aria-label="Progress">
           {STEPS.map((step, i) => (
-            <li key={step.status} data-done={i <= reached ? 'true' : 'false'} aria-current={i === reached ? 'step' : undefined}>
+            <li
+              key={step.status}
+              data-done={i <= reached ? 'true' : 'false'}
+              aria-current={i === reached ? 'step' : undefined}
+            >
               {step.label}
             </li>
           ))}
@@ -95,7 +121,11 @@ export function SponsoredClaimCard({ claim, onDismiss }: { claim: SponsoredClaim
       {claim.txHash ? <TransactionLink hash={claim.txHash} /> : null}
       {done ? (
         <p className={styles.actionRow}>
-          {claim.status === 'failed' ? <Button onClick={() => navigate('/claim', { state: { fromDashboard: true } })}>Try again</Button> : null}
+          {claim.status === 'failed' ? (
+            <Button onClick={() => navigate('/claim', { state: { fromDashboard: true } })}>
+              Try again
+            </Button>
+          ) : null}
           <Button variant="secondary" className={card.small} onClick={dismiss}>
             Dismiss
           </Button>

@@ -12,10 +12,19 @@ import styles from './dashboard.module.css';
 import dialog from '../../../ui/dialog.module.css';
 
 const SWAP_TITLE = 'Swap CAPs to REME – Coming Soon';
-const SWAP_COMING_SOON = "Conversion Coming Soon! We're working hard to bring you CAPs to REME conversion in the next update. Stay tuned!";
+const SWAP_COMING_SOON =
+  "Conversion Coming Soon! We're working hard to bring you CAPs to REME conversion in the next update. Stay tuned!";
 
 /** The swap button and the modal it opens (focus returns to the button when it closes). */
-export function SwapModal({ caps, remePrice, className = card.small }: { caps: number; remePrice: string; className?: string }) {
+export function SwapModal({
+  caps,
+  remePrice,
+  className = card.small,
+}: {
+  caps: number;
+  remePrice: string;
+  className?: string;
+}) {
   const amount = caps; // You Pay: the balance (the input that would change it is disabled)
   return (
     <Dialog.Root>
@@ -29,13 +38,22 @@ export function SwapModal({ caps, remePrice, className = card.small }: { caps: n
         <Dialog.Overlay className={dialog.overlay} />
         <Dialog.Content className={dialog.dialog}>
           <Dialog.Title className={styles.dialogTitle}>{SWAP_TITLE}</Dialog.Title>
-          <Dialog.Description className={card.muted}>Swapping is a preview for now: nothing is converted.</Dialog.Description>
+          <Dialog.Description className={card.muted}>
+            Swapping is a preview for now: nothing is converted.
+          </Dialog.Description>
           <div className={forms.field}>
             <label className={forms.label} htmlFor="swap-amount">
               Amount of CAPs
             </label>
             <div className={forms.amountRow}>
-              <input id="swap-amount" className={forms.input} type="number" value={amount} disabled readOnly />
+              <input
+                id="swap-amount"
+                className={forms.input}
+                type="number"
+                value={amount}
+                disabled
+                readOnly
+              />
               <Button variant="secondary" disabled>
                 MAX
               </Button>
@@ -50,7 +68,8 @@ export function SwapModal({ caps, remePrice, className = card.small }: { caps: n
             <dd>≈ {formatGbp(remeBaseUnitsForCaps(amount), remePrice)}</dd>
             <dt>Rate</dt>
             <dd>
-              1 CAP ≈ {conversionRates.remePerCap} REME ({conversionRates.capsPerReme} CAPs per REME)
+              1 CAP ≈ {conversionRates.remePerCap} REME ({conversionRates.capsPerReme} CAPs per
+              REME)
             </dd>
           </dl>
           <Button onClick={() => notify.info(SWAP_COMING_SOON)} disabled={amount <= 0}>

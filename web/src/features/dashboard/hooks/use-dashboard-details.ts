@@ -25,7 +25,13 @@ function cachedUser(details: UserDetails): string {
  * wallet goes as its address only). */
 function preloadData(details: UserDetails): Record<string, unknown> {
   return {
-    userDetails: { id: details.id, email: details.email, username: details.username, full_name: details.fullName, wallet: { address: details.wallet.address } },
+    userDetails: {
+      id: details.id,
+      email: details.email,
+      username: details.username,
+      full_name: details.fullName,
+      wallet: { address: details.wallet.address },
+    },
     userFullName: details.fullName,
     userUid: details.id,
     referralCode: details.referralCode,
@@ -34,7 +40,11 @@ function preloadData(details: UserDetails): Record<string, unknown> {
 }
 
 export function useDashboardDetails() {
-  const me = useQuery({ ...meQuery, refetchInterval: DASHBOARD_REFRESH_MS, refetchOnWindowFocus: 'always' });
+  const me = useQuery({
+    ...meQuery,
+    refetchInterval: DASHBOARD_REFRESH_MS,
+    refetchOnWindowFocus: 'always',
+  });
   const { refetch } = me;
 
   useEffect(() => {
@@ -59,8 +69,11 @@ export function useDashboardDetails() {
     if (readStored('user') !== next) writeStored('user', next);
     const preload = preloadData(me.data);
     const stored = readStored('rcbPreloadData');
-    const { timestamp: _, ...previous } = stored ? (JSON.parse(stored) as Record<string, unknown>) : {};
-    if (JSON.stringify(previous) !== JSON.stringify(preload)) writeStored('rcbPreloadData', JSON.stringify({ ...preload, timestamp: Date.now() }));
+    const { timestamp: _, ...previous } = stored
+      ? (JSON.parse(stored) as Record<string, unknown>)
+      : {};
+    if (JSON.stringify(previous) !== JSON.stringify(preload))
+      writeStored('rcbPreloadData', JSON.stringify({ ...preload, timestamp: Date.now() }));
   }, [me.data]);
 
   return me;

@@ -52,11 +52,23 @@ export function Component() {
       ) : null}
       <BalanceCard
         details={details}
-        claimPending={(pendingClaim !== null && !claimSettled) || sponsoredClaim?.status === 'queued' || sponsoredClaim?.status === 'sent'}
+        claimPending={
+          (pendingClaim !== null && !claimSettled) ||
+          sponsoredClaim?.status === 'queued' ||
+          sponsoredClaim?.status === 'sent'
+        }
       />
       <FiguresNote asOf={details.tokens.asOf} />
-      {pendingClaim ? <ProcessingCard claim={pendingClaim} onSettled={onClaimSettled} onDone={() => setPendingClaim(null)} /> : null}
-      {sponsoredClaim ? <SponsoredClaimCard claim={sponsoredClaim} onDismiss={dismissSponsoredClaim} /> : null}
+      {pendingClaim ? (
+        <ProcessingCard
+          claim={pendingClaim}
+          onSettled={onClaimSettled}
+          onDone={() => setPendingClaim(null)}
+        />
+      ) : null}
+      {sponsoredClaim ? (
+        <SponsoredClaimCard claim={sponsoredClaim} onDismiss={dismissSponsoredClaim} />
+      ) : null}
       <ClaimEntry tokens={details.tokens} />
       <CapsBreakdown caps={details.caps} />
       <ExploreMore />

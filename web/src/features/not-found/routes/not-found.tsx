@@ -8,7 +8,9 @@ export function Component() {
         <h1 id="not-found-title" className={styles.title}>
           Page not found
         </h1>
-        <p className={styles.text}>There is no page at this address. Check the link, or start again from the beginning.</p>
+        <p className={styles.text}>
+          There is no page at this address. Check the link, or start again from the beginning.
+        </p>
         <Link className={styles.link} to="/">
           Go to the start page
         </Link>
