@@ -10,7 +10,15 @@ type Sonner = typeof SonnerModule;
 
 let loading: Promise<Sonner> | null = null;
 let onLoaded: (sonner: Sonner) => void = () => {};
-const load = () => (loading ??= import('sonner').then((module) => (onLoaded(module), module)));
+/** Loads sonner once; a failed load (the network dropped) is forgotten, so the next toast tries again. */
+const load = () =>
+  (loading ??= import('sonner').then(
+    (module) => (onLoaded(module), module),
+    (error: unknown) => {
+      loading = null;
+      throw error;
+    },
+  ));
 
 let markMounted: (sonner: Sonner) => void = () => {};
 /** Resolves once sonner's Toaster is in the page and listening. */
@@ -21,7 +29,7 @@ export function Toaster() {
   useEffect(() => {
     onLoaded = setSonner;
     // A toast asked for before this mounted has started the load already.
-    if (loading) void loading.then(setSonner);
+    if (loading) void loading.then(setSonner, () => {});
     return () => {
       onLoaded = () => {};
     };
@@ -54,7 +62,8 @@ export function Toaster() {
 
 /** Loads sonner (once) and shows the toast when its Toaster listens. */
 function show(message: string, kind: 'info' | 'success' | 'error') {
-  void load();
+  // A toast that cannot be shown (sonner did not load) is dropped quietly, never an unhandled error.
+  void load().catch(() => {});
   void mounted.then(({ toast }) => (kind === 'info' ? toast(message) : toast[kind](message)));
 }
 
