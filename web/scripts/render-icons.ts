@@ -7,18 +7,16 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
+import { BRAND_GRADIENT, BRAND_HEART_PATH, heartTransform } from '../src/ui/brand-mark-shape';
 
 const publicDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../public');
-const HEART =
-  'M256 380C166 318 120 268 120 208c0-44 34-78 76-78 28 0 48 14 60 36 12-22 32-36 60-36 42 0 76 34 76 78 0 60-46 110-136 172Z';
 
 function mark({ fullBleed }: { fullBleed: boolean }): string {
   // Full-bleed icons are masked to as little as the central 80 %: the heart shrinks to stay clear.
-  // Nudged down a little: the heart's point is thin, so its optical centre sits below its box's.
-  const heart = `<path d="${HEART}" fill="#fff" transform="translate(256 266) scale(${fullBleed ? 0.78 : 1}) translate(-256 -256)"/>`;
+  const heart = `<path d="${BRAND_HEART_PATH}" fill="#fff" transform="${heartTransform(fullBleed ? 0.78 : 1)}"/>`;
   return [
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 512 512">',
-    '<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#7a5cf0"/><stop offset="1" stop-color="#1f8f8a"/></linearGradient></defs>',
+    `<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${BRAND_GRADIENT[0]}"/><stop offset="1" stop-color="${BRAND_GRADIENT[1]}"/></linearGradient></defs>`,
     `<rect width="512" height="512" rx="${fullBleed ? 0 : 112}" fill="url(#g)"/>`,
     heart,
     '</svg>',
