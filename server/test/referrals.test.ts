@@ -1,5 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REFERRAL_CAPS_BY_LEVEL, SIGNUP_CAPS, SIGNUP_REME } from '@crw/core';
+import { migrate } from '../src/db/migrate';
 import type { DB } from '../src/db/schema';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import {
@@ -200,6 +202,36 @@ describe('crediting when the referred member confirms', () => {
     await sql`SELECT process_referral(${D}, ${E}, ${await codeOf(D)})`.execute(db);
     expect((await balances(D)).rrp_balance).toBe(100);
     await expectBalancesEqualLedger();
+  });
+
+  it('credits the amounts core names, read from reward_amounts (written at every migration)', async () => {
+    const row = await sql<{ signup_caps: string; referral_caps: string }>`
+      SELECT signup_caps::text, referral_caps::text FROM reward_amounts`.execute(db);
+    expect(row.rows).toEqual([
+      { signup_caps: String(SIGNUP_CAPS), referral_caps: `{${REFERRAL_CAPS_BY_LEVEL.join(',')}}` },
+    ]);
+    // The functions read the row, not literals: other amounts in the row are what gets credited.
+    await sql`UPDATE reward_amounts SET signup_caps = 7, signup_reme = 7,
+              referral_caps = ARRAY[3, 2, 1], referral_reme = ARRAY[3, 2, 1]`.execute(db);
+    try {
+      const A = await register();
+      const B = await register(await codeOf(A.id));
+      await confirm(A.member.email);
+      await confirm(B.member.email);
+      expect((await balances(B.id)).signup_caps).toBe(7);
+      expect((await balances(A.id)).rrp_balance).toBe(3);
+    } finally {
+      // Migrating again puts back core's amounts.
+      await migrate(t.services.database);
+    }
+    expect(
+      (await sql<{ n: string }>`SELECT signup_caps::text AS n FROM reward_amounts`.execute(db))
+        .rows,
+    ).toEqual([{ n: String(SIGNUP_CAPS) }]);
+    const C = await register();
+    await confirm(C.member.email);
+    expect((await balances(C.id)).signup_caps).toBe(SIGNUP_CAPS);
+    expect((await balances(C.id)).signup_tokens).toBe(SIGNUP_REME.toString());
   });
 
   it('refuses self-referral, a second referrer and a loop, changing nothing', async () => {

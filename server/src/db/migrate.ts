@@ -1,10 +1,12 @@
 // Applies server/migrations/*.sql in name order, each file once, each in its own transaction, on
-// PGlite and PostgreSQL alike. An advisory lock keeps two starting servers from racing.
+// PGlite and PostgreSQL alike. An advisory lock keeps two starting servers from racing. Then it
+// writes core's reward amounts, which the SQL functions read (db/reward-amounts.ts).
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Database } from './database';
 import { LOCK_KEYS } from './lock-keys';
+import { writeRewardAmountsSql } from './reward-amounts';
 
 export const migrationsDir = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -39,6 +41,7 @@ export async function migrate(database: Database, dir: string = migrationsDir): 
         }
         newlyApplied.push(file);
       }
+      await session.exec(writeRewardAmountsSql());
       return newlyApplied;
     } finally {
       await session.exec(`SELECT pg_advisory_unlock(${LOCK_KEYS.migrations});`);
