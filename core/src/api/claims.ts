@@ -79,9 +79,13 @@ export const roundPreviewResponse = z.object({
   members: z.int(),
   total: amount,
   changed: z.int(),
+  /** The first changes, largest increase first (the whole list can be a million rows). */
   changes: z.array(z.object({ address, previous: amount, next: amount })),
+  /** An unfinished round from an earlier run, which publishing will finish first. */
   openRound: z.nullable(z.int()),
 });
+export type RoundPreview = z.infer<typeof roundPreviewResponse>;
+export type RoundChange = RoundPreview['changes'][number];
 
 export const publishRoundResponse = z.object({
   index: z.int(),
@@ -89,8 +93,10 @@ export const publishRoundResponse = z.object({
   members: z.int(),
   total: amount,
   txHash: z.string(),
+  /** 'published' now; 'resumed' when an interrupted round was finished; 'unchanged' when nothing changed. */
   outcome: z.enum(['published', 'resumed', 'unchanged']),
 });
+export type PublishRoundResult = z.infer<typeof publishRoundResponse>;
 
 /** Operator: development faucet. */
 export const fundRequest = z.object({

@@ -6,8 +6,18 @@ import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatAmount, type RelayerStatus } from '@crw/core';
+import {
+  careActionConflictResponse,
+  careActionResponse,
+  errorResponse,
+  formatAmount,
+  fundResponse,
+  publishRoundResponse,
+  relayerStatusResponse,
+  roundPreviewResponse,
+} from '@crw/core';
 import { formatEther } from 'ethers';
+import type * as z from 'zod/mini';
 import { OPERATOR_KEY_FILE } from '../auth/operator-key';
 import { DEFAULT_CONFIRMATIONS, DEFAULT_SUPPLY } from './deploy/deploy-settings';
 
@@ -51,7 +61,8 @@ async function operatorKey(): Promise<string> {
   }
 }
 
-async function call(pathname: string, body?: unknown): Promise<unknown> {
+/** One operator API call; the answer is parsed with the API's own schema (core/src/api). */
+async function call<T>(pathname: string, schema: z.ZodMiniType<T>, body?: unknown): Promise<T> {
   const server = (process.env.SERVER_URL ?? 'http://localhost:3000').replace(/\/$/, '');
   let response: Response;
   try {
@@ -66,15 +77,22 @@ async function call(pathname: string, body?: unknown): Promise<unknown> {
   } catch {
     throw new Error(`Could not reach the server at ${server}. Is it running? (SERVER_URL)`);
   }
-  const data = (await response.json().catch(() => ({}))) as {
-    message?: string;
-    recorded?: unknown;
-  };
+  const data: unknown = await response.json().catch(() => null);
   if (!response.ok) {
-    const recorded = data.recorded ? ` Recorded: ${JSON.stringify(data.recorded)}` : '';
-    throw new Error(`${response.status}: ${data.message ?? 'request refused'}${recorded}`);
+    const conflict = careActionConflictResponse.safeParse(data);
+    if (conflict.success)
+      throw new Error(
+        `${response.status}: ${conflict.data.message} Recorded: ${JSON.stringify(conflict.data.recorded)}`,
+      );
+    const refusal = errorResponse.safeParse(data);
+    throw new Error(
+      `${response.status}: ${refusal.success ? refusal.data.message : 'request refused'}`,
+    );
   }
-  return data;
+  const parsed = schema.safeParse(data);
+  if (!parsed.success)
+    throw new Error(`The server at ${server} answered ${pathname} with an unexpected body.`);
+  return parsed.data;
 }
 
 async function careAction(args: string[]): Promise<void> {
@@ -94,12 +112,12 @@ async function careAction(args: string[]): Promise<void> {
     );
   }
   const idempotencyKey = values.key ?? randomUUID();
-  const result = (await call('/api/operator/care-actions', {
+  const result = await call('/api/operator/care-actions', careActionResponse, {
     email: values.email,
     caps,
     description: values.description,
     idempotencyKey,
-  })) as { credited: boolean; userId: string };
+  });
   console.log(
     result.credited
       ? `Credited ${caps} CAPs to ${values.email} (key ${idempotencyKey}).`
@@ -107,18 +125,9 @@ async function careAction(args: string[]): Promise<void> {
   );
 }
 
-interface Preview {
-  index: number;
-  members: number;
-  total: string;
-  changed: number;
-  changes: { address: string; previous: string; next: string }[];
-  openRound: number | null;
-}
-
 async function distribute(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { publish: { type: 'boolean', default: false } } });
-  const preview = (await call('/api/operator/distributions/preview')) as Preview;
+  const preview = await call('/api/operator/distributions/preview', roundPreviewResponse);
   if (preview.openRound !== null)
     console.log(
       `Round ${preview.openRound} was started earlier and not finished; --publish finishes it first.`,
@@ -139,14 +148,7 @@ async function distribute(args: string[]): Promise<void> {
     console.log('Dry run: nothing stored or published. Run with --publish to publish.');
     return;
   }
-  const result = (await call('/api/operator/distributions', {})) as {
-    index: number;
-    root: string;
-    members: number;
-    total: string;
-    txHash: string;
-    outcome: string;
-  };
+  const result = await call('/api/operator/distributions', publishRoundResponse, {});
   if (result.outcome === 'unchanged')
     console.log(`Nothing changed since round ${result.index}: nothing to publish.`);
   else
@@ -159,17 +161,14 @@ async function fund(args: string[]): Promise<void> {
   const [address, eth] = args;
   if (!address || !eth)
     throw new Error('fund needs an address and an amount of ETH, e.g. fund 0xabc… 0.05');
-  const result = (await call('/api/operator/fund', { address, eth })) as {
-    txHash: string;
-    balance: string;
-  };
+  const result = await call('/api/operator/fund', fundResponse, { address, eth });
   console.log(
     `Sent ${eth} ETH to ${address} (transaction ${result.txHash}); its balance is now ${formatAmount(result.balance)} ETH.`,
   );
 }
 
 async function relayer(): Promise<void> {
-  const r = (await call('/api/operator/relayer')) as RelayerStatus;
+  const r = await call('/api/operator/relayer', relayerStatusResponse);
   if (!r.enabled)
     console.log('Sponsored claims are off (SPONSOR_CLAIMS): members pay their own claim fee.');
   if (r.address)
@@ -189,10 +188,7 @@ async function fundRelayer(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { eth: { type: 'string' } } });
   if (!values.eth || !/^\d+(\.\d{1,18})?$/.test(values.eth))
     throw new Error('fund-relayer needs --eth <amount>, e.g. fund-relayer --eth 0.2');
-  const result = (await call('/api/operator/relayer/fund', { eth: values.eth })) as {
-    txHash: string;
-    balance: string;
-  };
+  const result = await call('/api/operator/relayer/fund', fundResponse, { eth: values.eth });
   console.log(
     `Sent ${values.eth} ETH to the relayer (transaction ${result.txHash}); its balance is now ${formatEther(result.balance)} ETH.`,
   );

@@ -3,7 +3,7 @@
 // starts, so a rerun after an interruption finishes the open round instead of starting another,
 // and a transaction already sent is found by its hash (or sent again, byte for byte). A round is
 // marked published only once the distributor is seen holding exactly the root built here.
-import { buildTree } from '@crw/core';
+import { buildTree, type PublishRoundResult, type RoundPreview } from '@crw/core';
 import { getAddress, Transaction, type BlockTag } from 'ethers';
 import { sql, type Kysely } from 'kysely';
 import type { Chain } from '../chain/chain';
@@ -12,33 +12,6 @@ import { EVERY_MEMBER, MEMBER_EVENTS_CHANNEL } from '../realtime/member-events';
 import { entitlements, latestPublishedRound, type MemberEntitlement } from './entitlements';
 
 const INSERT_BATCH = 20_000;
-
-export interface RoundChange {
-  address: string;
-  previous: string;
-  next: string;
-}
-
-export interface RoundPreview {
-  index: number;
-  members: number;
-  total: string;
-  changed: number;
-  /** The first changes, largest increase first (the whole list can be a million rows). */
-  changes: RoundChange[];
-  /** An unfinished round from an earlier run, which publishing will finish first. */
-  openRound: number | null;
-}
-
-export interface PublishResult {
-  index: number;
-  root: string;
-  members: number;
-  total: string;
-  txHash: string;
-  /** 'published' now; 'resumed' when an interrupted round was finished; 'unchanged' when nothing changed. */
-  outcome: 'published' | 'resumed' | 'unchanged';
-}
 
 /** The chain disagrees with the stored rounds: the round stays unpublished (the API answers 409). */
 export class RoundConflict extends Error {}
@@ -106,7 +79,7 @@ export async function publishRound(
   db: Kysely<DB>,
   chain: Chain,
   hook: StepHook = () => {},
-): Promise<PublishResult> {
+): Promise<PublishRoundResult> {
   let round = await db
     .selectFrom('distribution_rounds')
     .selectAll()
@@ -256,8 +229,8 @@ async function finish(
   members: number,
   total: string,
   txHash: string,
-  outcome: PublishResult['outcome'],
-): Promise<PublishResult> {
+  outcome: PublishRoundResult['outcome'],
+): Promise<PublishRoundResult> {
   await db.transaction().execute(async (trx) => {
     await trx
       .updateTable('distribution_rounds')
