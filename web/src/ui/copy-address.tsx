@@ -6,6 +6,7 @@ import { explorerPage } from '../lib/explorer';
 import { useCopy } from '../lib/use-copy';
 import styles from './copy-address.module.css';
 import { notify } from './toaster';
+import hidden from './visually-hidden.module.css';
 
 export function CopyAddress({
   label,
@@ -26,7 +27,7 @@ export function CopyAddress({
       <span className={styles.label}>{label}</span>
       <span className={styles.address} title={address}>
         <span aria-hidden="true">{shortAddress(address)}</span>
-        <span className={styles.visuallyHidden}>{address}</span>
+        <span className={hidden.visuallyHidden}>{address}</span>
       </span>
       <span className={styles.actions}>
         <button

@@ -41,12 +41,27 @@ export interface FormError<Field extends string> {
   message: string;
 }
 
-export function useFormError<Field extends string>(initial: FormError<Field> | null = null) {
-  const [problem, setProblem] = useState(initial);
+/** A form of text fields and its one problem. `field(name)` is what a field needs (its value, its
+ * setter, its error), so each field reads `<TextField label="Email" {...field('email')} />`. */
+export function useForm<Values extends Record<string, string>>(
+  initial: Values,
+  initialProblem: FormError<keyof Values & string> | null = null,
+) {
+  type Field = keyof Values & string;
+  const [values, setValues] = useState(initial);
+  const [problem, setProblem] = useState(initialProblem);
+  const set = (name: Field) => (value: string) => setValues((v) => ({ ...v, [name]: value }));
   return {
+    values,
+    setValues,
+    set,
     setProblem,
-    /** The message for one field, or null. */
-    fieldError: (field: Field) => (problem?.field === field ? problem.message : null),
+    field: (name: Field) => ({
+      value: values[name],
+      onChange: set(name),
+      /** The message for this field, or null. */
+      error: problem?.field === name ? problem.message : null,
+    }),
     /** The message that belongs to no field, for the box above the button. */
     formError: problem && !problem.field ? problem.message : null,
   };

@@ -1,12 +1,13 @@
 import card from './card.module.css';
 import { Skeleton } from './skeleton';
 import styles from './skeleton.module.css';
+import hidden from './visually-hidden.module.css';
 
 /** Shown while a page's code or data is on its way: the shape of a page, never a blank one. */
 export function PageLoading() {
   return (
     <main className={card.page} aria-busy="true">
-      <p className={styles.visuallyHidden} role="status">
+      <p className={hidden.visuallyHidden} role="status">
         Loading…
       </p>
       <div className={styles.headerRow}>

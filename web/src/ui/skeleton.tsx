@@ -1,4 +1,5 @@
 import styles from './skeleton.module.css';
+import hidden from './visually-hidden.module.css';
 
 /** A placeholder shape for content on its way; hidden from screen readers (the page says it is loading). */
 export function Skeleton({ width = '100%', height = '1rem' }: { width?: string; height?: string }) {
@@ -19,7 +20,7 @@ export function SkeletonRows({
 }) {
   return (
     <div className={styles.stack} role="status">
-      <span className={styles.visuallyHidden}>{label}</span>
+      <span className={hidden.visuallyHidden}>{label}</span>
       {Array.from({ length: rows }, (_, i) => (
         <Skeleton key={i} height={height} />
       ))}

@@ -1,4 +1,10 @@
-import { useId, useState, type InputHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import {
+  useId,
+  useState,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type TextareaHTMLAttributes,
+} from 'react';
 import styles from './forms.module.css';
 
 interface FieldProps {
@@ -17,65 +23,75 @@ function errorProps(id: string, error: string | null | undefined) {
   return error ? { 'aria-invalid': true, 'aria-describedby': `${id}-error` } : {};
 }
 
-function FieldError({ id, error }: { id: string; error: string | null | undefined }) {
-  if (!error) return null;
-  return (
-    <p id={`${id}-error`} role="alert" className={styles.fieldError}>
-      {error}
-    </p>
-  );
-}
+/** What a field's control is drawn with: its id, value and setter, the caller's own attributes,
+ * and those that mark it in error. */
+type ControlProps<Props> = Omit<Props, keyof FieldProps> & {
+  id: string;
+  value: string;
+  onChange: (event: { target: { value: string } }) => void;
+};
 
-export function TextField({ label, value, onChange, error, ...rest }: TextFieldProps) {
+/** The frame every field shares: its label, its control (drawn by `control`) and its error under
+ * it, tied together by one id. */
+function Field<Props extends FieldProps>({
+  props,
+  control,
+}: {
+  props: Props;
+  control: (attributes: ControlProps<Props>) => ReactNode;
+}) {
+  const { label, value, onChange, error, ...rest } = props;
   const id = useId();
   return (
     <div className={styles.field}>
       <label className={styles.label} htmlFor={id}>
         {label}
       </label>
-      <input
-        id={id}
-        className={styles.input}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        {...rest}
-        {...errorProps(id, error)}
-      />
-      <FieldError id={id} error={error} />
+      {control({
+        id,
+        value,
+        onChange: (e) => onChange(e.target.value),
+        ...rest,
+        ...errorProps(id, error),
+      })}
+      {error ? (
+        <p id={`${id}-error`} role="alert" className={styles.fieldError}>
+          {error}
+        </p>
+      ) : null}
     </div>
+  );
+}
+
+export function TextField(props: TextFieldProps) {
+  return (
+    <Field
+      props={props}
+      control={(attributes) => <input className={styles.input} {...attributes} />}
+    />
   );
 }
 
 /** A password input with a show/hide toggle. */
-export function PasswordField({ label, value, onChange, error, ...rest }: TextFieldProps) {
-  const id = useId();
+export function PasswordField(props: TextFieldProps) {
   const [visible, setVisible] = useState(false);
   return (
-    <div className={styles.field}>
-      <label className={styles.label} htmlFor={id}>
-        {label}
-      </label>
-      <div className={styles.inputRow}>
-        <input
-          id={id}
-          className={styles.input}
-          type={visible ? 'text' : 'password'}
-          value={value}
-          onChange={(e) => onChange(e.target.value)}
-          {...rest}
-          {...errorProps(id, error)}
-        />
-        <button
-          type="button"
-          className={styles.toggle}
-          onClick={() => setVisible((v) => !v)}
-          aria-label={`${visible ? 'Hide' : 'Show'} ${label.toLowerCase()}`}
-        >
-          {visible ? 'Hide' : 'Show'}
-        </button>
-      </div>
-      <FieldError id={id} error={error} />
-    </div>
+    <Field
+      props={props}
+      control={(attributes) => (
+        <div className={styles.inputRow}>
+          <input className={styles.input} type={visible ? 'text' : 'password'} {...attributes} />
+          <button
+            type="button"
+            className={styles.toggle}
+            onClick={() => setVisible((v) => !v)}
+            aria-label={`${visible ? 'Hide' : 'Show'} ${props.label.toLowerCase()}`}
+          >
+            {visible ? 'Hide' : 'Show'}
+          </button>
+        </div>
+      )}
+    />
   );
 }
 
@@ -83,22 +99,11 @@ type TextAreaFieldProps = FieldProps &
   Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'onChange' | 'value'>;
 
 /** A box for a longer entry (the 12 words): it grows with what is typed, so nothing is hidden. */
-export function TextAreaField({ label, value, onChange, error, ...rest }: TextAreaFieldProps) {
-  const id = useId();
+export function TextAreaField(props: TextAreaFieldProps) {
   return (
-    <div className={styles.field}>
-      <label className={styles.label} htmlFor={id}>
-        {label}
-      </label>
-      <textarea
-        id={id}
-        className={styles.textarea}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        {...rest}
-        {...errorProps(id, error)}
-      />
-      <FieldError id={id} error={error} />
-    </div>
+    <Field
+      props={props}
+      control={(attributes) => <textarea className={styles.textarea} {...attributes} />}
+    />
   );
 }

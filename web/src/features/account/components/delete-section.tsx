@@ -7,7 +7,7 @@ import { ApiError } from '../../../lib/api-client';
 import { useLogout } from '../../../lib/session';
 import { Button } from '../../../ui/button';
 import callout from '../../../ui/callout.module.css';
-import card from '../../../ui/card.module.css';
+import { CardSection } from '../../../ui/card-section';
 import { FormMessage } from '../../../ui/form-message';
 import { PasswordField } from '../../../ui/text-field';
 import { notify } from '../../../ui/toaster';
@@ -56,10 +56,7 @@ export function DeleteSection({ me }: { me: UserDetails }) {
   }
 
   return (
-    <section className={card.card} aria-labelledby="delete-title">
-      <h2 id="delete-title" className={card.cardTitle}>
-        Delete account
-      </h2>
+    <CardSection titleId="delete-title" title="Delete account">
       <div className={callout.warning}>
         <p className={styles.intro}>Before you go:</p>
         <ul className={styles.list}>
@@ -103,6 +100,6 @@ export function DeleteSection({ me }: { me: UserDetails }) {
         onConfirm={() => void remove()}
         onCancel={() => setStep('form')}
       />
-    </section>
+    </CardSection>
   );
 }

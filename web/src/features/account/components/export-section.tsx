@@ -2,6 +2,7 @@
 // from GET /api/account/export. It names no other member.
 import { useState } from 'react';
 import { Button } from '../../../ui/button';
+import { CardSection } from '../../../ui/card-section';
 import card from '../../../ui/card.module.css';
 import { FormMessage } from '../../../ui/form-message';
 import { downloadMyData } from '../api/lifecycle';
@@ -26,10 +27,7 @@ export function ExportSection() {
   }
 
   return (
-    <section className={card.card} aria-labelledby="export-title">
-      <h2 id="export-title" className={card.cardTitle}>
-        Your data
-      </h2>
+    <CardSection titleId="export-title" title="Your data">
       <p className={styles.intro}>Download a copy of what we hold about you, as a JSON file:</p>
       <ul className={`${card.muted} ${styles.list}`}>
         <li>your profile: e-mail, name, username, referral code, when you joined;</li>
@@ -49,6 +47,6 @@ export function ExportSection() {
       >
         {busy ? 'Preparing your file…' : 'Download my data'}
       </Button>
-    </section>
+    </CardSection>
   );
 }

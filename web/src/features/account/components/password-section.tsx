@@ -7,8 +7,9 @@ import { ApiError } from '../../../lib/api-client';
 import { memberChanged } from '../../../lib/session';
 import { WalletTaskError } from '../../../lib/wallet/wallet-client';
 import { Button } from '../../../ui/button';
+import { CardSection } from '../../../ui/card-section';
 import card from '../../../ui/card.module.css';
-import { FormMessage, useFormError, WorkProgress } from '../../../ui/form-message';
+import { FormMessage, useForm, WorkProgress } from '../../../ui/form-message';
 import { PasswordField } from '../../../ui/text-field';
 import { changePassword } from '../api/lifecycle';
 import account from './account.module.css';
@@ -44,12 +45,9 @@ function passwordChangeError(error: unknown): string {
 
 export function PasswordSection({ me }: { me: UserDetails }) {
   const queryClient = useQueryClient();
-  const [form, setForm] = useState(EMPTY);
-  const { setProblem, fieldError, formError } = useFormError<keyof typeof EMPTY>();
+  const { values: form, setValues: setForm, field, setProblem, formError } = useForm(EMPTY);
   const [success, setSuccess] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
-  const set = (field: keyof typeof EMPTY) => (value: string) =>
-    setForm((f) => ({ ...f, [field]: value }));
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -86,10 +84,7 @@ export function PasswordSection({ me }: { me: UserDetails }) {
   }
 
   return (
-    <section className={card.card} aria-labelledby="password-title">
-      <h2 id="password-title" className={card.cardTitle}>
-        Password
-      </h2>
+    <CardSection titleId="password-title" title="Password">
       <p className={`${card.muted} ${styles.intro}`}>
         Your password signs you in and locks your wallet on this device. Changing it re-locks your
         wallet with the new one and signs you out everywhere else. Your 12-word recovery code stays
@@ -104,23 +99,13 @@ export function PasswordSection({ me }: { me: UserDetails }) {
         <PasswordField
           label="Current password"
           autoComplete="current-password"
-          value={form.currentPassword}
-          onChange={set('currentPassword')}
-          error={fieldError('currentPassword')}
+          {...field('currentPassword')}
         />
-        <PasswordField
-          label="New password"
-          autoComplete="new-password"
-          value={form.newPassword}
-          onChange={set('newPassword')}
-          error={fieldError('newPassword')}
-        />
+        <PasswordField label="New password" autoComplete="new-password" {...field('newPassword')} />
         <PasswordField
           label="Confirm new password"
           autoComplete="new-password"
-          value={form.confirmPassword}
-          onChange={set('confirmPassword')}
-          error={fieldError('confirmPassword')}
+          {...field('confirmPassword')}
         />
         <FormMessage error={formError} success={success} />
         {progress !== null ? (
@@ -130,6 +115,6 @@ export function PasswordSection({ me }: { me: UserDetails }) {
           Change password
         </Button>
       </form>
-    </section>
+    </CardSection>
   );
 }

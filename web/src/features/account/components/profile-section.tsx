@@ -5,7 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../../lib/api-client';
 import { memberChanged, meQuery } from '../../../lib/session';
 import { Button } from '../../../ui/button';
-import card from '../../../ui/card.module.css';
+import { CardSection } from '../../../ui/card-section';
 import { FormMessage } from '../../../ui/form-message';
 import { TextField } from '../../../ui/text-field';
 import { saveProfile } from '../api/settings';
@@ -41,10 +41,7 @@ export function ProfileSection({ me }: { me: UserDetails }) {
 
   const unchanged = fullName.trim() === me.fullName && username.trim() === me.username;
   return (
-    <section className={card.card} aria-labelledby="profile-title">
-      <h2 id="profile-title" className={card.cardTitle}>
-        Profile
-      </h2>
+    <CardSection titleId="profile-title" title="Profile">
       <p className={styles.lead}>
         Your name is how we greet you. Your username is how others in the community see you.
       </p>
@@ -69,6 +66,6 @@ export function ProfileSection({ me }: { me: UserDetails }) {
           Save profile
         </Button>
       </form>
-    </section>
+    </CardSection>
   );
 }

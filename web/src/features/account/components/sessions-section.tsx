@@ -6,7 +6,7 @@ import { Laptop, Smartphone } from 'lucide-react';
 import { useState } from 'react';
 import { ApiError } from '../../../lib/api-client';
 import { Button } from '../../../ui/button';
-import card from '../../../ui/card.module.css';
+import { CardSection } from '../../../ui/card-section';
 import { FormMessage } from '../../../ui/form-message';
 import { SkeletonRows } from '../../../ui/skeleton';
 import { endOtherSessions, endSession, securityQuery } from '../api/settings';
@@ -98,10 +98,7 @@ export function SessionsSection() {
   const sessions = security.data?.sessions ?? [];
   const others = sessions.filter((s) => !s.current).length;
   return (
-    <section className={card.card} aria-labelledby="sessions-title">
-      <h2 id="sessions-title" className={card.cardTitle}>
-        Where you&apos;re signed in
-      </h2>
+    <CardSection titleId="sessions-title" title="Where you're signed in">
       <p className={styles.lead}>
         If you see a place you don&apos;t recognise, sign it out and change your password.
       </p>
@@ -132,6 +129,6 @@ export function SessionsSection() {
           </Button>
         </div>
       ) : null}
-    </section>
+    </CardSection>
   );
 }

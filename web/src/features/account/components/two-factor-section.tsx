@@ -3,11 +3,11 @@
 import type { UserDetails } from '@crw/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ShieldCheck } from 'lucide-react';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError } from '../../../lib/api-client';
 import { useCopy } from '../../../lib/use-copy';
 import { Button } from '../../../ui/button';
-import card from '../../../ui/card.module.css';
+import { CardSection } from '../../../ui/card-section';
 import { FormMessage } from '../../../ui/form-message';
 import { PasswordField, TextField } from '../../../ui/text-field';
 import { confirmTwoFactor, securityQuery, startTwoFactor, turnOffTwoFactor } from '../api/settings';
@@ -43,24 +43,35 @@ function QrCode({ uri }: { uri: string }) {
   );
 }
 
-function SubmitOrCancel({
-  label,
+/** One step's form: its fields, the step's problem, then submit and Cancel. */
+function StepForm({
+  onSubmit,
+  error,
+  submitLabel,
   busy,
   onCancel,
+  children,
 }: {
-  label: string;
+  onSubmit: (event: FormEvent) => void;
+  error: string | null;
+  submitLabel: string;
   busy: boolean;
   onCancel: () => void;
+  children: ReactNode;
 }) {
   return (
-    <div className={styles.actions}>
-      <Button type="submit" busy={busy} className={styles.action}>
-        {label}
-      </Button>
-      <Button variant="secondary" className={styles.action} onClick={onCancel}>
-        Cancel
-      </Button>
-    </div>
+    <form onSubmit={onSubmit} noValidate className={styles.form}>
+      {children}
+      <FormMessage error={error} />
+      <div className={styles.actions}>
+        <Button type="submit" busy={busy} className={styles.action}>
+          {submitLabel}
+        </Button>
+        <Button variant="secondary" className={styles.action} onClick={onCancel}>
+          Cancel
+        </Button>
+      </div>
+    </form>
   );
 }
 
@@ -82,6 +93,23 @@ export function TwoFactorSection({ me }: { me: UserDetails }) {
     setPassword('');
     setCode('');
     setError(null);
+  };
+
+  /** What every step's form shares: its problem, whether it is working, and Cancel. */
+  const step = { error, busy, onCancel: () => reset() };
+  /** The password and the code are asked the same way in each step that asks for them. */
+  const passwordProps = {
+    label: 'Your password',
+    autoComplete: 'current-password',
+    value: password,
+    onChange: setPassword,
+    autoFocus: true,
+  };
+  const codeProps = {
+    autoComplete: 'one-time-code',
+    value: code,
+    onChange: setCode,
+    'aria-invalid': error ? true : undefined,
   };
 
   async function run(work: () => Promise<void>, fallback: string) {
@@ -139,17 +167,21 @@ export function TwoFactorSection({ me }: { me: UserDetails }) {
   };
 
   return (
-    <section className={card.card} aria-labelledby="two-factor-title">
-      <h2 id="two-factor-title" className={card.cardTitle}>
-        Two-factor sign-in{' '}
-        {enabled ? (
-          <span className={styles.statusOn}>
-            <ShieldCheck aria-hidden="true" size={14} /> On
-          </span>
-        ) : security.data ? (
-          <span className={styles.status}>Off</span>
-        ) : null}
-      </h2>
+    <CardSection
+      titleId="two-factor-title"
+      title={
+        <>
+          Two-factor sign-in{' '}
+          {enabled ? (
+            <span className={styles.statusOn}>
+              <ShieldCheck aria-hidden="true" size={14} /> On
+            </span>
+          ) : security.data ? (
+            <span className={styles.status}>Off</span>
+          ) : null}
+        </>
+      }
+    >
       <p className={styles.lead}>
         {enabled
           ? 'Signing in takes your password and a code from your authenticator app, so a stolen password alone cannot open your account.'
@@ -171,18 +203,9 @@ export function TwoFactorSection({ me }: { me: UserDetails }) {
       ) : null}
 
       {stage === 'password' ? (
-        <form onSubmit={onPassword} noValidate className={styles.form}>
-          <PasswordField
-            label="Your password"
-            autoComplete="current-password"
-            value={password}
-            onChange={setPassword}
-            autoFocus
-            aria-invalid={error ? true : undefined}
-          />
-          <FormMessage error={error} />
-          <SubmitOrCancel label="Continue" busy={busy} onCancel={() => reset()} />
-        </form>
+        <StepForm onSubmit={onPassword} submitLabel="Continue" {...step}>
+          <PasswordField {...passwordProps} aria-invalid={error ? true : undefined} />
+        </StepForm>
       ) : null}
 
       {stage === 'scan' && enrolment ? (
@@ -214,42 +237,19 @@ export function TwoFactorSection({ me }: { me: UserDetails }) {
             >
               {copy.copied ? 'Copied' : 'Copy backup codes'}
             </Button>
-            <form onSubmit={onConfirm} noValidate className={styles.form}>
-              <TextField
-                label="Code from your app"
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                value={code}
-                onChange={setCode}
-                aria-invalid={error ? true : undefined}
-              />
-              <FormMessage error={error} />
-              <SubmitOrCancel label="Turn on" busy={busy} onCancel={() => reset()} />
-            </form>
+            <StepForm onSubmit={onConfirm} submitLabel="Turn on" {...step}>
+              <TextField label="Code from your app" inputMode="numeric" {...codeProps} />
+            </StepForm>
           </div>
         </div>
       ) : null}
 
       {stage === 'off' ? (
-        <form onSubmit={onTurnOff} noValidate className={styles.form}>
-          <PasswordField
-            label="Your password"
-            autoComplete="current-password"
-            value={password}
-            onChange={setPassword}
-            autoFocus
-          />
-          <TextField
-            label="Code from your app, or a backup code"
-            autoComplete="one-time-code"
-            value={code}
-            onChange={setCode}
-            aria-invalid={error ? true : undefined}
-          />
-          <FormMessage error={error} />
-          <SubmitOrCancel label="Turn off" busy={busy} onCancel={() => reset()} />
-        </form>
+        <StepForm onSubmit={onTurnOff} submitLabel="Turn off" {...step}>
+          <PasswordField {...passwordProps} />
+          <TextField label="Code from your app, or a backup code" {...codeProps} />
+        </StepForm>
       ) : null}
-    </section>
+    </CardSection>
   );
 }

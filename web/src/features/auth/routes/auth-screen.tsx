@@ -15,7 +15,7 @@ import { meQuery } from '../../../lib/session';
 import { writeStored } from '../../../lib/storage';
 import { checkKeystoreInBackground } from '../../../lib/wallet/keystore-check';
 import { Button, LinkButton } from '../../../ui/button';
-import { FormMessage, useFormError, WorkProgress } from '../../../ui/form-message';
+import { FormMessage, useForm, WorkProgress } from '../../../ui/form-message';
 import { PasswordField, TextField } from '../../../ui/text-field';
 import { requestPasswordReset, resendConfirmation } from '../api/email-links';
 import { processPendingReferral } from '../api/pending-referral';
@@ -29,7 +29,6 @@ import { useCreateAccount } from '../hooks/use-create-account';
 import { otherError, signInError, signUpError, signUpErrorField } from '../messages';
 
 type Mode = 'signin' | 'signup' | 'reset';
-type Field = 'email' | 'password' | 'confirmPassword';
 
 const screens: Record<Mode, { title: string; subtitle: string }> = {
   signin: {
@@ -57,13 +56,11 @@ export function Component() {
     referralCode || location.pathname === '/signup' ? 'signup' : 'signin',
   );
   const referral = useReferralCheck(referralCode);
-  const [email, setEmail] = useState(registeredEmail ?? '');
-  const [username, setUsername] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirmPassword, setConfirmPassword] = useState('');
-  const { setProblem, fieldError, formError } = useFormError<Field>(
+  const { values, set, field, setProblem, formError } = useForm(
+    { email: registeredEmail ?? '', username: '', password: '', confirmPassword: '' },
     linkNotice && 'error' in linkNotice ? { message: linkNotice.error } : null,
   );
+  const { email, username, password, confirmPassword } = values;
   const [success, setSuccess] = useState<string | null>(
     registeredEmail
       ? `Account created! We sent a confirmation link to ${registeredEmail}. Click it to activate your account.`
@@ -89,7 +86,7 @@ export function Component() {
     setProblem(null);
     setSuccess(null);
     setCanResend(false);
-    if (next !== 'signup') setUsername('');
+    if (next !== 'signup') set('username')('');
   }
 
   async function onSignIn() {
@@ -193,7 +190,7 @@ export function Component() {
           onVerified={() => void openWallet()}
           onRestart={() => {
             setCodeStep(false);
-            setPassword('');
+            set('password')('');
           }}
         />
       </AuthCard>
@@ -217,38 +214,22 @@ export function Component() {
       ) : null}
       {referralBlocks ? null : (
         <form onSubmit={onSubmit} noValidate>
-          <TextField
-            label="Email"
-            type="email"
-            autoComplete="email"
-            value={email}
-            onChange={setEmail}
-            error={fieldError('email')}
-          />
+          <TextField label="Email" type="email" autoComplete="email" {...field('email')} />
           {mode === 'signup' ? (
-            <TextField
-              label="Username (optional)"
-              autoComplete="username"
-              value={username}
-              onChange={setUsername}
-            />
+            <TextField label="Username (optional)" autoComplete="username" {...field('username')} />
           ) : null}
           {mode !== 'reset' ? (
             <PasswordField
               label="Password"
               autoComplete={mode === 'signup' ? 'new-password' : 'current-password'}
-              value={password}
-              onChange={setPassword}
-              error={fieldError('password')}
+              {...field('password')}
             />
           ) : null}
           {mode === 'signup' ? (
             <PasswordField
               label="Confirm password"
               autoComplete="new-password"
-              value={confirmPassword}
-              onChange={setConfirmPassword}
-              error={fieldError('confirmPassword')}
+              {...field('confirmPassword')}
             />
           ) : null}
           {mode === 'signin' ? (

@@ -8,7 +8,7 @@ import { meQuery, saveWallet, useLogout, walletChallenge } from '../../../lib/se
 import { writeStored } from '../../../lib/storage';
 import { runWalletTask, WalletTaskError } from '../../../lib/wallet/wallet-client';
 import { Button, LinkButton } from '../../../ui/button';
-import { FormMessage, useFormError, WorkProgress } from '../../../ui/form-message';
+import { FormMessage, useForm, WorkProgress } from '../../../ui/form-message';
 import { PageLoading } from '../../../ui/page-loading';
 import { PasswordField, TextAreaField } from '../../../ui/text-field';
 import { AuthCard } from '../components/auth-card';
@@ -22,8 +22,8 @@ export function Component() {
   const navigate = useNavigate();
   const logout = useLogout();
   const [method, setMethod] = useState<Method>('password');
-  const [secret, setSecret] = useState('');
-  const { setProblem, fieldError, formError } = useFormError<'secret'>();
+  const { values, set, field, setProblem, formError } = useForm({ secret: '' });
+  const { secret } = values;
   const [progress, setProgress] = useState<number | null>(null);
 
   if (!newPassword || me.isError) return <Navigate replace to="/" />;
@@ -96,7 +96,7 @@ export function Component() {
                 checked={method === value}
                 onChange={() => {
                   setMethod(value);
-                  setSecret('');
+                  set('secret')('');
                   setProblem(null);
                 }}
               />{' '}
@@ -105,22 +105,14 @@ export function Component() {
           ))}
         </fieldset>
         {method === 'password' ? (
-          <PasswordField
-            label="Your old password"
-            autoComplete="off"
-            value={secret}
-            onChange={setSecret}
-            error={fieldError('secret')}
-          />
+          <PasswordField label="Your old password" autoComplete="off" {...field('secret')} />
         ) : (
           <TextAreaField
             label="Your 12-word code"
-            value={secret}
-            onChange={setSecret}
-            error={fieldError('secret')}
             autoComplete="off"
             autoCapitalize="none"
             spellCheck={false}
+            {...field('secret')}
           />
         )}
         <FormMessage error={formError} />

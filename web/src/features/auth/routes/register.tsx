@@ -1,36 +1,27 @@
 // The registration screen (SPEC §2): the full form, then the wallet, then the phrase.
 import { findReferralCode, validateRegistration } from '@crw/core';
 import { useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { Link, useLocation } from 'react-router';
 import { publicConfigQuery } from '../../../lib/session';
 import { Button } from '../../../ui/button';
-import { FormMessage, useFormError, WorkProgress } from '../../../ui/form-message';
+import { FormMessage, useForm, WorkProgress } from '../../../ui/form-message';
 import { PasswordField, TextField } from '../../../ui/text-field';
 import { AuthCard } from '../components/auth-card';
 import styles from '../components/auth.module.css';
 import { useCreateAccount } from '../hooks/use-create-account';
 import { signUpError, signUpErrorField } from '../messages';
 
-type Field = 'firstName' | 'lastName' | 'email' | 'password' | 'confirmPassword';
+const EMPTY = { firstName: '', lastName: '', email: '', password: '', confirmPassword: '' };
 
 export function Component() {
   const location = useLocation();
   const referralCode = findReferralCode(location);
   const terms = useQuery(publicConfigQuery).data?.links.terms;
-  const [form, setForm] = useState({
-    firstName: '',
-    lastName: '',
-    email: '',
-    password: '',
-    confirmPassword: '',
-  });
-  const { setProblem, fieldError, formError } = useFormError<Field>();
+  const { values: form, field, setProblem, formError } = useForm(EMPTY);
   const account = useCreateAccount((e) =>
     setProblem({ field: signUpErrorField(e), message: signUpError(e, 'register') }),
   );
-  const set = (field: keyof typeof form) => (value: string) =>
-    setForm((f) => ({ ...f, [field]: value }));
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -52,41 +43,14 @@ export function Component() {
       subtitle="Create your account and your own wallet. Your password locks the wallet on this device."
     >
       <form onSubmit={onSubmit} noValidate>
-        <TextField
-          label="First name"
-          autoComplete="given-name"
-          value={form.firstName}
-          onChange={set('firstName')}
-          error={fieldError('firstName')}
-        />
-        <TextField
-          label="Last name"
-          autoComplete="family-name"
-          value={form.lastName}
-          onChange={set('lastName')}
-          error={fieldError('lastName')}
-        />
-        <TextField
-          label="Email"
-          type="email"
-          autoComplete="email"
-          value={form.email}
-          onChange={set('email')}
-          error={fieldError('email')}
-        />
-        <PasswordField
-          label="Password"
-          autoComplete="new-password"
-          value={form.password}
-          onChange={set('password')}
-          error={fieldError('password')}
-        />
+        <TextField label="First name" autoComplete="given-name" {...field('firstName')} />
+        <TextField label="Last name" autoComplete="family-name" {...field('lastName')} />
+        <TextField label="Email" type="email" autoComplete="email" {...field('email')} />
+        <PasswordField label="Password" autoComplete="new-password" {...field('password')} />
         <PasswordField
           label="Confirm password"
           autoComplete="new-password"
-          value={form.confirmPassword}
-          onChange={set('confirmPassword')}
-          error={fieldError('confirmPassword')}
+          {...field('confirmPassword')}
         />
         <p>
           By creating a wallet you agree to the{' '}

@@ -6,7 +6,7 @@ import { Link, useSearchParams } from 'react-router';
 import { ApiError } from '../../../lib/api-client';
 import { Button } from '../../../ui/button';
 import callout from '../../../ui/callout.module.css';
-import { FormMessage, useFormError } from '../../../ui/form-message';
+import { FormMessage, useForm } from '../../../ui/form-message';
 import { PasswordField, TextField } from '../../../ui/text-field';
 import { requestPasswordReset, setNewPassword } from '../api/email-links';
 import { AuthCard } from '../components/auth-card';
@@ -31,9 +31,8 @@ function NewPasswordForm({
   email: string;
   onLinkRefused: () => void;
 }) {
-  const [password, setPassword] = useState('');
-  const [confirmPassword, setConfirmPassword] = useState('');
-  const { setProblem, fieldError, formError } = useFormError<'password' | 'confirmPassword'>();
+  const { values, field, setProblem, formError } = useForm({ password: '', confirmPassword: '' });
+  const { password, confirmPassword } = values;
   const [done, setDone] = useState(false);
   const [busy, setBusy] = useState(false);
 
@@ -74,19 +73,11 @@ function NewPasswordForm({
         </>
       ) : (
         <form onSubmit={(e) => void onSubmit(e)} noValidate>
-          <PasswordField
-            label="New password"
-            autoComplete="new-password"
-            value={password}
-            onChange={setPassword}
-            error={fieldError('password')}
-          />
+          <PasswordField label="New password" autoComplete="new-password" {...field('password')} />
           <PasswordField
             label="Confirm new password"
             autoComplete="new-password"
-            value={confirmPassword}
-            onChange={setConfirmPassword}
-            error={fieldError('confirmPassword')}
+            {...field('confirmPassword')}
           />
           <FormMessage error={formError} />
           <Button type="submit" busy={busy}>
@@ -100,8 +91,8 @@ function NewPasswordForm({
 
 /** The next step after a link that does not work: a new link, to the address it was sent to. */
 function NewLinkRequest({ email: linkEmail }: { email: string }) {
-  const [email, setEmail] = useState(linkEmail);
-  const { setProblem, fieldError, formError } = useFormError<'email'>();
+  const { values, field, setProblem, formError } = useForm({ email: linkEmail });
+  const { email } = values;
   const [sent, setSent] = useState(false);
   const [busy, setBusy] = useState(false);
 
@@ -133,14 +124,7 @@ function NewLinkRequest({ email: linkEmail }: { email: string }) {
         <FormMessage success="Password reset email sent. Check your inbox for the link." />
       ) : (
         <form onSubmit={(e) => void onSubmit(e)} noValidate>
-          <TextField
-            label="Email"
-            type="email"
-            autoComplete="email"
-            value={email}
-            onChange={setEmail}
-            error={fieldError('email')}
-          />
+          <TextField label="Email" type="email" autoComplete="email" {...field('email')} />
           <FormMessage error={formError} />
           <Button type="submit" busy={busy}>
             Send a new link

@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { networkQuery } from '../../../lib/referrals';
 import { meQuery } from '../../../lib/session';
 import { CapsGauge } from '../../../ui/caps-gauge';
+import { CardSection } from '../../../ui/card-section';
 import card from '../../../ui/card.module.css';
 import { MiddleTruncate } from '../../../ui/middle-truncate';
 import { PageLoading } from '../../../ui/page-loading';
@@ -33,28 +34,26 @@ export function Component() {
       <p>
         <MiddleTruncate text={me.data.wallet.address} keep={6} />
       </p>
-      <section className={card.card} aria-labelledby="static-caps">
-        <h2 id="static-caps" className={card.cardTitle}>
-          CAPs from referrals
-        </h2>
+      <CardSection titleId="static-caps" title="CAPs from referrals">
         <CapsGauge value={me.data.caps.referrals} label="CAPs from referrals" />
-      </section>
-      <section className={card.card} aria-labelledby="static-goal">
-        <h2 id="static-goal" className={card.cardTitle}>
-          Goal progress <span className={card.badge}>Coming Soon</span>
-        </h2>
+      </CardSection>
+      <CardSection
+        titleId="static-goal"
+        title={
+          <>
+            Goal progress <span className={card.badge}>Coming Soon</span>
+          </>
+        }
+      >
         <ProgressBar label="Goal progress" max={REFERRAL_GOAL_FRIENDS} value={level1} />
         <p className={card.muted}>
           {Math.min(level1, REFERRAL_GOAL_FRIENDS)} of {REFERRAL_GOAL_FRIENDS} friends.{' '}
           {goalBonusText()}
         </p>
-      </section>
-      <section className={card.card} aria-labelledby="static-link">
-        <h2 id="static-link" className={card.cardTitle}>
-          Your referral link
-        </h2>
+      </CardSection>
+      <CardSection titleId="static-link" title="Your referral link">
         {me.data.referralLink ? <ReferralLink link={me.data.referralLink} share={false} /> : null}
-      </section>
+      </CardSection>
     </main>
   );
 }

@@ -4,6 +4,7 @@ import {
   greetingName,
   RCB_ADDRESS_DISPLAY_CHARS,
   REFERRAL_GOAL_FRIENDS,
+  type Layout,
 } from '@crw/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
@@ -12,6 +13,7 @@ import { meQuery } from '../../../lib/session';
 import { useLayout } from '../../../lib/theme';
 import { useCopy } from '../../../lib/use-copy';
 import { Button } from '../../../ui/button';
+import { CardSection } from '../../../ui/card-section';
 import card from '../../../ui/card.module.css';
 import { PageLoading } from '../../../ui/page-loading';
 import { Stat } from '../../../ui/stat';
@@ -21,6 +23,11 @@ import styles from '../components/community.module.css';
 import { NetworkGraph } from '../components/network-graph';
 import { ReferralLink, useInvite } from '../components/referral-link';
 import { ProgressBar } from '../../../ui/progress-bar';
+
+const LAYOUT_OPTIONS: Array<[Layout, string]> = [
+  ['modern', 'Modern'],
+  ['compact', 'Compact'],
+];
 
 export function Component() {
   const me = useQuery(meQuery);
@@ -56,10 +63,7 @@ export function Component() {
             label="Layout"
             value={layout}
             onChange={setLayout}
-            options={[
-              ['modern', 'Modern'],
-              ['compact', 'Compact'],
-            ]}
+            options={LAYOUT_OPTIONS}
           />
           <ThemeToggle />
         </div>
@@ -79,10 +83,7 @@ export function Component() {
         </Button>
       </p>
 
-      <section className={card.card} aria-labelledby="network-title">
-        <h2 id="network-title" className={card.cardTitle}>
-          Your Network
-        </h2>
+      <CardSection titleId="network-title" title="Your Network">
         <div className={card.grid}>
           <Stat
             label="Total network size"
@@ -97,12 +98,9 @@ export function Component() {
           ))}
         </ul>
         {layout === 'modern' ? <NetworkGraph rootId={me.data.id} network={network.data} /> : null}
-      </section>
+      </CardSection>
 
-      <section className={card.card} aria-labelledby="invite-title">
-        <h2 id="invite-title" className={card.cardTitle}>
-          Your referral link
-        </h2>
+      <CardSection titleId="invite-title" title="Your referral link">
         <p className={card.muted}>
           Friends who join with it earn you 100 CAPs, their friends 50, and theirs 25.
         </p>
@@ -116,12 +114,16 @@ export function Component() {
             </p>
           </>
         ) : null}
-      </section>
+      </CardSection>
 
-      <section className={card.card} aria-labelledby="goal-title">
-        <h2 id="goal-title" className={card.cardTitle}>
-          Referral Goal Progress <span className={card.badge}>Coming Soon</span>
-        </h2>
+      <CardSection
+        titleId="goal-title"
+        title={
+          <>
+            Referral Goal Progress <span className={card.badge}>Coming Soon</span>
+          </>
+        }
+      >
         <p className={card.muted}>
           Invite {REFERRAL_GOAL_FRIENDS} friends to reach your first goal. {goalBonusText()}
         </p>
@@ -130,7 +132,7 @@ export function Component() {
           max={REFERRAL_GOAL_FRIENDS}
           value={counts.level1}
         />
-      </section>
+      </CardSection>
     </main>
   );
 }

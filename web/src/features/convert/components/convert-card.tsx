@@ -10,10 +10,11 @@ import {
 } from '@crw/core';
 import * as Slider from '@radix-ui/react-slider';
 import { useState } from 'react';
+import { AmountField } from '../../../ui/amount-field';
 import { Button } from '../../../ui/button';
 import callout from '../../../ui/callout.module.css';
+import { CardSection } from '../../../ui/card-section';
 import card from '../../../ui/card.module.css';
-import forms from '../../../ui/forms.module.css';
 import styles from './convert.module.css';
 
 interface ConvertCardProps {
@@ -39,48 +40,33 @@ export function ConvertCard({ available, amount, onAmountChange, remePrice }: Co
   const worth = formatGbp(remeBaseUnitsForCaps(amount), remePrice);
   const atMax = available > 0 && amount === available;
   return (
-    <section className={card.card} aria-labelledby="convert-title">
-      <h2 id="convert-title" className={card.cardTitle}>
-        Convert CAPs to REME
-      </h2>
+    <CardSection titleId="convert-title" title="Convert CAPs to REME">
       <p className={callout.info} role="note">
         Preview: conversion is not live yet. Nothing is sent and no CAPs are converted.
       </p>
-      <div className={forms.field}>
-        <label className={forms.label} htmlFor="convert-amount">
-          CAPs to convert
-        </label>
-        <div className={forms.amountRow}>
-          <input
-            id="convert-amount"
-            className={forms.input}
-            type="number"
-            inputMode="numeric"
-            min={0}
-            max={available}
-            step={1}
-            value={text}
-            aria-describedby="convert-limit"
-            onChange={(e) => {
-              setText(e.target.value);
-              // An emptied field converts nothing (the text stays empty while the member types).
-              if (e.target.value === '') onAmountChange(0);
-              else setAmount(e.target.valueAsNumber);
-            }}
-            onBlur={() => setAmount(Number(text === '' ? Number.NaN : text))}
-          />
-          <Button
-            variant="secondary"
-            onClick={() => setAmount(available)}
-            disabled={available === 0}
-          >
-            MAX
-          </Button>
-        </div>
+      <AmountField
+        id="convert-amount"
+        label="CAPs to convert"
+        onMax={() => setAmount(available)}
+        maxDisabled={available === 0}
+        inputMode="numeric"
+        min={0}
+        max={available}
+        step={1}
+        value={text}
+        aria-describedby="convert-limit"
+        onChange={(e) => {
+          setText(e.target.value);
+          // An emptied field converts nothing (the text stays empty while the member types).
+          if (e.target.value === '') onAmountChange(0);
+          else setAmount(e.target.valueAsNumber);
+        }}
+        onBlur={() => setAmount(Number(text === '' ? Number.NaN : text))}
+      >
         <p id="convert-limit" className={card.muted}>
           {atMax ? `That is all ${available} CAPs you can convert.` : `Up to ${available} CAPs.`}
         </p>
-      </div>
+      </AmountField>
       <Slider.Root
         className={styles.slider}
         value={[amount]}
@@ -120,6 +106,6 @@ export function ConvertCard({ available, amount, onAmountChange, remePrice }: Co
       <Button onClick={() => setPreviewed(amount)} disabled={amount === 0}>
         Convert Now
       </Button>
-    </section>
+    </CardSection>
   );
 }

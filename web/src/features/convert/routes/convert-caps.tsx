@@ -14,6 +14,7 @@ import { ArrowLeft, ExternalLink } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { meQuery, publicConfigQuery } from '../../../lib/session';
+import { CardSection } from '../../../ui/card-section';
 import card from '../../../ui/card.module.css';
 import { MemberAddresses } from '../../../ui/member-addresses';
 import { PageLoading } from '../../../ui/page-loading';
@@ -61,12 +62,9 @@ function ConvertPage({ details }: { details: UserDetails }) {
         </ul>
       </nav>
       <h1 className={card.title}>Convert CAPs</h1>
-      <section className={card.card} aria-labelledby="convert-addresses">
-        <h2 id="convert-addresses" className={card.cardTitle}>
-          Wallet address
-        </h2>
+      <CardSection titleId="convert-addresses" title="Wallet address">
         <MemberAddresses wallet={details.wallet.address} />
-      </section>
+      </CardSection>
       <div className={styles.cards}>
         <section className={card.stat} aria-labelledby="caps-available">
           <h2 id="caps-available">CAPs Available</h2>

@@ -8,8 +8,8 @@ import { useRise } from '../../../lib/use-rise';
 import { Button } from '../../../ui/button';
 import forms from '../../../ui/forms.module.css';
 import { MemberAddresses } from '../../../ui/member-addresses';
+import hidden from '../../../ui/visually-hidden.module.css';
 import styles from './balance-card.module.css';
-import dashboard from './dashboard.module.css';
 import { SwapModal } from './swap-modal';
 
 /** REME held as a number of whole tokens, for noticing a rise (display goes through formatAmount). */
@@ -87,7 +87,7 @@ export function BalanceCard({
         <Link to="/rcb" className={[forms.button, forms.secondary].join(' ')}>
           <UserPlus aria-hidden="true" size={18} />
           <span>
-            Invite<span className={dashboard.narrowHidden}> friends</span>
+            Invite<span className={hidden.narrowHidden}> friends</span>
           </span>
         </Link>
         <SwapModal caps={caps.total} remePrice={tokens.remePrice} className="" />

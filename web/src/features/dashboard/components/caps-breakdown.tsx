@@ -7,6 +7,7 @@ import {
 } from '@crw/core';
 import { Info } from 'lucide-react';
 import { CapsGauge } from '../../../ui/caps-gauge';
+import { CardSection } from '../../../ui/card-section';
 import card from '../../../ui/card.module.css';
 import { Tooltip } from '../../../ui/tooltip';
 import styles from './dashboard.module.css';
@@ -27,10 +28,7 @@ export function CapsBreakdown({ caps }: { caps: Breakdown }) {
     ['Care actions', caps.careActions],
   ];
   return (
-    <section className={card.card} aria-labelledby="caps-title">
-      <h2 id="caps-title" className={card.cardTitle}>
-        How you earned your CAPs
-      </h2>
+    <CardSection titleId="caps-title" title="How you earned your CAPs">
       <div className={styles.breakdown}>
         <dl className={card.grid}>
           <div className={card.stat}>
@@ -68,6 +66,6 @@ export function CapsBreakdown({ caps }: { caps: Breakdown }) {
         {friends === 1 ? 'one more friend' : `about ${friends} friends`} would take you to{' '}
         {milestone.toLocaleString('en-GB')}.
       </p>
-    </section>
+    </CardSection>
   );
 }

@@ -2,15 +2,13 @@
 // incoming (next round). The Claim button is on the balance card (balance-card.tsx), whose claim
 // screen reads the ETH balance itself on arrival.
 import { formatAmount, type MemberTokens } from '@crw/core';
+import { CardSection } from '../../../ui/card-section';
 import card from '../../../ui/card.module.css';
 import styles from './dashboard.module.css';
 
 export function ClaimEntry({ tokens }: { tokens: MemberTokens }) {
   return (
-    <section className={card.card} aria-labelledby="claim-title">
-      <h2 id="claim-title" className={card.cardTitle}>
-        Claim REME
-      </h2>
+    <CardSection titleId="claim-title" title="Claim REME">
       <dl className={card.grid}>
         <div className={card.stat}>
           <dt>Tokens to claim</dt>
@@ -31,6 +29,6 @@ export function ClaimEntry({ tokens }: { tokens: MemberTokens }) {
           <dd className={styles.value}>{formatAmount(tokens.incoming)}</dd>
         </div>
       </dl>
-    </section>
+    </CardSection>
   );
 }

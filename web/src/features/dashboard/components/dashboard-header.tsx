@@ -6,6 +6,7 @@ import { Button } from '../../../ui/button';
 import card from '../../../ui/card.module.css';
 import formStyles from '../../../ui/forms.module.css';
 import { ThemeToggle } from '../../../ui/theme-toggle';
+import hidden from '../../../ui/visually-hidden.module.css';
 import styles from './dashboard.module.css';
 
 /** SPEC §2: the Aurora/Crimson theme toggle and Logout, and the way to the account settings. On a
@@ -26,7 +27,7 @@ export function DashboardHeader() {
           className={[formStyles.button, formStyles.secondary, card.small].join(' ')}
         >
           <UserRound aria-hidden="true" size={16} />
-          <span className={styles.narrowHidden}>Account</span>
+          <span className={hidden.narrowHidden}>Account</span>
         </Link>
         <Button
           variant="secondary"
@@ -35,7 +36,7 @@ export function DashboardHeader() {
           onClick={() => void logout()}
         >
           <LogOut aria-hidden="true" size={16} />
-          <span className={styles.narrowHidden}>Logout</span>
+          <span className={hidden.narrowHidden}>Logout</span>
         </Button>
       </div>
     </header>

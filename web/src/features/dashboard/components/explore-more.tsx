@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { publicConfigQuery } from '../../../lib/session';
 import { Button } from '../../../ui/button';
+import { CardSection } from '../../../ui/card-section';
 import card from '../../../ui/card.module.css';
 import { notify } from '../../../ui/toaster';
 import { createHandoff } from '../api/community-app';
@@ -16,10 +17,7 @@ import styles from './dashboard.module.css';
 export function ExploreMore() {
   const config = useQuery(publicConfigQuery);
   return (
-    <section className={card.card} aria-labelledby="explore-title">
-      <h2 id="explore-title" className={card.cardTitle}>
-        Explore More
-      </h2>
+    <CardSection titleId="explore-title" title="Explore More">
       <ul className={styles.exploreGrid}>
         <li>
           <Link to="/rcb" className={styles.exploreCard}>
@@ -78,7 +76,7 @@ export function ExploreMore() {
       <div className={styles.actionRow}>
         <CommunityAppLink />
       </div>
-    </section>
+    </CardSection>
   );
 }
 

@@ -4,9 +4,9 @@
 import { conversionRates, formatGbp, remeBaseUnitsForCaps, remeForCaps } from '@crw/core';
 import * as Dialog from '@radix-ui/react-dialog';
 import { ArrowRightLeft, X } from 'lucide-react';
+import { AmountField } from '../../../ui/amount-field';
 import { Button } from '../../../ui/button';
 import card from '../../../ui/card.module.css';
-import forms from '../../../ui/forms.module.css';
 import { notify } from '../../../ui/toaster';
 import styles from './dashboard.module.css';
 import dialog from '../../../ui/dialog.module.css';
@@ -41,24 +41,14 @@ export function SwapModal({
           <Dialog.Description className={card.muted}>
             Swapping is a preview for now: nothing is converted.
           </Dialog.Description>
-          <div className={forms.field}>
-            <label className={forms.label} htmlFor="swap-amount">
-              Amount of CAPs
-            </label>
-            <div className={forms.amountRow}>
-              <input
-                id="swap-amount"
-                className={forms.input}
-                type="number"
-                value={amount}
-                disabled
-                readOnly
-              />
-              <Button variant="secondary" disabled>
-                MAX
-              </Button>
-            </div>
-          </div>
+          <AmountField
+            id="swap-amount"
+            label="Amount of CAPs"
+            value={amount}
+            disabled
+            readOnly
+            maxDisabled
+          />
           <dl className={card.pairs}>
             <dt>You Pay</dt>
             <dd data-testid="swap-pay">{caps} CAPs</dd>
