@@ -75,10 +75,15 @@ test('two-factor sign-in: enrol from the QR key, a code at sign-in, a wrong code
   await section.getByRole('button', { name: 'Turn on', exact: true }).click();
   await expect(section.getByRole('alert')).toContainText('That code is not right');
   await section.getByLabel('Code from your app').fill(totp.generate());
+  // Turning it on renews the session: this page stays signed in. The old session's event stream
+  // says "signed-out", the page asks whether it is still signed in and, as it is, opens the
+  // stream again with the new session.
+  const reopened = page.waitForResponse((res) => new URL(res.url()).pathname === '/api/events', {
+    timeout: 20_000,
+  });
   await section.getByRole('button', { name: 'Turn on', exact: true }).click();
   await expect(section.getByText('Two-factor sign-in is on.')).toBeVisible();
-  // Turning it on renews the session: this page stays signed in.
-  await page.waitForTimeout(1_500);
+  expect((await reopened).status()).toBe(200);
   await expect(page).toHaveURL(/\/account$/);
 
   // Sign in: password, then a wrong code, then the right one.

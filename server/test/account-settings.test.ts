@@ -247,7 +247,7 @@ describe(`account settings (${testDbKind})`, () => {
     // then announces the change) writes nothing to it: once, that crashed the server.
     const userId = (await me(t, cookie)).json().id as string;
     await sql`SELECT pg_notify('member_events', ${userId})`.execute(t.services.database.db);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await t.services.events.fence(); // the notice has been heard and handed to every listener
     expect((await me(t, cookie)).statusCode).toBe(200);
   });
 
@@ -273,7 +273,7 @@ describe(`account settings (${testDbKind})`, () => {
       text += new TextDecoder().decode(chunk.value);
     }
     expect(text).toContain('event: signed-out');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await t.services.events.fence(); // the notice has been heard and handed to every listener
     expect((await me(t, cookie)).statusCode).toBe(200);
   });
 });

@@ -196,6 +196,7 @@ describe(`the chain follower on a remote node (${testDbKind})`, () => {
           for (let i = 0; i < polls.length; i += 25)
             await Promise.all(polls.slice(i, i + 25).map((cookie) => me(t, cookie)));
         })(),
+        // A measuring window: calls per minute need real time to pass, no event stands in for it.
         sleep(WINDOW_MS),
       ]);
       const minutes = (Date.now() - started) / 60_000;

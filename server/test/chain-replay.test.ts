@@ -10,6 +10,7 @@ import type { ChainNode } from '../src/chain/node';
 import { joinAndConfirm, makeMemberKeys } from './helpers/members';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import { openTestDatabase, testDbKind, type TestDatabase } from './helpers/test-database';
+import { until } from './helpers/until';
 
 /** Deploys a runtime (0x4260005500) that stores block.timestamp at slot 0 on every call. */
 const TIMESTAMP_RECORDER = '0x6442600055006000526005601bf3';
@@ -47,11 +48,15 @@ async function everyBlock(t: TestApp): Promise<Block[]> {
   return blocks.map(({ number, hash, timestamp }) => ({ number, hash, timestamp }));
 }
 
-/** Waits until the chain's clock is more than a second past its latest block. */
+/** Waits until the chain's clock is more than a second past its latest block. The chain's clock is
+ * the wall clock, so real time must pass: no event stands in for it (the test is about timestamps). */
 async function letTimePass(node: ChainNode): Promise<void> {
   const latest = Number((await block(node, 'latest')).timestamp);
-  while (Number((await block(node, 'pending')).timestamp) < latest + 2)
-    await new Promise((r) => setTimeout(r, 250));
+  await until(async () => Number((await block(node, 'pending')).timestamp) >= latest + 2, {
+    timeoutMs: 10_000,
+    intervalMs: 250,
+    what: "the chain's clock 2 s past its latest block",
+  });
 }
 
 const health = async (t: TestApp) =>

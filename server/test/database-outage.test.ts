@@ -3,6 +3,7 @@
 // without restarting the server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { openDatabase } from '../src/db/database';
 import { MEMBER_EVENTS_CHANNEL } from '../src/realtime/member-events';
 import { setUpSchema } from '../src/db/setup';
@@ -10,6 +11,22 @@ import { cookieOf, makeMemberKeys, registerBody } from './helpers/members';
 import { tcpProxy, type TcpProxy } from './helpers/tcp-proxy';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import { createPostgresDatabase, testDbKind } from './helpers/test-database';
+import { until } from './helpers/until';
+
+/** Counts the connection attempts of LISTEN clients (a client with a notification handler, as
+ * database.listen makes) that failed, until `restore`. */
+function countFailedListenerConnects(): { failed: () => number; restore: () => void } {
+  const proto = pg.Client.prototype as unknown as { connect: (...args: unknown[]) => unknown };
+  const connect = proto.connect;
+  let failed = 0;
+  proto.connect = function (this: pg.Client, ...args: unknown[]) {
+    const result = connect.apply(this, args);
+    if (this.listenerCount('notification') > 0 && result instanceof Promise)
+      result.catch(() => (failed += 1));
+    return result;
+  };
+  return { failed: () => failed, restore: () => void (proto.connect = connect) };
+}
 
 describe.runIf(testDbKind === 'postgres')('PostgreSQL restarted under load', () => {
   let t: TestApp;
@@ -82,6 +99,7 @@ describe.runIf(testDbKind === 'postgres')('PostgreSQL restarted under load', () 
   it('answers 503 service_unavailable quickly while it is down, and 200 again once it is back', async () => {
     expect((await burst(2)).every((a) => a.status === 200)).toBe(true);
 
+    const listeners = countFailedListenerConnects();
     await proxy.cut();
     const down = await burst(5);
     const statuses = [...new Set(down.map((a) => a.status))].sort();
@@ -97,8 +115,16 @@ describe.runIf(testDbKind === 'postgres')('PostgreSQL restarted under load', () 
       t.logs.filter((l) => l.level === 50 && String(l.msg) !== 'database unavailable'),
     ).toEqual([]);
 
-    // A restart takes a few seconds: longer than one reconnect attempt of the realtime listener.
-    await new Promise((r) => setTimeout(r, 2_500));
+    // A restart takes a few seconds: longer than one reconnect attempt of the realtime listeners
+    // (member events' and sessions', each trying again every second).
+    try {
+      await until(() => listeners.failed() >= 2, {
+        timeoutMs: 10_000,
+        what: 'the realtime listeners failing to reconnect',
+      });
+    } finally {
+      listeners.restore();
+    }
     await proxy.restore();
     await expect
       .poll(

@@ -69,7 +69,7 @@ describe(`the database (${testDbKind})`, () => {
             .insertInto('concurrency_probe' as never)
             .values({ tx, seq } as never)
             .execute();
-          await new Promise((r) => setTimeout(r, 2)); // give other transactions every chance to cut in
+          await new Promise(setImmediate); // yield: give other transactions every chance to cut in
         }
         // Inside the transaction, only this transaction's uncommitted rows and committed ones are visible.
         const mine = await sql<{

@@ -9,6 +9,7 @@ import { EVERY_MEMBER } from '../src/realtime/member-events';
 import { joinAndConfirm, makeMemberKeys, signedInCookie, type MemberKeys } from './helpers/members';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import { openTestDatabase, testDbKind, type TestDatabase } from './helpers/test-database';
+import { until } from './helpers/until';
 
 let t: TestApp;
 let other: TestApp;
@@ -61,13 +62,15 @@ const credit = (app: TestApp, caps: number) =>
 /** Polls `app` until the member's care-action CAPs read `caps`; the ms it took, or fails after 3 s. */
 async function careActionsWithin(app: TestApp, caps: number): Promise<number> {
   const start = Date.now();
-  while ((await me(app)).caps.careActions !== caps) {
-    if (Date.now() - start > 3_000)
-      throw new Error(
-        `still not ${caps} care-action CAPs after 3 s: ${(await me(app)).caps.careActions} fresh ${(await me(app, { 'cache-control': 'no-cache' })).caps.careActions}`,
-      );
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await until(async () => (await me(app)).caps.careActions === caps, {
+    timeoutMs: 3_000,
+    intervalMs: 10,
+    what: `${caps} care-action CAPs`,
+  }).catch(async (error: Error) => {
+    throw new Error(
+      `${error.message}: ${(await me(app)).caps.careActions} fresh ${(await me(app, { 'cache-control': 'no-cache' })).caps.careActions}`,
+    );
+  });
   return Date.now() - start;
 }
 
@@ -118,8 +121,12 @@ describe(`a member's details as each process keeps them (${testDbKind})`, () => 
     await sql`UPDATE chain_follower_state SET synced_at = now() - interval '1 hour'`.execute(
       t.services.database.db,
     );
-    await new Promise((r) => setTimeout(r, 1_100));
-    expect((await me(t)).tokens.asOf.ageSeconds).toBeGreaterThanOrEqual(3_599);
+    // Read again within its second (FollowerProgressReader), long before the member's copy lapses.
+    await until(async () => ((await me(t)).tokens.asOf.ageSeconds ?? 0) >= 3_599, {
+      timeoutMs: 3_000,
+      intervalMs: 50,
+      what: "the follower's age read again",
+    });
   });
 });
 

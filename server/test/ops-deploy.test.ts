@@ -14,6 +14,7 @@ import { freePort } from './helpers/ports';
 import { repoRoot, spawnServer, waitForHealthy } from './helpers/server-process';
 import { fixtureWebDist } from './helpers/test-app';
 import { createPostgresDatabase, testDbKind } from './helpers/test-database';
+import { until } from './helpers/until';
 
 const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const opsCli = path.join(repoRoot, 'server/src/cli/ops.ts');
@@ -66,23 +67,31 @@ function runDeploy(cwd: string, env: Record<string, string>, args: string[] = []
     exited,
     output: () => out,
     async waitForOutput(text: string): Promise<void> {
-      for (let i = 0; i < 600 && !out.includes(text); i++) {
-        if (child.exitCode !== null)
-          throw new Error(`deploy exited before printing "${text}":\n${out}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      if (!out.includes(text)) throw new Error(`deploy did not print "${text}":\n${out}`);
+      await until(
+        () => {
+          if (out.includes(text)) return true;
+          if (child.exitCode !== null)
+            throw new Error(`deploy exited before printing "${text}":\n${out}`);
+          return false;
+        },
+        { timeoutMs: 30_000, intervalMs: 50, what: () => `deploy printing "${text}" (${out})` },
+      );
     },
   };
 }
 
-/** Mines a block every 200 ms until `done` settles (the node mines only on transactions). */
+/** Until `done` settles, mines a block each time the deploy has looked at the chain's head since
+ * the last one (the node mines only on transactions; it prints every call it answers). */
 async function mineUntil(done: Promise<unknown>): Promise<void> {
   let finished = false;
   void done.finally(() => (finished = true));
   while (!finished) {
     await node.request('evm_mine');
-    await new Promise((r) => setTimeout(r, 200));
+    const seen = node.output().length;
+    await until(() => finished || node.output().includes('eth_blockNumber', seen), {
+      timeoutMs: 30_000,
+      what: 'the deploy asking for the next block',
+    });
   }
 }
 

@@ -5,19 +5,17 @@ import { OutboxWorker, enqueueMail, retryDelayMs } from '../src/mail/outbox';
 import { smtpTransport } from '../src/mail/transports';
 import { freePort, smtpPeer } from './helpers/smtp-peer';
 import { openTestDatabase, type TestDatabase } from './helpers/test-database';
+import { until } from './helpers/until';
 
 const log = pino({ level: 'silent' });
 const fast = { pollIntervalMs: 25, retryBaseMs: 25, retryMaxMs: 100 };
 
-async function until(
-  condition: () => boolean | Promise<boolean>,
-  timeoutMs = 15_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
+/** Resolves once each worker has completed `more` delivery passes after this call. */
+async function morePasses(workers: OutboxWorker[], more: number): Promise<void> {
+  const before = workers.map((w) => w.passes);
+  await until(() => workers.every((w, i) => w.passes >= before[i]! + more), {
+    what: `${more} more outbox passes`,
+  });
 }
 
 const pendingCount = async (database: Database) =>
@@ -107,7 +105,7 @@ describe('the mail outbox', () => {
       peer.refusing = false;
       await until(() => peer.received.length === 1);
       await until(async () => (await pendingCount(t.database)) === 0);
-      await new Promise((r) => setTimeout(r, 300)); // several more polls: nothing is sent again
+      await morePasses([worker], 3); // several more polls: nothing is sent again
       expect(peer.received).toHaveLength(1);
       expect(peer.received[0]?.to).toEqual(['member@example.test']);
       expect(peer.received[0]?.raw).toMatch(/Message-ID: <outbox-\d+@localhost>/i);
@@ -136,7 +134,8 @@ describe('the mail outbox', () => {
       workers.forEach((w) => w.start());
       await until(() => peer.received.length >= 30);
       await until(async () => (await pendingCount(t.database)) === 0);
-      await new Promise((r) => setTimeout(r, 200));
+      // Every pass under way has finished, and another has run: nothing is sent twice.
+      await morePasses(workers, 2);
       const recipients = peer.received.map((m) => m.to[0]).filter((to) => to?.startsWith('bulk'));
       expect(recipients).toHaveLength(30);
       expect(new Set(recipients).size).toBe(30);

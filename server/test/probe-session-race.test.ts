@@ -17,6 +17,7 @@ import type {
 } from 'kysely';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVERY_SESSION, SessionCache } from '../src/auth/session';
 import {
   joinAndConfirm,
   makeMemberKeys,
@@ -26,6 +27,7 @@ import {
 } from './helpers/members';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import { openTestDatabase, testDbKind, type TestDatabase } from './helpers/test-database';
+import { until } from './helpers/until';
 
 /** Holds back the result of the next session-by-token SELECT (once armed) until `release()`. */
 class LateAnswer {
@@ -119,13 +121,36 @@ afterAll(async () => {
 
 const me = (cookie: string) => t.app.inject({ method: 'GET', url: '/api/me', headers: { cookie } });
 
+/** Whether every request with the cookie for `ms` is accepted (none refused with 401). */
 async function stillAcceptedAfter(cookie: string, ms: number): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if ((await me(cookie)).statusCode === 401) return false;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return (await me(cookie)).statusCode === 200;
+  return until(async () => (await me(cookie)).statusCode === 401, {
+    timeoutMs: ms,
+    intervalMs: 100,
+  }).then(
+    () => false,
+    async () => (await me(cookie)).statusCode === 200,
+  );
+}
+
+/** The session token of a signed-in cookie. */
+const tokenOf = (cookie: string) =>
+  decodeURIComponent(
+    cookie
+      .split('; ')
+      .find((c) => c.includes('session_token'))!
+      .split('=')[1]!,
+  ).split('.')[0]!;
+
+/** Whether this process has heard, since the call, that the cookie's session ended (and forgot it). */
+function heardEnded(cookie: string): () => boolean {
+  const key = SessionCache.key(tokenOf(cookie));
+  let heard = false;
+  const off = t.services.sessions.cache.onEnded((ended) => {
+    if (ended !== key && ended !== EVERY_SESSION) return;
+    heard = true;
+    off();
+  });
+  return () => heard;
 }
 
 describe(`probe: a session ended during its own check (${testDbKind})`, () => {
@@ -142,12 +167,7 @@ describe(`probe: a session ended during its own check (${testDbKind})`, () => {
       payload: {},
     });
     expect(out.statusCode).toBe(200);
-    const token = decodeURIComponent(
-      cookie
-        .split('; ')
-        .find((c) => c.includes('session_token'))!
-        .split('=')[1]!,
-    ).split('.')[0]!;
+    const token = tokenOf(cookie);
     const { rows } = await sql`SELECT id FROM "session" WHERE token = ${token}`.execute(
       t.services.database.db,
     );
@@ -170,8 +190,10 @@ describe(`probe: a session ended during its own check (${testDbKind})`, () => {
     late.arm();
     const inFlight = me(cookie);
     await late.ran;
+    const heard = heardEnded(cookie);
     await sql`DELETE FROM "session"`.execute(t.services.database.db);
-    await new Promise((r) => setTimeout(r, 200)); // the NOTIFY is heard and forgotten (nothing to forget yet)
+    // The NOTIFY is heard and forgotten (nothing to forget yet).
+    await until(heard, { timeoutMs: 5_000, what: 'the session_ended notice heard' });
     late.release();
     expect((await inFlight).statusCode).toBe(200);
     expect((await me(cookie)).statusCode).toBe(401);

@@ -8,6 +8,7 @@ import { spawnServer, waitForHealthy } from './helpers/server-process';
 import { freePort } from './helpers/smtp-peer';
 import { fixtureWebDist } from './helpers/test-app';
 import { createPostgresDatabase, testDbKind } from './helpers/test-database';
+import { until } from './helpers/until';
 
 let storage: Record<string, string>;
 let dropDatabase: (() => Promise<void>) | undefined;
@@ -59,9 +60,11 @@ describe(`the server process (${testDbKind})`, () => {
           messages: unknown[];
         }
       ).messages;
-    const delivered = async () => (await mailTo(first.url)).length;
-    for (let i = 0; i < 100 && (await delivered()) === 0; i++)
-      await new Promise((r) => setTimeout(r, 100));
+    await until(async () => (await mailTo(first.url)).length > 0, {
+      timeoutMs: 10_000,
+      intervalMs: 100,
+      what: 'the mail delivered to the dev mailbox',
+    });
     expect(first.output()).toContain(
       '[dev mailbox] to keep@example.test: Kept across restarts\n  http://localhost/kept',
     );
@@ -88,8 +91,21 @@ describe(`the server process (${testDbKind})`, () => {
       subject: 'Slow upload',
       text: 'x'.repeat(2000),
     });
+    /** A line the server logged (pino's JSON) with this message and, if given, this request URL. */
+    const logged = (msg: string, url?: string) => () => {
+      if (server.child.exitCode !== null) throw new Error(`server exited:\n${server.output()}`);
+      return server
+        .output()
+        .split('\n')
+        .some(
+          (line) =>
+            line.includes(`"msg":${JSON.stringify(msg)}`) &&
+            (url === undefined || line.includes(`"url":${JSON.stringify(url)}`)),
+        );
+    };
+    let req!: http.ClientRequest;
     const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.request(
+      req = http.request(
         {
           host: '127.0.0.1',
           port,
@@ -104,13 +120,16 @@ describe(`the server process (${testDbKind})`, () => {
         },
       );
       req.on('error', reject);
-      // Send half the body, let the server receive SIGTERM mid-request, then finish it.
-      req.write(body.slice(0, 1000));
-      setTimeout(() => {
-        server.child.kill('SIGTERM');
-        setTimeout(() => req.end(body.slice(1000)), 1000);
-      }, 300);
     });
+    // Send half the body; once the server has the request in hand (Fastify logs it on its
+    // headers), SIGTERM; once the server says it is shutting down, finish the body.
+    req.write(body.slice(0, 1000));
+    await until(logged('incoming request', '/dev/mail'), { what: 'the request logged' });
+    server.child.kill('SIGTERM');
+    await until(logged('shutting down: finishing in-flight requests'), {
+      what: 'the shutdown logged',
+    });
+    req.end(body.slice(1000));
     const result = await response;
     expect(result.status).toBe(202);
     expect(JSON.parse(result.body)).toMatchObject({ status: 'queued' });
@@ -214,13 +233,16 @@ describe(`the operator CLI against a running server (${testDbKind})`, () => {
       ).status,
     ).toBe(201);
     let link: string | undefined;
-    for (let i = 0; i < 100 && !link; i++) {
-      const { messages } = (await (
-        await fetch(`${server.url}/dev/mail.json?to=${encodeURIComponent(keys.email)}`)
-      ).json()) as { messages: { links: string[] }[] };
-      link = messages[0]?.links.find((l) => l.includes('verify-email'));
-      if (!link) await new Promise((r) => setTimeout(r, 100));
-    }
+    await until(
+      async () => {
+        const { messages } = (await (
+          await fetch(`${server.url}/dev/mail.json?to=${encodeURIComponent(keys.email)}`)
+        ).json()) as { messages: { links: string[] }[] };
+        link = messages[0]?.links.find((l) => l.includes('verify-email'));
+        return link !== undefined;
+      },
+      { timeoutMs: 10_000, intervalMs: 100, what: 'the confirmation mail' },
+    );
     const confirmUrl = new URL(link!);
     expect(
       (

@@ -40,6 +40,7 @@ import { freePort } from './helpers/ports';
 import { spawnServer, waitForHealthy, type ServerProcess } from './helpers/server-process';
 import { fixtureWebDist } from './helpers/test-app';
 import { createPostgresDatabase, testDbKind } from './helpers/test-database';
+import { untilRead } from './helpers/until';
 
 // The members are written with the server's own registerMember, their auth secret hashed at a
 // lower scrypt cost (N=2^10, p=1; the hash records its cost and the server verifies at that cost):
@@ -81,21 +82,12 @@ async function inLanes<T>(
   );
 }
 
-async function until<T>(
+const until = <T>(
   what: string,
   read: () => Promise<T>,
   done: (value: T) => boolean,
   timeoutMs = 30_000,
-): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() - started > timeoutMs)
-      throw new Error(`${what}: not within ${timeoutMs} ms; last seen ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+): Promise<T> => untilRead(read, done, { what, timeoutMs, intervalMs: 100 });
 
 describe.runIf(testDbKind === 'postgres')(
   'SIGKILL of the relayer process while it sends 200 sponsored claims',

@@ -27,6 +27,7 @@ import {
 } from './helpers/members';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import { testDbKind } from './helpers/test-database';
+import { until as untilMet, untilRead } from './helpers/until';
 
 let node: HardhatNode;
 let provider: JsonRpcProvider;
@@ -134,20 +135,35 @@ async function requestClaimsTogether(
   await Promise.all(members.map((m, i) => postClaim(m.cookie, bodies[i]!)));
 }
 
-async function until<T>(
+const until = <T>(
   what: string,
   read: () => Promise<T>,
   done: (value: T) => boolean,
   timeoutMs = 20_000,
-): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() - started > timeoutMs)
-      throw new Error(`${what}: not within ${timeoutMs} ms; last seen ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+): Promise<T> => untilRead(read, done, { what, timeoutMs, intervalMs: 50 });
+
+/** Sets the relayer's RELAYER_BATCH_WAIT_MS and resolves once the relayer has read it: it does
+ * when it schedules its next pass (the one already scheduled keeps its time). */
+async function setBatchWait(settings: { batchWaitMs: number }, ms: number): Promise<void> {
+  let read = false;
+  const plain = (value: number) =>
+    Object.defineProperty(settings, 'batchWaitMs', {
+      value,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+  Object.defineProperty(settings, 'batchWaitMs', {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      read = true;
+      plain(ms);
+      return ms;
+    },
+    set: plain,
+  });
+  await untilMet(() => read, { timeoutMs: 10_000, what: 'the relayer reading its batch wait' });
 }
 
 const txRow = (nonce: number) =>
@@ -203,9 +219,8 @@ describe(`a stuck sponsored-claims batch on a Hardhat node process (${testDbKind
       // 500 ms (on a loaded machine three requests took longer than that, and split the batch). The
       // setting takes effect when the pass already scheduled has run and the next is scheduled.
       const settings = t.services.relayer!.settings as { batchWaitMs: number };
-      settings.batchWaitMs = 5_000;
-      await new Promise((r) => setTimeout(r, 1_500));
       try {
+        await setBatchWait(settings, 5_000);
         await requestClaimsTogether(members);
         await until(
           'the batch sent',
@@ -339,6 +354,8 @@ describe(`a stuck sponsored-claims batch on a Hardhat node process (${testDbKind
       // RELAYER_REPLACE_AFTER_SECONDS and a pass: the stuck batch must be replaced meanwhile.
       for (const m of others) {
         await requestClaim(m);
+        // The pace is what is tested (claims arriving more often than the batch wait, for longer
+        // than the replacement age): real time must pass between them, no event stands in for it.
         await new Promise((r) => setTimeout(r, 200));
       }
       during = attemptsOf(await txRow(nonce));
@@ -392,7 +409,9 @@ describe(`a stuck sponsored-claims batch on a Hardhat node process (${testDbKind
           answer === null
         ) {
           minedAt = Number(await node.request('eth_blockNumber')) + 1;
-          // Late enough that the version in the pool is due for replacement when the relayer looks at it next.
+          // Late enough that the version in the pool is due for replacement when the relayer looks at it next:
+          // the relayer measures a version's age on the clock (RELAYER_REPLACE_AFTER_SECONDS = 1), so
+          // real time must pass; no event stands in for it.
           await new Promise((r) => setTimeout(r, 1_100));
           await node.request('evm_mine');
           minedTime = Date.now();
@@ -435,8 +454,9 @@ describe(`a stuck sponsored-claims batch on a Hardhat node process (${testDbKind
     expect(claims.reduce((sum, c) => sum + BigInt(c.spent_wei!), 0n)).toBe(
       receipt.gasUsed * receipt.effectiveGasPrice,
     );
-    // Nothing sent again for these claims: no other transaction, the nonce used once.
-    await new Promise((r) => setTimeout(r, 1_000));
+    // Nothing sent again for these claims, however many passes the relayer makes: no other
+    // transaction, the nonce used once.
+    for (let pass = 0; pass < 3; pass++) await t.services.relayer!.passNow();
     expect(
       await db()
         .selectFrom('relayer_transactions')

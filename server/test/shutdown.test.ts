@@ -10,6 +10,7 @@ import { spawnServer, waitForHealthy } from './helpers/server-process';
 import { freePort } from './helpers/smtp-peer';
 import { fixtureWebDist } from './helpers/test-app';
 import { createPostgresDatabase, testDbKind } from './helpers/test-database';
+import { until } from './helpers/until';
 
 let storage: Record<string, string>;
 let dropDatabase: (() => Promise<void>) | undefined;
@@ -65,12 +66,14 @@ describe(`SIGTERM under load (${testDbKind})`, () => {
           statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         } catch {
           refused += 1; // the listener is closed: a client (or a load balancer) goes elsewhere
-          await new Promise((r) => setTimeout(r, 20));
+          await server.exited; // and asks this server nothing more
         }
       }
     };
     const load = Array.from({ length: 64 }, (_, n) => worker(n));
-    await new Promise((r) => setTimeout(r, 1_500));
+    // The load under way before the signal: twice as many answers as there are clients.
+    const answers = () => [...statuses.values()].reduce((sum, n) => sum + n, 0);
+    await until(() => answers() >= 128, { timeoutMs: 30_000, what: '128 answers under load' });
     quitter.abort();
     server.child.kill('SIGTERM');
     const code = await server.exited;

@@ -57,6 +57,7 @@ export class OutboxWorker {
   #running: Promise<void> | undefined;
   #stopped = true;
   #delivery: DeliveryStatus = { status: 'unknown', lastError: null };
+  #passes = 0;
 
   constructor(
     db: Kysely<DB>,
@@ -79,6 +80,11 @@ export class OutboxWorker {
 
   get delivery(): DeliveryStatus {
     return this.#delivery;
+  }
+
+  /** How many delivery passes the worker has completed (a test waits for more to have run). */
+  get passes(): number {
+    return this.#passes;
   }
 
   start(): void {
@@ -108,6 +114,7 @@ export class OutboxWorker {
     } catch (error) {
       this.#log.error({ err: error }, 'mail outbox pass failed');
     }
+    this.#passes += 1;
   }
 
   /** Claims up to batchSize due mails, delivers each, and records the outcome. Returns how many it claimed. */

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { repoRoot } from './server-process';
 import { freePort } from './smtp-peer';
+import { until } from './until';
 
 const hardhatCli = path.join(
   path.dirname(createRequire(import.meta.url).resolve('hardhat/package.json')),
@@ -60,20 +61,21 @@ export async function startChainNode(): Promise<ChainNodeProcess> {
     );
     child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
-    const started = Date.now();
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`the Hardhat node exited:\n${output}`);
-      if (
-        await request('eth_chainId').then(
+    const proc = child;
+    await until(
+      () => {
+        if (proc.exitCode !== null) throw new Error(`the Hardhat node exited:\n${output}`);
+        return request('eth_chainId').then(
           () => true,
           () => false,
-        )
-      )
-        return;
-      if (Date.now() - started > 90_000)
-        throw new Error(`the Hardhat node did not answer within 90 s:\n${output}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
+        );
+      },
+      {
+        timeoutMs: 90_000,
+        intervalMs: 250,
+        what: () => `the Hardhat node answering (its output:\n${output})\n`,
+      },
+    );
   };
 
   const stop = async () => {

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { WELL_KNOWN_TEST_KEYS } from '@crw/contracts';
 import { freePort } from './ports';
 import { repoRoot } from './server-process';
+import { until } from './until';
 
 const hardhatCli = createRequire(path.join(repoRoot, 'contracts/package.json')).resolve(
   'hardhat/internal/cli/bootstrap.js',
@@ -83,20 +84,25 @@ export async function startHardhatNode(): Promise<HardhatNode> {
     proc.stderr.on('data', (c: Buffer) => (out += c.toString()));
     exited = new Promise((resolve) => proc.once('exit', () => resolve()));
     const url = `http://127.0.0.1:${port}`;
-    while (performance.now() - started < 30_000) {
-      if (proc.exitCode !== null || proc.signalCode !== null)
-        throw new Error(`hardhat node exited on port ${port}:\n${out}`);
-      if (
-        await rpc(url, 'eth_chainId').then(
+    await until(
+      () => {
+        if (proc.exitCode !== null || proc.signalCode !== null)
+          throw new Error(`hardhat node exited on port ${port}:\n${out}`);
+        return rpc(url, 'eth_chainId').then(
           () => true,
           () => false,
-        )
-      )
-        return Math.round(performance.now() - started);
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    proc.kill('SIGTERM');
-    throw new Error(`hardhat node did not answer on port ${port} within 30 s:\n${out}`);
+        );
+      },
+      {
+        timeoutMs: 30_000,
+        intervalMs: 25,
+        what: () => `hardhat node answering on port ${port} (its output:\n${out})\n`,
+      },
+    ).catch((error: unknown) => {
+      proc.kill('SIGTERM');
+      throw error;
+    });
+    return Math.round(performance.now() - started);
   };
 
   // The free port can be taken before the node binds it: then try another one.

@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { until } from './until';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -46,15 +47,21 @@ export function spawnServer(env: Record<string, string>): ServerProcess {
 /** Polls GET /api/health until it answers 200; returns the milliseconds it took. */
 export async function waitForHealthy(server: ServerProcess, timeoutMs = 90_000): Promise<number> {
   const started = Date.now();
-  while (Date.now() - started < timeoutMs) {
-    if (server.child.exitCode !== null) throw new Error(`server exited early:\n${server.output()}`);
-    try {
-      const res = await fetch(`${server.url}/api/health`);
-      if (res.status === 200) return Date.now() - started;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`server not healthy within ${timeoutMs} ms:\n${server.output()}`);
+  await until(
+    async () => {
+      if (server.child.exitCode !== null)
+        throw new Error(`server exited early:\n${server.output()}`);
+      try {
+        return (await fetch(`${server.url}/api/health`)).status === 200;
+      } catch {
+        return false; // not listening yet
+      }
+    },
+    {
+      timeoutMs,
+      intervalMs: 100,
+      what: () => `the server healthy (its output so far:\n${server.output()})\n`,
+    },
+  );
+  return Date.now() - started;
 }
