@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database';
-import { OutboxWorker, enqueueMail, retryDelayMs } from '../src/mail/outbox';
+import { OutboxWorker, enqueueMail, pendingMailCount, retryDelayMs } from '../src/mail/outbox';
 import { smtpTransport } from '../src/mail/transports';
 import { freePort, smtpPeer } from './helpers/smtp-peer';
 import { openTestDatabase, type TestDatabase } from './helpers/test-database';
@@ -18,16 +18,7 @@ async function morePasses(workers: OutboxWorker[], more: number): Promise<void> 
   });
 }
 
-const pendingCount = async (database: Database) =>
-  Number(
-    (
-      await database.db
-        .selectFrom('mail_outbox')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .where('status', '=', 'pending')
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+const pendingCount = (database: Database) => pendingMailCount(database.db);
 
 let t: TestDatabase;
 beforeAll(async () => {

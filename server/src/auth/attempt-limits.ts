@@ -62,7 +62,8 @@ const emailFromIpKey = (request: FastifyRequest, email: string) =>
  */
 export const ALL_ADDRESSES_FACTOR = 10;
 
-export function attemptLimits(config: Config, db: Kysely<DB>): AttemptLimits {
+/** Counters in the attempt_limits table, each over the configured window. */
+function limiters(config: Config, db: Kysely<DB>) {
   const store = {
     storeClient: storeClient(db),
     storeType: 'client',
@@ -70,24 +71,18 @@ export function attemptLimits(config: Config, db: Kysely<DB>): AttemptLimits {
     tableCreated: true,
   };
   const duration = config.AUTH_RATE_LIMIT_WINDOW_MINUTES * 60;
-  const perIp = new RateLimiterPostgres({
-    ...store,
-    keyPrefix: 'ip',
-    points: config.AUTH_RATE_LIMIT_PER_IP,
-    duration,
-  });
-  const perEmail = new RateLimiterPostgres({
-    ...store,
-    keyPrefix: 'email',
-    points: config.AUTH_RATE_LIMIT_PER_EMAIL,
-    duration,
-  });
-  const perEmailEverywhere = new RateLimiterPostgres({
-    ...store,
-    keyPrefix: 'email-all',
-    points: config.AUTH_RATE_LIMIT_PER_EMAIL * ALL_ADDRESSES_FACTOR,
-    duration,
-  });
+  return (keyPrefix: string, points: number) =>
+    new RateLimiterPostgres({ ...store, keyPrefix, points, duration });
+}
+
+export function attemptLimits(config: Config, db: Kysely<DB>): AttemptLimits {
+  const limiter = limiters(config, db);
+  const perIp = limiter('ip', config.AUTH_RATE_LIMIT_PER_IP);
+  const perEmail = limiter('email', config.AUTH_RATE_LIMIT_PER_EMAIL);
+  const perEmailEverywhere = limiter(
+    'email-all',
+    config.AUTH_RATE_LIMIT_PER_EMAIL * ALL_ADDRESSES_FACTOR,
+  );
 
   return {
     check: async (request) => {
@@ -139,25 +134,9 @@ export interface ReauthLimits {
  * address is counted per request as for every limited route.
  */
 export function reauthenticationLimits(config: Config, db: Kysely<DB>): ReauthLimits {
-  const store = {
-    storeClient: storeClient(db),
-    storeType: 'client',
-    tableName: 'attempt_limits',
-    tableCreated: true,
-  };
-  const duration = config.AUTH_RATE_LIMIT_WINDOW_MINUTES * 60;
-  const perIp = new RateLimiterPostgres({
-    ...store,
-    keyPrefix: 'reauth-ip',
-    points: config.AUTH_RATE_LIMIT_PER_IP,
-    duration,
-  });
-  const perMember = new RateLimiterPostgres({
-    ...store,
-    keyPrefix: 'reauth-member',
-    points: config.AUTH_RATE_LIMIT_PER_EMAIL,
-    duration,
-  });
+  const limiter = limiters(config, db);
+  const perIp = limiter('reauth-ip', config.AUTH_RATE_LIMIT_PER_IP);
+  const perMember = limiter('reauth-member', config.AUTH_RATE_LIMIT_PER_EMAIL);
   return {
     hold: async (request, userId) => {
       try {

@@ -9,8 +9,10 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { fromNodeHeaders } from 'better-auth/node';
 import type { FastifyRequest } from 'fastify';
+import { sql, type Kysely } from 'kysely';
 import { AppError } from '../app-error';
 import type { Database } from '../db/database';
+import type { DB } from '../db/schema';
 import type { Auth } from './auth';
 
 export const SESSION_ENDED_CHANNEL = 'session_ended';
@@ -195,4 +197,9 @@ function cookieValue(header: string, name: string): string | null {
     if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
   }
   return null;
+}
+
+/** Marks a session as seen now (the account page's "last seen"). */
+export async function markSessionSeen(db: Kysely<DB>, token: string): Promise<void> {
+  await sql`UPDATE session SET "updatedAt" = now() WHERE token = ${token}`.execute(db);
 }

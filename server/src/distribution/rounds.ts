@@ -122,15 +122,7 @@ export async function publishRound(
     // The publishing transaction was mined before the run that sent it could record it, or
     // someone else holding the operator key published this round: only the root tells.
     await expectOnChain(chain, round, 'latest');
-    return finish(
-      db,
-      round.round_index,
-      round.root,
-      round.member_count,
-      round.total,
-      round.tx_hash ?? '',
-      'resumed',
-    );
+    return finish(db, round, round.tx_hash ?? '', 'resumed');
   }
   if (onChain !== round.round_index - 1) {
     throw new RoundConflict(
@@ -177,15 +169,7 @@ export async function publishRound(
   if (!receipt || receipt.status !== 1)
     throw new Error(`the publishing transaction ${txHash} failed on chain`);
   await expectOnChain(chain, round, receipt.blockNumber);
-  return finish(
-    db,
-    round.round_index,
-    round.root,
-    round.member_count,
-    round.total,
-    txHash,
-    resumed ? 'resumed' : 'published',
-  );
+  return finish(db, round, txHash, resumed ? 'resumed' : 'published');
 }
 
 /** Throws a RoundConflict unless, at `blockTag`, the distributor's current round is `round` with its root and total. */
@@ -224,13 +208,11 @@ async function memberCount(db: Kysely<DB>, index: number): Promise<number> {
 
 async function finish(
   db: Kysely<DB>,
-  index: number,
-  root: string,
-  members: number,
-  total: string,
+  round: { round_index: number; root: string; member_count: number; total: string },
   txHash: string,
   outcome: PublishRoundResult['outcome'],
 ): Promise<PublishRoundResult> {
+  const index = round.round_index;
   await db.transaction().execute(async (trx) => {
     await trx
       .updateTable('distribution_rounds')
@@ -239,5 +221,12 @@ async function finish(
       .execute();
     await sql`SELECT pg_notify(${MEMBER_EVENTS_CHANNEL}, ${EVERY_MEMBER})`.execute(trx);
   });
-  return { index, root, members, total, txHash, outcome };
+  return {
+    index,
+    root: round.root,
+    members: round.member_count,
+    total: round.total,
+    txHash,
+    outcome,
+  };
 }

@@ -49,3 +49,13 @@ export function treeJson(db: Kysely<DB>, round: number, nodes: Uint8Array): Read
   }
   return Readable.from(parts());
 }
+
+/** A published round's number and stored tree, or undefined when no such round was published. */
+export async function publishedRoundNodes(db: Kysely<DB>, index: number) {
+  return db
+    .selectFrom('distribution_rounds')
+    .select(['round_index', 'nodes'])
+    .where('round_index', '=', index)
+    .where('status', '=', 'published')
+    .executeTakeFirst();
+}

@@ -12,6 +12,16 @@ export interface NewMail {
   html?: string;
 }
 
+/** How many mails wait to be sent. */
+export async function pendingMailCount(db: Kysely<DB>): Promise<number> {
+  const row = await db
+    .selectFrom('mail_outbox')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('status', '=', 'pending')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export async function enqueueMail(
   trx: Kysely<DB> | Transaction<DB>,
   mail: NewMail,

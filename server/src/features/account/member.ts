@@ -1,7 +1,8 @@
 // The member's row behind /api/me, in one query: profile, wallet, CAPs, and their token figures
 // as the chain follower indexed them (the follower's progress is read apart, member-cache.ts).
 import { getAddress } from 'ethers';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { MEMBER_EVENTS_CHANNEL } from '../../realtime/member-events';
 import type { DB } from '../../db/schema';
 
 export async function readMember(db: Kysely<DB>, userId: string) {
@@ -41,3 +42,36 @@ export async function readMember(db: Kysely<DB>, userId: string) {
 }
 
 export type MemberRow = NonNullable<Awaited<ReturnType<typeof readMember>>>;
+
+/** The member's wallet address as stored (lower case), or undefined for an unknown member. */
+export async function walletAddressOf(db: Kysely<DB>, userId: string): Promise<string | undefined> {
+  const wallet = await db
+    .selectFrom('user_wallets')
+    .select('wallet_address')
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return wallet?.wallet_address;
+}
+
+/** Stores the member's re-encrypted keystore for their own wallet (false when the address is not
+ * theirs) and tells every process's copy of the member (member-cache.ts) and their open tabs. */
+export async function storeKeystore(
+  db: Kysely<DB>,
+  userId: string,
+  wallet: { address: string; keystore: string },
+): Promise<boolean> {
+  const saved = await db
+    .updateTable('user_wallets')
+    .set({
+      encrypted_wallet: wallet.keystore,
+      locked_by_old_password: false,
+      updated_at: new Date(),
+    })
+    .where('user_id', '=', userId)
+    .where('wallet_address', '=', wallet.address.toLowerCase())
+    .returning('user_id')
+    .executeTakeFirst();
+  if (!saved) return false;
+  await sql`SELECT pg_notify(${MEMBER_EVENTS_CHANNEL}, ${userId})`.execute(db);
+  return true;
+}

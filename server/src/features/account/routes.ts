@@ -13,14 +13,13 @@ import {
   walletChallengeResponse,
   walletPayload,
 } from '@crw/core';
-import { sql } from 'kysely';
 import type { preHandlerAsyncHookHandler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../app-error';
-import { MEMBER_EVENTS_CHANNEL } from '../../realtime/member-events';
+import { memberRoutes } from '../../auth/member-scope';
 import type { AppServices } from '../../services';
 import { tokenFigures } from '../../distribution/claims';
-import { readMember } from './member';
+import { readMember, storeKeystore } from './member';
 import { emailTaken, registerMember } from './registration';
 import { accountLifecycleRoutes } from './lifecycle-routes';
 import { issueChallenge, verifyWalletProof, type ProofSite } from './wallet-proof';
@@ -110,88 +109,86 @@ export const accountRoutes =
       },
     );
 
-    app.get(
-      '/me',
-      {
-        schema: {
-          summary: 'The signed-in member',
-          querystring: userDetailsQuery,
-          response: { 200: userDetailsResponse, 401: errorResponse },
-        },
-      },
-      async (request) => {
-        const userId = await sessions.requireUserId(request);
-        // `Cache-Control: no-cache` (the dashboard after a "changed" event) reads the database.
-        const fresh = /no-cache/i.test(request.headers['cache-control'] ?? '');
-        let row = fresh ? undefined : memberCache.get(userId);
-        if (!row) {
-          const epoch = memberCache.epoch();
-          row = await readMember(database.db, userId);
-          if (!row) throw new AppError(401, 'unauthorized');
-          memberCache.keep(userId, row, epoch);
-        }
-        const progress = await followerProgress.read();
-        return {
-          id: row.id,
-          email: row.email,
-          username: row.username,
-          fullName: row.full_name,
-          referralCode: row.referral_link,
-          referralLink: row.referral_link ? `${config.publicUrl}/r/${row.referral_link}` : null,
-          caps: {
-            registration: row.signup_caps,
-            referrals: row.rrp_balance,
-            careActions: row.activity_caps,
-            total: row.signup_caps + row.rrp_balance + row.activity_caps,
+    await app.register(
+      memberRoutes(sessions, async (member) => {
+        member.get(
+          '/me',
+          {
+            schema: {
+              summary: 'The signed-in member',
+              querystring: userDetailsQuery,
+              response: { 200: userDetailsResponse, 401: errorResponse },
+            },
           },
-          wallet: {
-            address: row.address,
-            keystore: row.encrypted_wallet,
-            lockedByOldPassword: row.locked_by_old_password,
+          async (request) => {
+            const { userId } = request.member;
+            // `Cache-Control: no-cache` (the dashboard after a "changed" event) reads the database.
+            const fresh = /no-cache/i.test(request.headers['cache-control'] ?? '');
+            let row = fresh ? undefined : memberCache.get(userId);
+            if (!row) {
+              const epoch = memberCache.epoch();
+              row = await readMember(database.db, userId);
+              if (!row) throw new AppError(401, 'unauthorized');
+              memberCache.keep(userId, row, epoch);
+            }
+            const progress = await followerProgress.read();
+            return {
+              id: row.id,
+              email: row.email,
+              username: row.username,
+              fullName: row.full_name,
+              referralCode: row.referral_link,
+              referralLink: row.referral_link ? `${config.publicUrl}/r/${row.referral_link}` : null,
+              caps: {
+                registration: row.signup_caps,
+                referrals: row.rrp_balance,
+                careActions: row.activity_caps,
+                total: row.signup_caps + row.rrp_balance + row.activity_caps,
+              },
+              wallet: {
+                address: row.address,
+                keystore: row.encrypted_wallet,
+                lockedByOldPassword: row.locked_by_old_password,
+              },
+              tokens: tokenFigures(
+                { ...row, block_number: null, synced_at: null, last_error: null, ...progress },
+                config.REME_PRICE,
+              ),
+              firstTimeReferral: request.query.firstTimeReferral === 'true',
+            };
           },
-          tokens: tokenFigures(
-            { ...row, block_number: null, synced_at: null, last_error: null, ...progress },
-            config.REME_PRICE,
-          ),
-          firstTimeReferral: request.query.firstTimeReferral === 'true',
-        };
-      },
-    );
-
-    app.put(
-      '/wallet',
-      {
-        schema: {
-          summary: 'Save the re-encrypted wallet (saveNewWallet)',
-          body: walletPayload,
-          response: { 200: okResponse, 400: errorResponse, 401: errorResponse, 409: errorResponse },
-        },
-      },
-      async (request) => {
-        const userId = await sessions.requireUserId(request);
-        assertKeystore(request.body.keystore, request.body.address);
-        await verifyWalletProof(
-          database.db,
-          site,
-          { purpose: 'save-wallet', userId },
-          request.body.address,
-          request.body.proof,
         );
-        const updated = await database.db
-          .updateTable('user_wallets')
-          .set({
-            encrypted_wallet: request.body.keystore,
-            locked_by_old_password: false,
-            updated_at: new Date(),
-          })
-          .where('user_id', '=', userId)
-          .where('wallet_address', '=', request.body.address.toLowerCase())
-          .executeTakeFirst();
-        if (updated.numUpdatedRows === 0n) throw new AppError(409, 'wallet_mismatch');
-        // Every process's copy of the member (member-cache.ts) and their open tabs hear of it.
-        await sql`SELECT pg_notify(${MEMBER_EVENTS_CHANNEL}, ${userId})`.execute(database.db);
-        return { ok: true as const };
-      },
+
+        member.put(
+          '/wallet',
+          {
+            schema: {
+              summary: 'Save the re-encrypted wallet (saveNewWallet)',
+              body: walletPayload,
+              response: {
+                200: okResponse,
+                400: errorResponse,
+                401: errorResponse,
+                409: errorResponse,
+              },
+            },
+          },
+          async (request) => {
+            const { userId } = request.member;
+            assertKeystore(request.body.keystore, request.body.address);
+            await verifyWalletProof(
+              database.db,
+              site,
+              { purpose: 'save-wallet', userId },
+              request.body.address,
+              request.body.proof,
+            );
+            if (!(await storeKeystore(database.db, userId, request.body)))
+              throw new AppError(409, 'wallet_mismatch');
+            return { ok: true as const };
+          },
+        );
+      }),
     );
 
     // The account page's password change, data export and deletion.

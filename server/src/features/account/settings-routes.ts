@@ -1,7 +1,7 @@
 // The account page's security settings: the profile (the name the greetings use), whether
 // two-factor sign-in is on, and the places the member is signed in, each of which they can end.
 // Two-factor enrolment itself is better-auth's (auth/auth-routes.ts); the password, the data
-// export and deleting the account are in their own modules.
+// export and deleting the account are in their own modules. The queries live in settings-data.ts.
 import {
   deviceName,
   errorResponse,
@@ -11,35 +11,23 @@ import {
   sessionIdParams,
   signedOutResponse,
 } from '@crw/core';
-import { sql } from 'kysely';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../app-error';
-import { MEMBER_EVENTS_CHANNEL } from '../../realtime/member-events';
+import { memberRoutes } from '../../auth/member-scope';
 import type { AppServices } from '../../services';
+import { endSessions, securityOf, updateProfile } from './settings-data';
 
-interface SessionRow {
-  id: string;
-  userAgent: string | null;
-  ipAddress: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-  current: boolean;
-}
-
-export const settingsRoutes =
-  (services: AppServices): FastifyPluginAsyncZod =>
-  async (app) => {
+export const settingsRoutes = (services: AppServices): FastifyPluginAsyncZod =>
+  memberRoutes(services.sessions, async (app) => {
     const { sessions, database } = services;
     const db = database.db;
 
-    /** Sessions deleted here are forgotten in this process before the answer leaves; the table's
+    /** Sessions ended here are forgotten in this process before the answer leaves; the table's
      * trigger tells the others (and closes those sessions' event streams everywhere). */
-    const endSessions = async (where: ReturnType<typeof sql>) => {
-      const ended = await sql<{
-        token: string;
-      }>`DELETE FROM session WHERE ${where} RETURNING token`.execute(db);
-      for (const { token } of ended.rows) sessions.cache.forgetToken(token);
-      return ended.rows.length;
+    const signOut = async (...args: Parameters<typeof endSessions>) => {
+      const tokens = await endSessions(...args);
+      for (const token of tokens) sessions.cache.forgetToken(token);
+      return tokens.length;
     };
 
     app.get(
@@ -51,20 +39,12 @@ export const settingsRoutes =
         },
       },
       async (request) => {
-        const { userId, token } = await sessions.requireCurrent(request);
-        const [user, rows] = await Promise.all([
-          sql<{
-            twoFactorEnabled: boolean | null;
-          }>`SELECT "twoFactorEnabled" FROM "user" WHERE id = ${userId}`.execute(db),
-          sql<SessionRow>`
-            SELECT id, "userAgent", "ipAddress", "createdAt", "updatedAt", token = ${token} AS current
-            FROM session WHERE "userId" = ${userId} AND "expiresAt" > now()
-            ORDER BY current DESC, "updatedAt" DESC`.execute(db),
-        ]);
-        if (user.rows.length === 0) throw new AppError(401, 'unauthorized');
+        const { userId, token } = request.member;
+        const security = await securityOf(db, userId, token);
+        if (!security) throw new AppError(401, 'unauthorized');
         return {
-          twoFactorEnabled: user.rows[0]!.twoFactorEnabled === true,
-          sessions: rows.rows.map((row) => ({
+          twoFactorEnabled: security.twoFactorEnabled,
+          sessions: security.sessions.map((row) => ({
             id: row.id,
             device: deviceName(row.userAgent),
             ipAddress: row.ipAddress,
@@ -86,11 +66,8 @@ export const settingsRoutes =
         },
       },
       async (request) => {
-        const { userId } = await sessions.requireCurrent(request);
         // Another member's session id is "not found", as one that does not exist.
-        const signedOut = await endSessions(
-          sql`id = ${request.params.id} AND "userId" = ${userId}`,
-        );
+        const signedOut = await signOut(db, request.member.userId, { id: request.params.id });
         if (signedOut === 0) throw new AppError(404, 'not_found');
         return { signedOut };
       },
@@ -105,8 +82,8 @@ export const settingsRoutes =
         },
       },
       async (request) => {
-        const { userId, token } = await sessions.requireCurrent(request);
-        return { signedOut: await endSessions(sql`"userId" = ${userId} AND token <> ${token}`) };
+        const { userId, token } = request.member;
+        return { signedOut: await signOut(db, userId, { keepToken: token }) };
       },
     );
 
@@ -120,21 +97,8 @@ export const settingsRoutes =
         },
       },
       async (request) => {
-        const userId = await sessions.requireUserId(request);
-        const { fullName, username } = request.body;
-        await db.transaction().execute(async (trx) => {
-          await trx
-            .updateTable('profiles')
-            .set({ full_name: fullName, username })
-            .where('id', '=', userId)
-            .execute();
-          await sql`UPDATE "user" SET name = ${fullName}, "updatedAt" = now() WHERE id = ${userId}`.execute(
-            trx,
-          );
-          // Every process's copy of the member and their open tabs hear of it.
-          await sql`SELECT pg_notify(${MEMBER_EVENTS_CHANNEL}, ${userId})`.execute(trx);
-        });
+        await updateProfile(db, request.member.userId, request.body);
         return { ok: true as const };
       },
     );
-  };
+  });

@@ -15,7 +15,9 @@ import { z } from 'zod';
 import { AppError } from '../../app-error';
 import { requestWithin } from '../../chain/node';
 import { claimData, followedRound } from '../../distribution/claims';
-import { treeJson } from '../../distribution/tree-json';
+import { publishedRoundNodes, treeJson } from '../../distribution/tree-json';
+import { memberRoutes } from '../../auth/member-scope';
+import { walletAddressOf } from '../account/member';
 import type { AppServices } from '../../services';
 import {
   latestSponsoredClaim,
@@ -28,111 +30,7 @@ export const claimRoutes =
   (services: AppServices): FastifyPluginAsyncZod =>
   async (app) => {
     const { database, sessions, chain, config } = services;
-
-    app.get(
-      '/claim',
-      {
-        schema: {
-          summary: 'The member’s claim data (getClaimData)',
-          response: { 200: claimDataResponse, 401: errorResponse },
-        },
-      },
-      async (request) => {
-        const userId = await sessions.requireUserId(request);
-        return claimData(database.db, await followedRound(database.db), userId);
-      },
-    );
-
     const sponsor = sponsorSettings(config);
-
-    app.get(
-      '/claim/sponsored',
-      {
-        schema: {
-          summary:
-            'Whether the operator pays the claim fee now, and the member’s latest sponsored claim',
-          response: { 200: sponsorshipResponse, 401: errorResponse },
-        },
-      },
-      async (request) => {
-        const userId = await sessions.requireUserId(request);
-        const relayer = services.relayer;
-        if (relayer) return sponsorship(database.db, sponsor, relayer.fees, userId);
-        return {
-          available: false,
-          reason: 'This community does not pay claim fees for its members.',
-          latest: await latestSponsoredClaim(database.db, userId),
-        };
-      },
-    );
-
-    app.post(
-      '/claim/sponsored',
-      {
-        schema: {
-          summary:
-            'Ask the operator to claim for the member (signed claim request), fee paid by the relayer',
-          body: sponsoredClaimRequest,
-          response: {
-            202: sponsoredClaim,
-            400: errorResponse,
-            401: errorResponse,
-            409: errorResponse,
-            503: errorResponse,
-          },
-        },
-      },
-      async (request, reply) => {
-        const userId = await sessions.requireUserId(request);
-        const relayer = services.relayer;
-        if (!relayer)
-          throw new AppError(
-            409,
-            'sponsor_unavailable',
-            'This community does not pay claim fees for its members. You can claim by paying the network fee yourself.',
-          );
-        const queued = await requestSponsoredClaim(
-          database.db,
-          chain,
-          sponsor,
-          relayer.fees,
-          userId,
-          request.body,
-        );
-        relayer.wake();
-        return reply.status(202).send(queued);
-      },
-    );
-
-    app.get(
-      '/claim/fee-balance',
-      {
-        schema: {
-          summary: 'The member’s ETH balance for the claim fee, read from the chain now',
-          response: { 200: feeBalanceResponse, 401: errorResponse, 503: errorResponse },
-        },
-      },
-      async (request) => {
-        const userId = await sessions.requireUserId(request);
-        const wallet = await database.db
-          .selectFrom('user_wallets')
-          .select('wallet_address')
-          .where('user_id', '=', userId)
-          .executeTakeFirst();
-        if (!wallet) throw new AppError(401, 'unauthorized');
-        try {
-          const balance = await requestWithin(
-            chain.node,
-            { method: 'eth_getBalance', params: [wallet.wallet_address, 'latest'] },
-            config.RPC_CALL_TIMEOUT_MS,
-          );
-          return { ethBalance: BigInt(balance as string).toString() };
-        } catch (error) {
-          request.log.warn({ err: error }, 'chain read failed');
-          throw new AppError(503, 'chain_unavailable');
-        }
-      },
-    );
 
     app.get(
       '/distributions/:index/tree.json',
@@ -143,17 +41,111 @@ export const claimRoutes =
         },
       },
       async (request, reply) => {
-        const round = await database.db
-          .selectFrom('distribution_rounds')
-          .select(['round_index', 'nodes'])
-          .where('round_index', '=', request.params.index)
-          .where('status', '=', 'published')
-          .executeTakeFirst();
+        const round = await publishedRoundNodes(database.db, request.params.index);
         if (!round) throw new AppError(404, 'not_found', 'No published round with that number.');
         reply
           .header('content-type', 'application/json; charset=utf-8')
           .header('cache-control', 'public, max-age=31536000, immutable');
         return reply.send(treeJson(database.db, round.round_index, round.nodes));
       },
+    );
+
+    await app.register(
+      memberRoutes(sessions, async (member) => {
+        member.get(
+          '/claim',
+          {
+            schema: {
+              summary: 'The member’s claim data (getClaimData)',
+              response: { 200: claimDataResponse, 401: errorResponse },
+            },
+          },
+          async (request) =>
+            claimData(database.db, await followedRound(database.db), request.member.userId),
+        );
+
+        member.get(
+          '/claim/sponsored',
+          {
+            schema: {
+              summary:
+                'Whether the operator pays the claim fee now, and the member’s latest sponsored claim',
+              response: { 200: sponsorshipResponse, 401: errorResponse },
+            },
+          },
+          async (request) => {
+            const { userId } = request.member;
+            const relayer = services.relayer;
+            if (relayer) return sponsorship(database.db, sponsor, relayer.fees, userId);
+            return {
+              available: false,
+              reason: 'This community does not pay claim fees for its members.',
+              latest: await latestSponsoredClaim(database.db, userId),
+            };
+          },
+        );
+
+        member.post(
+          '/claim/sponsored',
+          {
+            schema: {
+              summary:
+                'Ask the operator to claim for the member (signed claim request), fee paid by the relayer',
+              body: sponsoredClaimRequest,
+              response: {
+                202: sponsoredClaim,
+                400: errorResponse,
+                401: errorResponse,
+                409: errorResponse,
+                503: errorResponse,
+              },
+            },
+          },
+          async (request, reply) => {
+            const relayer = services.relayer;
+            if (!relayer)
+              throw new AppError(
+                409,
+                'sponsor_unavailable',
+                'This community does not pay claim fees for its members. You can claim by paying the network fee yourself.',
+              );
+            const queued = await requestSponsoredClaim(
+              database.db,
+              chain,
+              sponsor,
+              relayer.fees,
+              request.member.userId,
+              request.body,
+            );
+            relayer.wake();
+            return reply.status(202).send(queued);
+          },
+        );
+
+        member.get(
+          '/claim/fee-balance',
+          {
+            schema: {
+              summary: 'The member’s ETH balance for the claim fee, read from the chain now',
+              response: { 200: feeBalanceResponse, 401: errorResponse, 503: errorResponse },
+            },
+          },
+          async (request) => {
+            const address = await walletAddressOf(database.db, request.member.userId);
+            if (!address) throw new AppError(401, 'unauthorized');
+            try {
+              const balance = await requestWithin(
+                chain.node,
+                { method: 'eth_getBalance', params: [address, 'latest'] },
+                config.RPC_CALL_TIMEOUT_MS,
+              );
+              return { ethBalance: BigInt(balance as string).toString() };
+            } catch (error) {
+              request.log.warn({ err: error }, 'chain read failed');
+              throw new AppError(503, 'chain_unavailable');
+            }
+          },
+        );
+      }),
     );
   };

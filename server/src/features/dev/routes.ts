@@ -12,6 +12,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { AppError } from '../../app-error';
+import { memberRoutes } from '../../auth/member-scope';
 import { enqueueMail } from '../../mail/outbox';
 import { linksIn } from '../../mail/transports';
 import type { AppServices } from '../../services';
@@ -102,15 +103,20 @@ export const devRoutes =
     );
 
     // SPEC §4's test-only account deletion: delete_current_user() for the signed-in member.
-    app.delete(
-      '/account',
-      { schema: { hide: true, response: { 200: deleteAccountResponse } } },
-      async (request) => {
-        const userId = await services.sessions.requireUserId(request);
-        const result = await sql<{
-          result: { success: boolean; message: string };
-        }>`SELECT delete_current_user(${userId}) AS result`.execute(services.database.db);
-        return result.rows[0]?.result ?? { success: false, message: 'Deletion failed' };
-      },
+    await app.register(
+      memberRoutes(services.sessions, async (member) => {
+        member.delete(
+          '/account',
+          { schema: { hide: true, response: { 200: deleteAccountResponse } } },
+          async (request) => {
+            const result = await sql<{
+              result: { success: boolean; message: string };
+            }>`SELECT delete_current_user(${request.member.userId}) AS result`.execute(
+              services.database.db,
+            );
+            return result.rows[0]?.result ?? { success: false, message: 'Deletion failed' };
+          },
+        );
+      }),
     );
   };

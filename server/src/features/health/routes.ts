@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { hasBearer } from '../../auth/bearer';
 import { readFollowerState } from '../../chain/follower-store';
 import { figuresAsOf } from '../../distribution/claims';
+import { pendingMailCount } from '../../mail/outbox';
 import type { AppServices } from '../../services';
 import { version } from '../../version';
 
@@ -20,17 +21,7 @@ export const healthRoutes =
       async (request, reply) => {
         const { database, transport, worker } = services;
         const databaseUp = await database.ping();
-        const pending = databaseUp
-          ? Number(
-              (
-                await database.db
-                  .selectFrom('mail_outbox')
-                  .select((eb) => eb.fn.countAll().as('n'))
-                  .where('status', '=', 'pending')
-                  .executeTakeFirstOrThrow()
-              ).n,
-            )
-          : 0;
+        const pending = databaseUp ? await pendingMailCount(database.db) : 0;
         const { chain, follower } = services;
         // The follower's view, so health checks never add calls to the node.
         const state = databaseUp

@@ -15,13 +15,13 @@ import {
 } from '@crw/core';
 import { parseEther, type AbstractProvider } from 'ethers';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { sql } from 'kysely';
 import { AppError } from '../../app-error';
 import { LOCK_KEYS } from '../../db/lock-keys';
 import { requireOperator } from '../../auth/operator-key';
 import { previewRound, publishRound, RoundConflict } from '../../distribution/rounds';
 import type { AppServices } from '../../services';
 import { relayerStatus, sponsorSettings } from '../../relayer/sponsor';
+import { creditCareAction } from './care-actions';
 
 /** A plain transfer costs 21,000 gas: refuse (400) what `from` cannot pay with its fee, before signing. */
 async function expectFunds(
@@ -59,42 +59,20 @@ export const operatorRoutes =
         },
       },
       async (request, reply) => {
-        const { idempotencyKey, email, userId, caps, description } = request.body;
-        let query = db.selectFrom('profiles').select('id');
-        query = email
-          ? query.where('email', '=', email.toLowerCase())
-          : query.where('id', '=', userId!);
-        const member = await query.executeTakeFirst();
-        if (!member)
+        const { caps, idempotencyKey } = request.body;
+        const result = await creditCareAction(db, request.body);
+        if (result.outcome === 'unknown_member')
           throw new AppError(404, 'not_found', 'No member with that e-mail address or id.');
-        const result = await sql<{ credited: boolean }>`
-          SELECT credit_reward(${member.id}, ${`care:${idempotencyKey}`}, 'care_action', ${caps}, 0, NULL, NULL, ${description}) AS credited`.execute(
-          db,
-        );
-        const credited = result.rows[0]!.credited;
-        request.log.info({ memberId: member.id, caps, idempotencyKey, credited }, 'care action');
-        if (!credited) {
-          // A replay is only a replay when it asks for the same credit; anything else is a mistake
-          // the operator must see, with what the key recorded.
-          const recorded = await db
-            .selectFrom('reward_ledger')
-            .select(['user_id', 'caps', 'description', 'created_at'])
-            .where('source_key', '=', `care:${idempotencyKey}`)
-            .executeTakeFirstOrThrow();
-          if (recorded.user_id !== member.id || Number(recorded.caps) !== caps) {
-            return reply.status(409).send({
-              code: 'idempotency_conflict' as const,
-              message: errorMessages.idempotency_conflict,
-              recorded: {
-                userId: recorded.user_id,
-                caps: Number(recorded.caps),
-                description: recorded.description,
-                creditedAt: new Date(recorded.created_at).toISOString(),
-              },
-            });
-          }
-        }
-        return reply.status(credited ? 201 : 200).send({ credited, userId: member.id, caps });
+        const { memberId, outcome } = result;
+        request.log.info({ memberId, caps, idempotencyKey, outcome }, 'care action');
+        if (outcome === 'conflict')
+          return reply.status(409).send({
+            code: 'idempotency_conflict' as const,
+            message: errorMessages.idempotency_conflict,
+            recorded: result.recorded,
+          });
+        const credited = outcome === 'credited';
+        return reply.status(credited ? 201 : 200).send({ credited, userId: memberId, caps });
       },
     );
 
