@@ -21,6 +21,10 @@ export const errorMessages = {
   two_factor_locked: 'Too many wrong codes. Two-factor sign-in is locked for 15 minutes.',
   invalid_api_key: 'A valid operator API key is required.',
   forbidden: 'You are not allowed to do that.',
+  not_operator: 'This page is for the community’s operators.',
+  two_factor_required:
+    'Turn on two-factor sign-in on your account page, then sign in again, to open the operator console.',
+  already_confirmed: 'This member has already confirmed their e-mail address.',
   not_found: 'Not found.',
   method_not_allowed: 'Method not allowed.',
   payload_too_large: 'The request is too large.',

@@ -27,3 +27,4 @@ export * from './api/account-lifecycle';
 export * from './money';
 export * from './caps-milestones';
 export * from './networks';
+export * from './api/console';

@@ -14,6 +14,7 @@ import { operatorRoutes } from './features/operator/routes';
 import { referralRoutes } from './features/referrals/routes';
 import { registerEventRoutes } from './realtime/routes';
 import { claimRoutes } from './features/claims/routes';
+import { consoleRoutes } from './features/console/routes';
 import { registerRpcRoutes } from './features/rpc/routes';
 import { handoffRoutes } from './features/handoff/routes';
 import { healthRoutes } from './features/health/routes';
@@ -96,6 +97,7 @@ export async function buildApp(
   await app.register(settingsRoutes(services), { prefix: '/api/account' });
   await app.register(referralRoutes(services, limits.check), { prefix: '/api/referrals' });
   await app.register(operatorRoutes(services), { prefix: '/api/operator' });
+  await app.register(consoleRoutes(services), { prefix: '/api/console' });
   await app.register(claimRoutes(services), { prefix: '/api' });
   await app.register(handoffRoutes(services, limits.check), { prefix: '/api/handoff' });
   await registerRpcRoutes(app, services);

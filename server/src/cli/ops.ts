@@ -12,6 +12,7 @@ import {
   errorResponse,
   formatAmount,
   fundResponse,
+  operatorRoleResponse,
   publishRoundResponse,
   relayerStatusResponse,
   roundPreviewResponse,
@@ -37,6 +38,11 @@ Commands:
       Without --publish: a dry run listing what the next round changes. With --publish: store every
       member's leaf and proof and publish the root on the chain. Safe to interrupt and rerun: an
       unfinished round is finished (its transaction found or sent again), never published twice.
+  grant-operator --email <address>
+      Make a confirmed member an operator: the web console at /operator opens for them once they
+      have turned on two-factor sign-in. Recorded in the audit log.
+  revoke-operator --email <address>
+      Take the operator role away (the console closes at their next request).
   relayer
       The sponsored-claims relayer: its address, ETH balance, what it spent today against the daily
       budget, the claims queued, sent, confirmed and failed, and its transactions' fees.
@@ -157,6 +163,21 @@ async function distribute(args: string[]): Promise<void> {
     );
 }
 
+async function operatorRole(args: string[], operator: boolean): Promise<void> {
+  const { values } = parseArgs({ args, options: { email: { type: 'string' } } });
+  const command = operator ? 'grant-operator' : 'revoke-operator';
+  if (!values.email) throw new Error(`${command} needs --email <address>`);
+  const result = await call('/api/operator/operators', operatorRoleResponse, {
+    email: values.email,
+    operator,
+  });
+  console.log(
+    result.changed
+      ? `${result.email} is ${operator ? 'now an operator' : 'no longer an operator'}.`
+      : `${result.email} ${operator ? 'was already an operator' : 'was not an operator'}: nothing changed.`,
+  );
+}
+
 async function fund(args: string[]): Promise<void> {
   const [address, eth] = args;
   if (!address || !eth)
@@ -202,6 +223,8 @@ try {
   else if (command === 'care-action') await careAction(rest);
   else if (command === 'distribute') await distribute(rest);
   else if (command === 'fund') await fund(rest);
+  else if (command === 'grant-operator') await operatorRole(rest, true);
+  else if (command === 'revoke-operator') await operatorRole(rest, false);
   else if (command === 'relayer') await relayer();
   else if (command === 'fund-relayer') await fundRelayer(rest);
   else {

@@ -234,7 +234,28 @@ export interface SponsoredClaimsTable {
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 
+export interface OperatorsTable {
+  user_id: string;
+  granted_at: CreatedAt;
+}
+
+export interface OperatorAuditTable {
+  id: Generated<number>;
+  at: CreatedAt;
+  actor: 'console' | 'api-key';
+  operator_id: string | null;
+  operator_email: string | null;
+  action: string;
+  target: string | null;
+  detail: ColumnType<Record<string, unknown>, string | undefined, never>;
+  ip: string | null;
+  idempotency_key: string | null;
+  request_id: string | null;
+}
+
 export interface DB {
+  operators: OperatorsTable;
+  operator_audit: OperatorAuditTable;
   relayer_transactions: RelayerTransactionsTable;
   sponsored_claims: SponsoredClaimsTable;
   chain_follower_state: ChainFollowerStateTable;

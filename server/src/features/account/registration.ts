@@ -87,6 +87,22 @@ export interface RegistrationSettings {
   requireConfirmation: boolean;
 }
 
+/** The confirmation mail with a fresh link (better-auth's verify-email token, bound to the member). */
+export async function confirmationMailFor(
+  site: { signingKey: string; publicUrl: string },
+  member: { userId: string; email: string; wallet: string },
+) {
+  const token = await createEmailVerificationToken(
+    site.signingKey,
+    member.email,
+    undefined,
+    EMAIL_TOKEN_EXPIRES_IN_S,
+    { userId: member.userId },
+  );
+  const url = `${site.publicUrl}/auth/verify-email?token=${token}&callbackURL=${encodeURIComponent(CONFIRMED_CALLBACK)}`;
+  return confirmationMail(member.email, url, member.wallet);
+}
+
 export async function registerMember(
   db: Kysely<DB>,
   settings: RegistrationSettings,
@@ -142,15 +158,13 @@ export async function registerMember(
         await sql`SELECT credit_confirmed_member(${userId})`.execute(trx);
         return;
       }
-      const token = await createEmailVerificationToken(
-        signingKey,
-        input.email,
-        undefined,
-        EMAIL_TOKEN_EXPIRES_IN_S,
-        { userId },
+      await enqueueMail(
+        trx,
+        await confirmationMailFor(
+          { signingKey, publicUrl },
+          { userId, email: input.email, wallet: input.wallet.address },
+        ),
       );
-      const url = `${publicUrl}/auth/verify-email?token=${token}&callbackURL=${encodeURIComponent(CONFIRMED_CALLBACK)}`;
-      await enqueueMail(trx, confirmationMail(input.email, url, input.wallet.address));
     });
   } catch (error) {
     if ((error as { code?: string }).code === UNIQUE_VIOLATION) {

@@ -9,6 +9,8 @@ import {
   fundRelayerRequest,
   fundRequest,
   fundResponse,
+  operatorRoleRequest,
+  operatorRoleResponse,
   publishRoundResponse,
   relayerStatusResponse,
   roundPreviewResponse,
@@ -21,7 +23,9 @@ import { requireOperator } from '../../auth/operator-key';
 import { previewRound, publishRound, RoundConflict } from '../../distribution/rounds';
 import type { AppServices } from '../../services';
 import { relayerStatus, sponsorSettings } from '../../relayer/sponsor';
+import { API_KEY_ACTOR, recordAudit } from '../console/audit';
 import { creditCareAction } from './care-actions';
+import { setOperatorRole } from './operators';
 
 /** A plain transfer costs 21,000 gas: refuse (400) what `from` cannot pay with its fee, before signing. */
 async function expectFunds(
@@ -65,6 +69,12 @@ export const operatorRoutes =
           throw new AppError(404, 'not_found', 'No member with that e-mail address or id.');
         const { memberId, outcome } = result;
         request.log.info({ memberId, caps, idempotencyKey, outcome }, 'care action');
+        await recordAudit(db, request, API_KEY_ACTOR, 'care-action.credit', memberId, {
+          caps,
+          description: request.body.description,
+          outcome,
+          idempotencyKey,
+        });
         if (outcome === 'conflict')
           return reply.status(409).send({
             code: 'idempotency_conflict' as const,
@@ -73,6 +83,45 @@ export const operatorRoutes =
           });
         const credited = outcome === 'credited';
         return reply.status(credited ? 201 : 200).send({ credited, userId: memberId, caps });
+      },
+    );
+
+    app.post(
+      '/operators',
+      {
+        schema: {
+          summary: 'Grant or revoke the operator role (the console; a confirmed member only)',
+          security: [{ bearerAuth: [] }],
+          body: operatorRoleRequest,
+          response: {
+            200: operatorRoleResponse,
+            400: errorResponse,
+            401: errorResponse,
+            404: errorResponse,
+            409: errorResponse,
+          },
+        },
+      },
+      async (request) => {
+        const result = await setOperatorRole(db, request.body.email, request.body.operator);
+        if (result.outcome !== 'done')
+          throw result.outcome === 'unknown_member'
+            ? new AppError(404, 'not_found', 'No member with that e-mail address.')
+            : new AppError(
+                409,
+                'conflict',
+                'This member has not confirmed their e-mail address yet: only a confirmed member can be an operator.',
+              );
+        const { outcome: _, ...answer } = result;
+        await recordAudit(
+          db,
+          request,
+          API_KEY_ACTOR,
+          answer.operator ? 'operator.grant' : 'operator.revoke',
+          answer.userId,
+          { email: answer.email, changed: answer.changed },
+        );
+        return answer;
       },
     );
 
@@ -105,6 +154,9 @@ export const operatorRoutes =
         try {
           const result = await publishRound(db, services.chain);
           request.log.info(result, 'distribution round');
+          await recordAudit(db, request, API_KEY_ACTOR, 'round.publish', String(result.index), {
+            ...result,
+          });
           return result;
         } catch (error) {
           if (!(error instanceof RoundConflict)) throw error;
@@ -142,6 +194,10 @@ export const operatorRoutes =
           { address: request.body.address, eth: request.body.eth, txHash: tx.hash },
           'faucet',
         );
+        await recordAudit(db, request, API_KEY_ACTOR, 'faucet.fund', request.body.address, {
+          eth: request.body.eth,
+          txHash: tx.hash,
+        });
         return {
           txHash: tx.hash,
           balance: (await provider.getBalance(request.body.address)).toString(),
@@ -197,6 +253,10 @@ export const operatorRoutes =
           { relayer: relayer.address, eth: request.body.eth, txHash: tx.hash },
           'relayer funded',
         );
+        await recordAudit(db, request, API_KEY_ACTOR, 'relayer.fund', relayer.address, {
+          eth: request.body.eth,
+          txHash: tx.hash,
+        });
         return { txHash: tx.hash, balance: relayer.balanceWei.toString() };
       },
     );
