@@ -5,6 +5,7 @@
 import type { Plugin } from 'vite';
 
 const PLACEHOLDER = '__APP_SHELL__';
+const OPERATOR_CONSOLE = '/src/features/operator/';
 
 async function digest(text: string): Promise<string> {
   const hash = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
@@ -27,8 +28,16 @@ export function appShell(): Plugin {
         const sw = bundle['sw.js'];
         if (html?.type !== 'asset' || sw?.type !== 'chunk')
           throw new Error('app-shell: index.html or sw.js is missing from the build');
+        // The operator console's chunks (loaded by features/operator/routes/gate.tsx for an operator
+        // only) stay out of the shell, so a member's browser never downloads them.
+        const operatorOnly = new Set<string>();
+        for (const [name, item] of Object.entries(bundle)) {
+          if (item.type !== 'chunk' || !item.facadeModuleId?.includes(OPERATOR_CONSOLE)) continue;
+          operatorOnly.add(name);
+          for (const css of item.viteMetadata?.importedCss ?? []) operatorOnly.add(css);
+        }
         const assets = Object.keys(bundle)
-          .filter((name) => /^assets\/[^/]+\.(js|css)$/.test(name))
+          .filter((name) => /^assets\/[^/]+\.(js|css)$/.test(name) && !operatorOnly.has(name))
           .sort();
         const version = await digest([...assets, String(html.source)].join('\n'));
         const files = ['/index.html', ...assets.map((name) => `/${name}`)];

@@ -62,6 +62,9 @@ export const routes: RouteObject[] = [
         element: screen(() => import('../features/convert/routes/convert-caps')),
       },
       { path: '/account', element: screen(() => import('../features/account/routes/account')) },
+      // The operator console: the gate asks the server first and loads the console only for an
+      // operator (issue 15), so a member never downloads its code.
+      { path: '/operator/*', element: screen(() => import('../features/operator/routes/gate')) },
     ],
   },
   { path: '*', element: screen(() => import('../features/not-found/routes/not-found')) },

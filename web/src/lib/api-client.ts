@@ -24,7 +24,7 @@ export class ApiError extends Error {
 export async function apiFetch<S extends z.ZodMiniType>(
   path: string,
   schema: S,
-  init: { method?: string; body?: unknown; fresh?: boolean } = {},
+  init: { method?: string; body?: unknown; fresh?: boolean; headers?: Record<string, string> } = {},
 ): Promise<z.infer<S>> {
   let response: Response;
   try {
@@ -35,6 +35,7 @@ export async function apiFetch<S extends z.ZodMiniType>(
         accept: 'application/json',
         ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
         ...(init.fresh ? { 'cache-control': 'no-cache' } : {}),
+        ...init.headers,
       },
       ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
     });

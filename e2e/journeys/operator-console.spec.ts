@@ -1,0 +1,129 @@
+// The operator console as an operator uses it (issue 15): granted by the CLI, closed until
+// two-factor sign-in is on (the test is the authenticator app), then a member found by search,
+// a care action credited on their page, and both actions in the audit log. A member who opens
+// /operator is told it is not for them and never downloads the console's code.
+import type { BrowserContext, Page } from '@playwright/test';
+import { TOTP } from 'otpauth';
+import { confirmByMail, newEmail, registerOnRegisterScreen } from '../fixtures/member';
+import { ops } from '../fixtures/ops';
+import { capture } from '../fixtures/screens';
+import { expect, test } from '../fixtures/test';
+
+const PASSWORD = 'Steady-Hands-42';
+
+/** The console's chunks (routes/console.tsx and what only it imports). */
+const consoleChunk = /\/assets\/console-[^/]*\.js$/;
+
+/** Every script the browser asks for from now on, the service worker's downloads included. */
+function scriptsLoaded(context: BrowserContext): string[] {
+  const urls: string[] = [];
+  context.on('request', (r) => {
+    if (r.url().endsWith('.js')) urls.push(new URL(r.url()).pathname);
+  });
+  return urls;
+}
+
+async function joinAndConfirm(
+  page: Page,
+  request: Parameters<typeof confirmByMail>[1],
+  prefix: string,
+) {
+  const email = newEmail(prefix);
+  await registerOnRegisterScreen(page, email, PASSWORD);
+  await confirmByMail(page, request, email);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  return email;
+}
+
+test('an operator turns on two-factor, finds a member, credits a care action, and sees it audited', async ({
+  page,
+  browser,
+  request,
+  baseURL,
+}) => {
+  test.setTimeout(300_000);
+  // The member the operator will help, in a browser of their own.
+  const memberContext = await browser.newContext({ baseURL });
+  const memberScripts = scriptsLoaded(memberContext);
+  const memberPage = await memberContext.newPage();
+  const memberEmail = await joinAndConfirm(memberPage, request, 'helped');
+
+  // A member opening /operator: told it is not for them, and the console's code never arrives.
+  await memberPage.goto('/operator');
+  await expect(memberPage.getByRole('alert')).toContainText(
+    'This page is for the community’s operators.',
+  );
+  expect(memberScripts.length).toBeGreaterThan(0);
+  expect(memberScripts.filter((s) => consoleChunk.test(s))).toEqual([]);
+  await memberContext.close();
+
+  // The operator joins, is granted the role by the CLI, and finds the console closed until
+  // two-factor sign-in is on.
+  const operatorEmail = await joinAndConfirm(page, request, 'operator');
+  expect(await ops('grant-operator', '--email', operatorEmail)).toContain('is now an operator');
+  await page.goto('/operator');
+  await expect(page.getByRole('alert')).toContainText('Turn on two-factor sign-in');
+  await capture(page, 'operator-two-factor-required');
+  await page.getByRole('link', { name: 'Set up two-factor sign-in on your account page' }).click();
+  await expect(page).toHaveURL(/\/account$/);
+  const section = page.getByRole('region', { name: /Two-factor sign-in/ });
+  await section.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
+  await section.getByLabel('Your password', { exact: true }).fill(PASSWORD);
+  await section.getByRole('button', { name: 'Continue' }).click();
+  const secret = (await section.getByTestId('totp-secret').textContent())!.replace(/\s+/g, '');
+  const totp = new TOTP({ secret, digits: 6, period: 30 });
+  await section.getByLabel('Code from your app').fill(totp.generate());
+  await section.getByRole('button', { name: 'Turn on', exact: true }).click();
+  await expect(section.getByText('Two-factor sign-in is on.')).toBeVisible();
+
+  // The session that passed the code opens the console; its code loads now.
+  const operatorScripts = scriptsLoaded(page.context());
+  await page.goto('/operator');
+  await expect(page.getByRole('heading', { name: 'Members' })).toBeVisible({ timeout: 20_000 });
+  expect(operatorScripts.some((s) => consoleChunk.test(s))).toBe(true);
+
+  // Search by the start of the member's e-mail, then open their page.
+  await page.getByLabel('Search members').fill(memberEmail.slice(0, memberEmail.indexOf('@')));
+  const row = page.getByRole('row').filter({ hasText: memberEmail });
+  await expect(row).toHaveCount(1);
+  await capture(page, 'operator-members');
+  await row.getByRole('link').click();
+  await expect(page.getByText(memberEmail).first()).toBeVisible();
+  const caps = page.getByRole('region', { name: 'CAPs' });
+  await expect(caps.getByText('200').last()).toBeVisible();
+
+  // A care action: wrong input first, then 25 CAPs.
+  const care = page.getByRole('region', { name: 'Credit a care action' });
+  await care.getByLabel('CAPs').fill('2.5');
+  await care.getByLabel('What they did').fill('Visited Mrs Jones');
+  await care.getByRole('button', { name: 'Credit care action' }).click();
+  await expect(care.getByRole('alert')).toContainText('whole number');
+  await care.getByLabel('CAPs').fill('25');
+  await care.getByRole('button', { name: 'Credit care action' }).click();
+  await expect(page.getByText(/Credited 25 CAPs/)).toBeVisible();
+  await expect(caps.getByText('225')).toBeVisible();
+  await expect(page.getByRole('table', { name: 'CAPs ledger' })).toContainText('Visited Mrs Jones');
+  await capture(page, 'operator-member');
+
+  // Both actions are in the audit log, with the operator's e-mail.
+  await page.getByRole('link', { name: 'Audit log' }).click();
+  const log = page.getByRole('table');
+  await expect(log.getByRole('row').filter({ hasText: 'care-action.credit' })).toContainText(
+    operatorEmail,
+  );
+  await expect(log.getByRole('row').filter({ hasText: 'member.view' }).first()).toContainText(
+    operatorEmail,
+  );
+  await expect(log.getByRole('row').filter({ hasText: 'operator.grant' })).toContainText('API key');
+  await capture(page, 'operator-audit');
+  const download = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Download CSV' }).click();
+  expect((await download).suggestedFilename()).toBe('operator-audit.csv');
+
+  // Revoked by the CLI: the console closes at the next request.
+  await ops('revoke-operator', '--email', operatorEmail);
+  await page.reload();
+  await expect(page.getByRole('alert')).toContainText(
+    'This page is for the community’s operators.',
+  );
+});

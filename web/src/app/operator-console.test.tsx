@@ -1,0 +1,159 @@
+// The operator console in the browser (issue 15): the gate's answers to a member and to an
+// operator without two-factor, and for an operator the members list, a member's page with a care
+// action that keeps its idempotency key across a retry, and the audit log.
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { appTestHooks, renderAt, serveMember } from '../test-fixtures';
+
+appTestHooks();
+
+const refusal = (code: string, message: string) => () =>
+  new Response(JSON.stringify({ code, message }), { status: 403 });
+const operator = { userId: 'op1', email: 'op@example.test', name: 'Olive Operator' };
+const row = {
+  id: 'm1',
+  name: 'Ada Lovelace',
+  username: 'ada',
+  email: 'ada@example.test',
+  referralCode: 'ABCD2345',
+  wallet: '0x' + '1'.repeat(40),
+  joinedAt: '2026-11-01T10:00:00.000Z',
+  confirmed: true,
+  caps: 200,
+};
+const detail = {
+  member: { ...row, operator: false, twoFactorEnabled: false, referredBy: null },
+  caps: { registration: 200, referrals: 0, careActions: 0, total: 200 },
+  ledger: [
+    {
+      kind: 'signup',
+      caps: 200,
+      reme: '200000000000000000000',
+      level: null,
+      description: 'Registration bonus',
+      createdAt: '2026-11-01T10:00:00.000Z',
+    },
+  ],
+  network: { level1: 0, level2: 0, level3: 0, members: [] },
+  chain: { remeBalance: null, claimed: null },
+  rounds: [],
+  claims: [],
+  sponsoredClaims: [],
+  mails: [
+    {
+      id: 1,
+      subject: 'Confirm your e-mail address',
+      status: 'sent',
+      attempts: 1,
+      lastError: null,
+      createdAt: '2026-11-01T10:00:00.000Z',
+      sentAt: '2026-11-01T10:00:01.000Z',
+    },
+  ],
+};
+
+describe('the operator console', () => {
+  it('tells a member it is not for them', async () => {
+    serveMember(undefined, {
+      '/api/console/me': refusal('not_operator', 'This page is for the community’s operators.'),
+    });
+    renderAt('/operator');
+    expect((await screen.findByRole('alert')).textContent).toMatch(/for the community’s operators/);
+    expect(screen.getByRole('link', { name: 'Back to your wallet' })).toBeTruthy();
+  });
+
+  it('sends an operator without two-factor sign-in to the account page', async () => {
+    serveMember(undefined, {
+      '/api/console/me': refusal('two_factor_required', 'Turn on two-factor sign-in first.'),
+    });
+    renderAt('/operator');
+    const link = await screen.findByRole('link', {
+      name: 'Set up two-factor sign-in on your account page',
+    });
+    expect(link.getAttribute('href')).toBe('/account');
+  });
+
+  it('lists members, opens one, and credits a care action once, with one key across a retry', async () => {
+    let attempts = 0;
+    serveMember(undefined, {
+      '/api/console/me': () => operator,
+      '/api/console/members?sort=joined': () => ({ members: [row], nextCursor: null }),
+      '/api/console/members/m1': () => detail,
+      '/api/console/members/m1/care-actions': () =>
+        ++attempts === 1
+          ? new Response(
+              JSON.stringify({
+                code: 'internal_error',
+                message: 'Something went wrong on our side. Please try again.',
+              }),
+              { status: 500 },
+            )
+          : new Response(JSON.stringify({ credited: true, userId: 'm1', caps: 25 }), {
+              status: 201,
+            }),
+    });
+    const served = globalThis.fetch;
+    const keys: Array<string | null> = [];
+    vi.stubGlobal('fetch', (url: string, init?: RequestInit) => {
+      if (String(url).endsWith('/care-actions'))
+        keys.push(new Headers(init?.headers).get('idempotency-key'));
+      return served(url, init);
+    });
+    const router = renderAt('/operator');
+    fireEvent.click(await screen.findByRole('link', { name: 'Ada Lovelace' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/operator/members/m1'));
+    expect(await screen.findByRole('heading', { name: 'Ada Lovelace' })).toBeTruthy();
+    expect(screen.getByRole('table', { name: 'CAPs ledger' }).textContent).toMatch(
+      /Registration bonus/,
+    );
+
+    fireEvent.change(screen.getByLabelText('CAPs', { selector: 'input' }), {
+      target: { value: '0' },
+    });
+    fireEvent.change(screen.getByLabelText('What they did'), {
+      target: { value: 'Visited Mrs Jones' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Credit care action' }));
+    expect(await screen.findByText(/whole number from 1 to 100,000/)).toBeTruthy();
+    expect(keys).toEqual([]);
+
+    fireEvent.change(screen.getByLabelText('CAPs', { selector: 'input' }), {
+      target: { value: '25' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Credit care action' }));
+    expect(await screen.findByText(/Something went wrong on our side/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Credit care action' }));
+    expect(await screen.findByText('Credited 25 CAPs to Ada Lovelace.')).toBeTruthy();
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+  });
+
+  it('shows the audit log with a CSV download', async () => {
+    serveMember(undefined, {
+      '/api/console/me': () => operator,
+      '/api/console/audit': () => ({
+        entries: [
+          {
+            id: 2,
+            at: '2026-11-02T10:00:00.000Z',
+            actor: 'console',
+            operatorEmail: 'op@example.test',
+            action: 'care-action.credit',
+            target: 'm1',
+            detail: { caps: 25, description: 'Visited Mrs Jones', outcome: 'credited' },
+            ip: '127.0.0.1',
+            idempotencyKey: 'k-123456789',
+          },
+        ],
+        nextBefore: null,
+      }),
+    });
+    renderAt('/operator/audit');
+    expect(await screen.findByText('care-action.credit')).toBeTruthy();
+    expect(screen.getByText(/Visited Mrs Jones/)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Download CSV' }).getAttribute('href')).toBe(
+      '/api/console/audit.csv',
+    );
+  });
+});

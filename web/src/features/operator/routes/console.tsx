@@ -1,0 +1,42 @@
+// The operator console (its own chunks: gate.tsx loads it only for an operator): members, a
+// member's page, and the audit log, as tabs under /operator.
+import type { ConsoleMe } from '@crw/core';
+import { Navigate, NavLink, Link, useRoutes } from 'react-router';
+import { BrandMark } from '../../../ui/brand-mark';
+import styles from '../components/console.module.css';
+import { AuditScreen } from '../components/audit-screen';
+import { MemberScreen } from '../components/member-screen';
+import { MembersScreen } from '../components/members-screen';
+
+export default function Console({ me }: { me: ConsoleMe }) {
+  const screen = useRoutes([
+    { index: true, element: <Navigate replace to="members" /> },
+    { path: 'members', element: <MembersScreen /> },
+    { path: 'members/:id', element: <MemberScreen /> },
+    { path: 'audit', element: <AuditScreen /> },
+    { path: '*', element: <Navigate replace to="members" /> },
+  ]);
+  return (
+    <div className={styles.shell}>
+      <header className={styles.top}>
+        <p className={styles.brand}>
+          <BrandMark size={30} />
+          Operator console
+        </p>
+        <div className={styles.who}>
+          <span>Signed in as {me.email}</span>
+          <Link to="/dashboard">Your wallet</Link>
+        </div>
+      </header>
+      <nav aria-label="Console sections" className={styles.tabs}>
+        <NavLink to="/operator/members" className={styles.tab}>
+          Members
+        </NavLink>
+        <NavLink to="/operator/audit" className={styles.tab}>
+          Audit log
+        </NavLink>
+      </nav>
+      <main>{screen}</main>
+    </div>
+  );
+}
