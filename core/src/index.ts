@@ -28,3 +28,5 @@ export * from './money';
 export * from './caps-milestones';
 export * from './networks';
 export * from './api/console';
+export * from './api/console-overview';
+export * from './api/console-rounds';

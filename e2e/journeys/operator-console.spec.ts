@@ -41,12 +41,16 @@ test('an operator turns on two-factor, finds a member, credits a care action, an
   request,
   baseURL,
 }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(600_000);
   // The member the operator will help, in a browser of their own.
   const memberContext = await browser.newContext({ baseURL });
   const memberScripts = scriptsLoaded(memberContext);
   const memberPage = await memberContext.newPage();
   const memberEmail = await joinAndConfirm(memberPage, request, 'helped');
+
+  const memberAddress = (await memberPage.evaluate(
+    async () => (await (await fetch('/api/me')).json()).wallet.address,
+  )) as string;
 
   // A member opening /operator: told it is not for them, and the console's code never arrives.
   await memberPage.goto('/operator');
@@ -55,7 +59,6 @@ test('an operator turns on two-factor, finds a member, credits a care action, an
   );
   expect(memberScripts.length).toBeGreaterThan(0);
   expect(memberScripts.filter((s) => consoleChunk.test(s))).toEqual([]);
-  await memberContext.close();
 
   // The operator joins, is granted the role by the CLI, and finds the console closed until
   // two-factor sign-in is on.
@@ -79,7 +82,8 @@ test('an operator turns on two-factor, finds a member, credits a care action, an
   // The session that passed the code opens the console; its code loads now.
   const operatorScripts = scriptsLoaded(page.context());
   await page.goto('/operator');
-  await expect(page.getByRole('heading', { name: 'Members' })).toBeVisible({ timeout: 20_000 });
+  await page.getByRole('link', { name: 'Members' }).click({ timeout: 20_000 });
+  await expect(page.getByRole('heading', { name: 'Members' })).toBeVisible();
   expect(operatorScripts.some((s) => consoleChunk.test(s))).toBe(true);
 
   // Search by the start of the member's e-mail, then open their page.
@@ -87,7 +91,15 @@ test('an operator turns on two-factor, finds a member, credits a care action, an
   const row = page.getByRole('row').filter({ hasText: memberEmail });
   await expect(row).toHaveCount(1);
   await capture(page, 'operator-members');
-  await row.getByRole('link').click();
+  // By keyboard: from the search field, Tab reaches the member's link and Enter opens the page.
+  const memberLink = row.getByRole('link');
+  await page.getByLabel('Search members').focus();
+  for (let i = 0; i < 8; i++) {
+    await page.keyboard.press('Tab');
+    if (await memberLink.evaluate((el) => el === document.activeElement)) break;
+  }
+  await expect(memberLink).toBeFocused();
+  await page.keyboard.press('Enter');
   await expect(page.getByText(memberEmail).first()).toBeVisible();
   const caps = page.getByRole('region', { name: 'CAPs' });
   await expect(caps.getByText('200').last()).toBeVisible();
@@ -119,6 +131,56 @@ test('an operator turns on two-factor, finds a member, credits a care action, an
   const download = page.waitForEvent('download');
   await page.getByRole('link', { name: 'Download CSV' }).click();
   expect((await download).suggestedFilename()).toBe('operator-audit.csv');
+
+  // The dry run of the next round lists the member; publishing it shows each step as it happens.
+  await page.getByRole('link', { name: 'Rounds' }).click();
+  await page.getByLabel('Wallet starts with').fill(memberAddress.slice(0, 12));
+  const dryRun = page.getByRole('table', { name: 'Who gains in the next round' });
+  await expect(dryRun.getByRole('row').filter({ hasText: memberAddress.slice(-8) })).toHaveCount(1);
+  await capture(page, 'operator-rounds');
+  await page.getByRole('button', { name: /^(Publish|Finish) round \d+$/ }).click();
+  await page.getByRole('button', { name: 'Publish now' }).click();
+  await expect(page.getByRole('list', { name: 'Publishing progress' })).toBeVisible();
+  await expect(page.getByText(/Round \d+ is published on the chain\./)).toBeVisible({
+    timeout: 60_000,
+  });
+  const history = page.getByRole('table', { name: 'Rounds so far' });
+  await expect(history.getByRole('row').nth(1)).toContainText('published');
+  await expect(history.getByRole('link', { name: 'tree.json' }).first()).toBeVisible();
+
+  // The member claims in their browser (with ETH for the fee); the operator sees the claim.
+  await ops('fund', memberAddress, '0.05');
+  await memberPage.goto('/dashboard');
+  await memberPage.getByRole('button', { name: 'Claim 200.0000 REME' }).click();
+  await expect(memberPage.getByTestId('fee-check')).toHaveText('Your ETH covers the fee.', {
+    timeout: 30_000,
+  });
+  await memberPage.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await memberPage.getByRole('button', { name: 'Complete' }).click();
+  await expect(memberPage.getByRole('heading', { name: 'Claim confirmed' })).toBeVisible({
+    timeout: 180_000,
+  });
+  await memberContext.close();
+  await page.goto(`/operator/members`);
+  await page.getByLabel('Search members').fill(memberEmail.slice(0, memberEmail.indexOf('@')));
+  await page.getByRole('row').filter({ hasText: memberEmail }).getByRole('link').click();
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByRole('table', { name: 'Claims on the chain' })).toBeVisible({
+      timeout: 2_000,
+    });
+  }).toPass({ timeout: 60_000 });
+
+  // The mail outbox and the overview, as every console screen: both widths, both themes, axe.
+  await page.getByRole('link', { name: 'Mail' }).click();
+  await expect(page.getByRole('heading', { name: /Mail/ }).first()).toBeVisible();
+  await expect(
+    page.getByRole('table').getByText('Confirm your e-mail address').first(),
+  ).toBeVisible();
+  await capture(page, 'operator-mail');
+  await page.getByRole('link', { name: 'Overview' }).click();
+  await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
+  await capture(page, 'operator-overview');
 
   // Revoked by the CLI: the console closes at the next request.
   await ops('revoke-operator', '--email', operatorEmail);

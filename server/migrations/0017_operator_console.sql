@@ -52,9 +52,11 @@ CREATE TRIGGER operator_audit_no_truncate BEFORE TRUNCATE ON operator_audit
   FOR EACH STATEMENT EXECUTE FUNCTION operator_audit_append_only();
 
 -- The members table searches by the start of a name, e-mail, wallet or referral code and sorts by
--- arrival or name, over a million members, from these indexes.
+-- arrival or name, over a million members, from these indexes (a text_pattern_ops index answers a
+-- prefix but cannot give the collation's order, hence two on the name).
 CREATE INDEX profiles_email_prefix_idx ON profiles (email text_pattern_ops);
 CREATE INDEX profiles_name_prefix_idx ON profiles (lower(full_name) text_pattern_ops, id);
+CREATE INDEX profiles_name_order_idx ON profiles (lower(full_name), id);
 CREATE INDEX profiles_code_prefix_idx ON profiles (referral_link text_pattern_ops);
 CREATE INDEX profiles_created_idx ON profiles (created_at DESC, id DESC);
 CREATE INDEX user_wallets_address_prefix_idx ON user_wallets (wallet_address text_pattern_ops);

@@ -256,6 +256,50 @@ describe('members', () => {
   });
 });
 
+describe('distribution rounds', () => {
+  it('dry-runs the next round as pages, filtered, then publishes it with its progress as events', async () => {
+    const dry = await get('/api/console/rounds/dry-run', consoleCookie);
+    expect(dry.statusCode, dry.body).toBe(200);
+    const run = dry.json();
+    expect(run.index).toBe(1);
+    expect(run.changed).toBeGreaterThanOrEqual(2);
+    expect(run.newMembers).toBe(run.changed);
+    expect(run.rows.map((r: { userId: string }) => r.userId)).toContain(memberId);
+    const byWallet = await get(
+      `/api/console/rounds/dry-run?q=${member.address.slice(0, 12)}`,
+      consoleCookie,
+    );
+    expect(byWallet.json().rows.map((r: { userId: string }) => r.userId)).toEqual([memberId]);
+    expect((await get('/api/console/rounds/dry-run?offset=-1', consoleCookie)).statusCode).toBe(
+      400,
+    );
+
+    const started = await post('/api/console/rounds/publish', {}, { cookie: consoleCookie });
+    expect(started.statusCode, started.body).toBe(202);
+    expect(
+      (await post('/api/console/rounds/publish', {}, { cookie: consoleCookie })).statusCode,
+    ).toBe(409);
+    // The progress stream: its events end with the round published, then the stream closes.
+    const stream = await t.app.inject({
+      method: 'GET',
+      url: '/api/console/rounds/progress',
+      headers: { cookie: consoleCookie },
+    });
+    const phases = [...stream.body.matchAll(/data: (\{.*\})/g)].map((m) => JSON.parse(m[1]!).phase);
+    expect(phases.at(-1)).toBe('published');
+    const history = (await get('/api/console/rounds', consoleCookie)).json().rounds;
+    expect(history[0]).toMatchObject({ index: 1, status: 'published' });
+    expect(history[0].txHash).toMatch(/^0x[0-9a-f]{64}$/);
+    const page = (await get(`/api/console/members/${memberId}`, consoleCookie)).json();
+    expect(page.rounds).toEqual([expect.objectContaining({ round: 1, status: 'published' })]);
+    // Nothing changed since: the next dry run has no changes.
+    expect((await get('/api/console/rounds/dry-run', consoleCookie)).json()).toMatchObject({
+      index: 2,
+      changed: 0,
+    });
+  }, 120_000);
+});
+
 describe('the audit log', () => {
   it('holds every operator action with who, from where and the idempotency key; rows cannot change', async () => {
     const res = await get('/api/console/audit', consoleCookie);

@@ -15,6 +15,7 @@ import {
   walletProof,
   type MemberKeys,
 } from './helpers/members';
+import { consoleOperatorCookie } from './helpers/console-operator';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import { testDbKind } from './helpers/test-database';
 
@@ -201,6 +202,7 @@ function urlOf(target: Target, request: Record<string, unknown>): string {
 let t: TestApp;
 let member: MemberKeys;
 let cookie: string;
+let consoleCookie: string;
 let targets: Target[];
 
 /**
@@ -271,6 +273,12 @@ beforeAll(async () => {
   member = await makeMemberKeys();
   await joinAndConfirm(t.app, t.services.database.db, member);
   cookie = await signedInCookie(t.app, member);
+  consoleCookie = await consoleOperatorCookie(
+    t.app,
+    t.services.database.db,
+    await cloneMemberKeys(member),
+    t.services.operatorKey,
+  );
   const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as {
     paths: Record<
       string,
@@ -305,6 +313,12 @@ const AS = {
   stranger: {},
   member: () => ({ cookie, origin: ORIGIN }),
   operator: () => ({ authorization: `Bearer ${t.services.operatorKey}` }),
+  // The console's operator (a session that passed two-factor), with an idempotency key.
+  'console operator': () => ({
+    cookie: consoleCookie,
+    origin: ORIGIN,
+    'idempotency-key': '5b7c1f7e-console-fuzz',
+  }),
 } as const;
 
 describe(`every route against bad input (${testDbKind})`, () => {

@@ -45,6 +45,9 @@ export const memberSearchResponse = z.object({
 });
 export type MemberSearchResponse = z.infer<typeof memberSearchResponse>;
 
+/** A member's page carries their newest ledger rows, this many (a referrer of thousands has as many). */
+export const MEMBER_LEDGER_ROWS = 100;
+
 export const memberIdParams = z.object({ id: plainText(100, { min: 1 }) });
 
 /** GET /api/console/members/:id: everything an operator needs to help one member. */
@@ -141,7 +144,12 @@ export const operatorRoleResponse = z.object({
   changed: z.boolean(),
 });
 
-export const auditQuery = z.object({ before: z.optional(z.coerce.number()) });
+/** A row id in a URL: a whole number a bigint column can hold and JavaScript can count exactly. */
+export const rowIdParam = z.coerce
+  .number()
+  .check(z.int(), z.minimum(1), z.maximum(Number.MAX_SAFE_INTEGER));
+
+export const auditQuery = z.object({ before: z.optional(rowIdParam) });
 export const auditEntry = z.object({
   id: z.number(),
   at: isoDate,

@@ -99,7 +99,7 @@ describe('the operator console', () => {
         keys.push(new Headers(init?.headers).get('idempotency-key'));
       return served(url, init);
     });
-    const router = renderAt('/operator');
+    const router = renderAt('/operator/members');
     fireEvent.click(await screen.findByRole('link', { name: 'Ada Lovelace' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/operator/members/m1'));
     expect(await screen.findByRole('heading', { name: 'Ada Lovelace' })).toBeTruthy();
@@ -127,6 +127,87 @@ describe('the operator console', () => {
     expect(keys).toHaveLength(2);
     expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
     expect(keys[1]).toBe(keys[0]);
+  });
+
+  it("shows an unconfirmed member's network, rounds, claims and failing mail, and resends the link", async () => {
+    serveMember(undefined, {
+      '/api/console/me': () => operator,
+      '/api/console/members/m1': () => ({
+        ...detail,
+        member: { ...detail.member, confirmed: false, referredBy: { id: 'm0', name: 'Grace' } },
+        network: {
+          level1: 1,
+          level2: 1,
+          level3: 0,
+          members: [
+            {
+              id: 'm2',
+              name: 'Bea',
+              level: 1,
+              parentId: 'm1',
+              joinedAt: '2026-11-03T10:00:00.000Z',
+            },
+            {
+              id: 'm3',
+              name: 'Cy',
+              level: 2,
+              parentId: 'm2',
+              joinedAt: '2026-11-04T10:00:00.000Z',
+            },
+          ],
+        },
+        chain: { remeBalance: '200000000000000000000', claimed: '200000000000000000000' },
+        rounds: [
+          {
+            round: 1,
+            status: 'published',
+            cumulativeAmount: '200000000000000000000',
+            publishedAt: null,
+          },
+        ],
+        claims: [
+          { blockNumber: 7, txHash: '0x' + 'e'.repeat(64), amount: '200000000000000000000' },
+        ],
+        sponsoredClaims: [
+          {
+            round: 1,
+            amount: '200000000000000000000',
+            status: 'confirmed',
+            reason: null,
+            requestedAt: '2026-11-05T10:00:00.000Z',
+          },
+        ],
+        mails: [
+          {
+            id: 2,
+            subject: 'Confirm your e-mail address',
+            status: 'pending',
+            attempts: 3,
+            lastError: '421 try later',
+            createdAt: '2026-11-01T10:00:00.000Z',
+            sentAt: null,
+          },
+        ],
+      }),
+      '/api/console/members/m1/resend-confirmation': () => ({ ok: true }),
+    });
+    renderAt('/operator/members/m1');
+    expect(await screen.findByText('Not confirmed')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Grace' })).toBeTruthy();
+    const network = screen.getByRole('table', { name: 'Members of the network' });
+    expect(network.textContent).toMatch(/Bea.*this member/);
+    expect(network.textContent).toMatch(/Cy.*Bea/);
+    expect(screen.getByRole('table', { name: 'Claims on the chain' }).textContent).toMatch(
+      /200\.0000/,
+    );
+    expect(screen.getByRole('table', { name: 'Claims the community paid for' })).toBeTruthy();
+    expect(screen.getByRole('table', { name: 'Mails sent' }).textContent).toMatch(
+      /Failing \(3 tries\): 421 try later/,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Resend confirmation' }));
+    expect(
+      await screen.findByText('A new confirmation link is on its way to ada@example.test.'),
+    ).toBeTruthy();
   });
 
   it('shows the audit log with a CSV download', async () => {

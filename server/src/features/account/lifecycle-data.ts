@@ -79,11 +79,13 @@ export async function deleteMemberRecords(trx: Transaction<DB>, userId: string):
   return sessions.rows.map((r) => r.token);
 }
 
-/** The member's data as the export file carries it, or undefined if the member is gone. */
+/** The member's data as the export file carries it, or undefined if the member is gone; with
+ * `newestLedger`, only that many ledger rows, newest first (the console's member page). */
 export async function exportOf(
   db: Kysely<DB>,
   userId: string,
   now: Date,
+  opts: { newestLedger?: number } = {},
 ): Promise<AccountExport | undefined> {
   const profiles = await sql<{
     email: string;
@@ -113,13 +115,15 @@ export async function exportOf(
     .where('user_id', '=', userId)
     .executeTakeFirst();
   // Never from_user_id or source_key: they name the member a referral credit came from.
-  const ledger = await db
+  const ledgerRows = db
     .selectFrom('reward_ledger')
     .select(['kind', 'caps', 'reme', 'level', 'description', 'created_at'])
-    .where('user_id', '=', userId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+    .where('user_id', '=', userId);
+  const ledger = await (
+    opts.newestLedger === undefined
+      ? ledgerRows.orderBy('created_at').orderBy('id')
+      : ledgerRows.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(opts.newestLedger)
+  ).execute();
   const entries = await db
     .selectFrom('distribution_entries as e')
     .innerJoin('distribution_rounds as r', 'r.round_index', 'e.round_index')

@@ -2,6 +2,7 @@
 // by arrival or name, paged by cursor (each shape answered from an index of migration 0017, so a
 // page costs the same among a million members), and one member's whole page.
 import {
+  MEMBER_LEDGER_ROWS,
   MEMBER_PAGE_SIZE,
   type MemberDetail,
   type MemberRow,
@@ -82,8 +83,10 @@ const ORDER: Record<
   },
 };
 
+/** A search lists its matches newest first: matches of a common prefix span three columns, and no
+ * index gives them in name order (a million-member sort); without a search, either order. */
 export async function searchMembers(db: Kysely<DB>, query: MemberSearchQuery) {
-  const sort = query.sort ?? 'joined';
+  const sort = query.q ? 'joined' : (query.sort ?? 'joined');
   const order = ORDER[sort];
   const cursor = decodeCursor(query.cursor);
   const where = [...(query.q ? [matching(query.q)] : []), ...(cursor ? [order.after(cursor)] : [])];
@@ -127,7 +130,7 @@ export async function memberDetail(db: Kysely<DB>, id: string): Promise<MemberDe
      WHERE p.id = ${id}`.execute(db);
   const row = found.rows[0];
   // The export file holds the ledger, the counts, the rounds and the claims as the member sees them.
-  const data = row && (await exportOf(db, id, new Date()));
+  const data = row && (await exportOf(db, id, new Date(), { newestLedger: MEMBER_LEDGER_ROWS }));
   if (!row || !data) return undefined;
   const stats = await networkStats(db, id);
   const ids = [

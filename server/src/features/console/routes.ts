@@ -24,7 +24,10 @@ import { confirmationMailFor } from '../account/registration';
 import { enqueueMail } from '../../mail/outbox';
 import { creditCareAction } from '../operator/care-actions';
 import { auditCsv, auditPage, recordAudit } from './audit';
+import { mailRoutes } from './mail';
 import { memberDetail, searchMembers } from './members';
+import { overviewRoutes } from './overview';
+import { roundRoutes } from './rounds';
 import { operatorConsoleRoutes, type ConsoleOperator } from './operator-scope';
 
 const operatorOf = (request: FastifyRequest): ConsoleOperator => request.operator!;
@@ -178,4 +181,7 @@ export const consoleRoutes = (services: AppServices): FastifyPluginAsyncZod =>
         return reply.send(Readable.from(auditCsv(db)));
       },
     );
+    await app.register(overviewRoutes(services));
+    await app.register(mailRoutes(services));
+    await app.register(roundRoutes(services));
   });

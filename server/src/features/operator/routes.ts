@@ -18,9 +18,9 @@ import {
 import { parseEther, type AbstractProvider } from 'ethers';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../app-error';
-import { LOCK_KEYS } from '../../db/lock-keys';
 import { requireOperator } from '../../auth/operator-key';
-import { previewRound, publishRound, RoundConflict } from '../../distribution/rounds';
+import { publishOnce } from '../../distribution/publish-once';
+import { previewRound } from '../../distribution/rounds';
 import type { AppServices } from '../../services';
 import { relayerStatus, sponsorSettings } from '../../relayer/sponsor';
 import { API_KEY_ACTOR, recordAudit } from '../console/audit';
@@ -148,22 +148,17 @@ export const operatorRoutes =
       },
       async (request) => {
         // One publisher across every server process: the others answer 409 at once.
-        const lock = services.database.leaderLock(LOCK_KEYS.publishRound);
-        if (!(await lock.tryAcquire()))
-          throw new AppError(409, 'conflict', 'A distribution round is being published right now.');
         try {
-          const result = await publishRound(db, services.chain);
+          const result = await publishOnce(services);
           request.log.info(result, 'distribution round');
           await recordAudit(db, request, API_KEY_ACTOR, 'round.publish', String(result.index), {
             ...result,
           });
           return result;
         } catch (error) {
-          if (!(error instanceof RoundConflict)) throw error;
-          request.log.warn({ err: error }, 'distribution round refused: the chain disagrees');
-          throw new AppError(409, 'conflict', error.message);
-        } finally {
-          await lock.release();
+          if (error instanceof AppError && error.statusCode === 409)
+            request.log.warn({ err: error }, 'distribution round refused');
+          throw error;
         }
       },
     );

@@ -1,5 +1,10 @@
 // The operator console's calls (/api/console): each answer parsed with core's schema.
 import {
+  DRY_RUN_PAGE,
+  dryRunResponse,
+  publishStartedResponse,
+  roundHistoryResponse,
+  type DRY_RUN_FILTERS,
   auditResponse,
   careActionResponse,
   consoleMeResponse,
@@ -10,6 +15,8 @@ import {
 } from '@crw/core';
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '../../../lib/api-client';
+
+export type DryRunFilter = (typeof DRY_RUN_FILTERS)[number];
 
 export const consoleMeQuery = queryOptions({
   queryKey: ['console', 'me'],
@@ -67,3 +74,45 @@ export const resendConfirmation = (memberId: string) =>
     method: 'POST',
     body: {},
   });
+
+// The mail outbox (its imports kept with its calls).
+import { consoleMailResponse, consoleMailRetryResponse, type MailFilter } from '@crw/core';
+
+export const mailQuery = (status: MailFilter) =>
+  infiniteQueryOptions({
+    queryKey: ['console', 'mail', status],
+    queryFn: ({ pageParam }) => {
+      const params = new URLSearchParams({ status });
+      if (pageParam) params.set('before', String(pageParam));
+      return apiFetch(`/api/console/mail?${params.toString()}`, consoleMailResponse);
+    },
+    initialPageParam: 0,
+    getNextPageParam: (last) => last.nextBefore ?? undefined,
+    placeholderData: (previous) => previous,
+  });
+
+/** Makes a waiting mail due now: the outbox worker tries it at once. */
+export const retryMail = (id: number) =>
+  apiFetch(`/api/console/mail/${id}/retry`, consoleMailRetryResponse, {
+    method: 'POST',
+    body: {},
+  });
+
+export const dryRunPageQuery = (filter: DryRunFilter, q: string, page: number) =>
+  queryOptions({
+    queryKey: ['console', 'dry-run', filter, q, page],
+    queryFn: () => {
+      const params = new URLSearchParams({ filter, offset: String(page * DRY_RUN_PAGE) });
+      if (q) params.set('q', q);
+      return apiFetch(`/api/console/rounds/dry-run?${params.toString()}`, dryRunResponse);
+    },
+    staleTime: 20_000,
+  });
+
+export const roundHistoryQuery = queryOptions({
+  queryKey: ['console', 'rounds'],
+  queryFn: () => apiFetch('/api/console/rounds', roundHistoryResponse),
+});
+
+export const publishRound = () =>
+  apiFetch('/api/console/rounds/publish', publishStartedResponse, { method: 'POST', body: {} });

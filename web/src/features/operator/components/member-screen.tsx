@@ -1,6 +1,6 @@
 // One member's page: who they are, their CAPs and ledger, their network, wallet and chain
 // figures, rounds, claims and mails; and what an operator can do for them.
-import { formatAmount, type MemberDetail } from '@crw/core';
+import { formatAmount, MEMBER_LEDGER_ROWS, type MemberDetail } from '@crw/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
@@ -245,6 +245,11 @@ export function MemberScreen() {
         </CardSection>
       </div>
       <CardSection titleId="member-ledger" title="CAPs ledger">
+        {ledger.length >= MEMBER_LEDGER_ROWS ? (
+          <p className={card.muted}>
+            The newest {MEMBER_LEDGER_ROWS} entries; the totals above count them all.
+          </p>
+        ) : null}
         <Rows
           label="CAPs ledger"
           items={ledger}

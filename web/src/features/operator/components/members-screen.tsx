@@ -52,12 +52,19 @@ export function MembersScreen() {
           <select
             id="members-sort"
             className={styles.select}
-            value={sort}
+            value={q ? 'joined' : sort}
+            disabled={Boolean(q)}
+            aria-describedby={q ? 'members-sort-note' : undefined}
             onChange={(e) => setSort(e.target.value as MemberSort)}
           >
             <option value="joined">Newest first</option>
             <option value="name">Name A–Z</option>
           </select>
+          {q ? (
+            <span id="members-sort-note" className={styles.sub}>
+              Search results: newest first
+            </span>
+          ) : null}
         </div>
       </div>
       <FormMessage error={members.isError ? members.error.message : null} />

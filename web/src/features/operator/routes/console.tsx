@@ -5,12 +5,18 @@ import { Navigate, NavLink, Link, useRoutes } from 'react-router';
 import { BrandMark } from '../../../ui/brand-mark';
 import styles from '../components/console.module.css';
 import { AuditScreen } from '../components/audit-screen';
+import { MailScreen } from '../components/mail-screen';
+import { OverviewScreen } from '../components/overview-screen';
+import { RoundsScreen } from '../components/rounds-screen';
 import { MemberScreen } from '../components/member-screen';
 import { MembersScreen } from '../components/members-screen';
 
 export default function Console({ me }: { me: ConsoleMe }) {
   const screen = useRoutes([
-    { index: true, element: <Navigate replace to="members" /> },
+    { index: true, element: <Navigate replace to="overview" /> },
+    { path: 'overview', element: <OverviewScreen /> },
+    { path: 'rounds', element: <RoundsScreen /> },
+    { path: 'mail', element: <MailScreen /> },
     { path: 'members', element: <MembersScreen /> },
     { path: 'members/:id', element: <MemberScreen /> },
     { path: 'audit', element: <AuditScreen /> },
@@ -29,8 +35,17 @@ export default function Console({ me }: { me: ConsoleMe }) {
         </div>
       </header>
       <nav aria-label="Console sections" className={styles.tabs}>
+        <NavLink to="/operator/overview" className={styles.tab}>
+          Overview
+        </NavLink>
         <NavLink to="/operator/members" className={styles.tab}>
           Members
+        </NavLink>
+        <NavLink to="/operator/rounds" className={styles.tab}>
+          Rounds
+        </NavLink>
+        <NavLink to="/operator/mail" className={styles.tab}>
+          Mail
         </NavLink>
         <NavLink to="/operator/audit" className={styles.tab}>
           Audit log

@@ -1,0 +1,650 @@
+// The operator console's API at community scale (issue 15): on PostgreSQL with N members (default
+// 1,000,000; `--members N`), the latency of member search and of a member's page, each request
+// through the real HTTP stack (the app built in process, listening on a port, asked with fetch) by
+// an operator who signed in with two-factor exactly as a person does. Goal: each p99 ≤ 100 ms.
+// The overview endpoint is not built yet. A fresh database is created, seeded with set-based SQL
+// (INSERT … SELECT generate_series), vacuumed and analyzed, and dropped at the end. Kinds whose
+// p99 misses the goal get EXPLAIN (ANALYZE, BUFFERS) of the statements behind their slowest
+// request. Options: --members N, --requests N (per kind, default 200), --kind-seconds S (a time
+// cap per kind, default 30), --keep-database (left for investigation). BENCH_DATABASE_URL (default
+// postgres://postgres@127.0.0.1:5432/test) names the server; only a new crw_bench_operator_*
+// database on it is used.
+import { createHmac, randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
+import { Kysely, PostgresDialect, type LogEvent } from 'kysely';
+import pg from 'pg';
+import { openDatabase } from '@crw/server/db/database';
+import type { DB } from '@crw/server/db/schema';
+import { setUpSchema } from '@crw/server/db/setup';
+import { memberDetail, searchMembers } from '@crw/server/features/console/members';
+import {
+  cookieOf,
+  joinAndConfirm,
+  makeMemberKeys,
+  ORIGIN,
+  signedInCookie,
+} from '@crw/server/test/helpers/members';
+import { buildTestApp } from '@crw/server/test/helpers/test-app';
+
+const { values: options } = parseArgs({
+  options: {
+    members: { type: 'string', default: '1000000' },
+    requests: { type: 'string', default: '200' },
+    'kind-seconds': { type: 'string', default: '30' },
+    /** Leave the database for investigation (printed; drop it yourself). */
+    'keep-database': { type: 'boolean', default: false },
+  },
+});
+const N = Number(options.members);
+const REQUESTS = Number(options.requests);
+const KIND_SECONDS = Number(options['kind-seconds']);
+const WARM_UP = 20;
+const GOAL_MS = 100;
+if (!Number.isInteger(N) || N < 1000) throw new Error('--members must be an integer ≥ 1000');
+
+const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const dbName = `crw_bench_operator_${randomBytes(4).toString('hex')}`;
+const dbUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString();
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
+  const started = performance.now();
+  const value = await fn();
+  return [value, performance.now() - started];
+}
+
+/** A deterministic pseudo-random stream (mulberry32), so every run asks the same questions. */
+function rng(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),
+    pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!,
+  };
+}
+const random = rng(15);
+
+// ---------------------------------------------------------------------------------------------
+// Seeding: one temporary table of generated members (names, e-mails, codes, wallets, arrival over
+// a year, a referral forest in which early members become hubs), then one INSERT … SELECT per
+// table. Foreign keys hold by construction; their per-row triggers are skipped while seeding
+// (session_replication_role = replica) — unique and check constraints are still enforced.
+
+const FIRST = `'Maria','Mark','Martin','Mateo','Anna','Ana','John','Joseph','Jose','Sarah','Samuel',
+  'David','Daniel','Laura','Linda','Michael','Emma','Olivia','James','Robert','Patricia','Jennifer',
+  'Elizabeth','Susan','Thomas','Charles','Karen','Nancy','Lisa','Betty','Sofia','Lucas','Noah','Liam',
+  'Mia','Chloe','Hannah','Fatima','Aisha','Mohammed','Wei','Yuki','Priya','Arjun','Olga','Ivan',
+  'Pierre','Giulia'`;
+const LAST = `'Smith','Johnson','Williams','Brown','Jones','Garcia','Miller','Davis','Rodriguez',
+  'Martinez','Hernandez','Lopez','Gonzalez','Wilson','Anderson','Thomas','Taylor','Moore','Jackson',
+  'Martin','Lee','Perez','Thompson','White','Harris','Sanchez','Clark','Ramirez','Lewis','Robinson',
+  'Walker','Young','Allen','King','Wright','Scott','Torres','Nguyen','Hill','Flores','Green','Adams',
+  'Nelson','Baker','Hall','Rivera','Campbell','Mitchell','Carter','Roberts','Schmidt','Rossi',
+  'Kowalski','Novak','Silva','Santos','Kim','Park','Chen','Okafor'`;
+// 3% of members carry a rare surname of three syllables (8,000 of them): the "rare name" searches.
+const SYLLABLES = `'ka','zu','vo','ri','xan','bel','tor','mi','qua','nel','dro','fi','gar','lu','pe',
+  'sho','vin','wex','yo','zed'`;
+// The app's codes are 8 characters of this alphabet (core/referral-code.ts); here i ↦ i·P mod 31⁸
+// (P prime) written in base 31 gives every member a distinct, random-looking code.
+const ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+const codeOf = (x: string) =>
+  Array.from(
+    { length: 8 },
+    (_, k) => `substr('${ALPHABET}', ((${x}) / ${31 ** (7 - k)}::bigint % 31)::int + 1, 1)`,
+  ).join(' || ');
+
+const seedSteps = (n: number): Array<[string, string]> => [
+  [
+    'generate members',
+    `CREATE TEMP TABLE s AS
+     SELECT i, first || ' ' || last AS full_name,
+            lower(first) || '.' || lower(last) || i || '@' ||
+              (ARRAY['example.org','mail.test','care.example','post.test'])[1 + i % 4] AS email,
+            ${codeOf(`i::bigint * 982451653 % 852891037441`)} AS code,
+            '0x' || md5('w' || i) || substr(md5('v' || i), 1, 8) AS wallet,
+            now() - interval '365 days' + (i - 1) * (interval '365 days' / ${n}) AS created_at,
+            verified,
+            CASE WHEN verified AND random() < 0.05 THEN 10 * (1 + floor(random() * 5))::int END AS care_caps,
+            CASE WHEN i > 1 AND random() < 0.85 THEN 1 + floor((i - 1) * power(random(), 3))::int END AS parent
+       FROM (SELECT i, random() < 0.95 AS verified,
+                    (ARRAY[${FIRST}])[1 + floor(random() * 48)::int] AS first,
+                    CASE WHEN random() < 0.03
+                         THEN initcap((ARRAY[${SYLLABLES}])[1 + floor(random() * 20)::int] ||
+                                      (ARRAY[${SYLLABLES}])[1 + floor(random() * 20)::int] ||
+                                      (ARRAY[${SYLLABLES}])[1 + floor(random() * 20)::int])
+                         ELSE (ARRAY[${LAST}])[1 + floor(random() * 60)::int] END AS last
+               FROM generate_series(1, ${n}) i) g;
+     ALTER TABLE s ADD PRIMARY KEY (i);
+     ANALYZE s`,
+  ],
+  // A confirmed member's chain up to three levels above (what process_referral writes).
+  [
+    'referral chains',
+    `CREATE TEMP TABLE r AS
+     SELECT s.parent AS referrer, s.i AS referred, 1 AS level, s.created_at FROM s
+      WHERE s.verified AND s.parent IS NOT NULL
+     UNION ALL
+     SELECT p.parent, s.i, 2, s.created_at FROM s JOIN s p ON p.i = s.parent
+      WHERE s.verified AND p.parent IS NOT NULL
+     UNION ALL
+     SELECT q.parent, s.i, 3, s.created_at FROM s JOIN s p ON p.i = s.parent JOIN s q ON q.i = p.parent
+      WHERE s.verified AND q.parent IS NOT NULL;
+     CREATE TEMP TABLE c AS
+     SELECT referrer, count(*) FILTER (WHERE level = 1) AS l1, count(*) FILTER (WHERE level = 2) AS l2,
+            count(*) FILTER (WHERE level = 3) AS l3, sum(a.referral_caps[level]) AS caps,
+            sum(a.referral_reme[level]) AS reme
+       FROM r CROSS JOIN reward_amounts a GROUP BY referrer;
+     ALTER TABLE c ADD PRIMARY KEY (referrer)`,
+  ],
+  [
+    'user',
+    `INSERT INTO "user" (id, name, email, "emailVerified", "createdAt", "updatedAt", "twoFactorEnabled")
+     SELECT 'm' || i, full_name, email, verified, created_at, created_at, false FROM s ORDER BY i`,
+  ],
+  [
+    'profiles',
+    `INSERT INTO profiles (id, username, full_name, referral_link, email, referred_by,
+                           referred_with_code, created_at, network_level1, network_level2, network_level3)
+     SELECT 'm' || s.i, split_part(s.email, '@', 1), s.full_name, s.code, s.email, 'm' || s.parent,
+            p.code, s.created_at, coalesce(c.l1, 0), coalesce(c.l2, 0), coalesce(c.l3, 0)
+       FROM s LEFT JOIN s p ON p.i = s.parent LEFT JOIN c ON c.referrer = s.i ORDER BY s.i`,
+  ],
+  [
+    'user_wallets',
+    `INSERT INTO user_wallets (user_id, wallet_address, encrypted_wallet, updated_at)
+     SELECT 'm' || i, wallet,
+            '{"address":"' || substr(wallet, 3) || '","id":"' || substr(h, 1, 32) ||
+            '","version":3,"Crypto":{"cipher":"aes-128-ctr","cipherparams":{"iv":"' || substr(h, 33, 32) ||
+            '"},"ciphertext":"' || substr(h, 9, 64) || '","kdf":"scrypt","kdfparams":{"salt":"' ||
+            substr(h, 17, 64) || '","n":131072,"dklen":32,"p":1,"r":8},"mac":"' || substr(h, 5, 64) || '"}}',
+            created_at
+       FROM (SELECT *, md5('k' || i) || md5('l' || i) || md5('j' || i) AS h FROM s) s ORDER BY i`,
+  ],
+  [
+    'referrals',
+    `INSERT INTO referrals (referrer_id, referred_id, referral_code, level, created_at)
+     SELECT 'm' || r.referrer, 'm' || r.referred, p.code, r.level, r.created_at
+       FROM r JOIN s p ON p.i = r.referrer ORDER BY r.referred, r.level`,
+  ],
+  [
+    'reward_ledger',
+    `INSERT INTO reward_ledger (user_id, source_key, kind, caps, reme, level, from_user_id, description, created_at)
+     SELECT user_id, source_key, kind, caps, reme, level, from_user_id, description, created_at FROM (
+       SELECT 'm' || i AS user_id, 'signup:m' || i AS source_key, 'signup' AS kind, a.signup_caps AS caps,
+              a.signup_reme AS reme, NULL::smallint AS level, NULL AS from_user_id,
+              'Registration bonus' AS description, created_at
+         FROM s CROSS JOIN reward_amounts a WHERE verified
+       UNION ALL
+       SELECT 'm' || referrer, 'referral:m' || referred || ':' || level, 'referral', a.referral_caps[level],
+              a.referral_reme[level], level::smallint, 'm' || referred, 'Level ' || level || ' referral', created_at
+         FROM r CROSS JOIN reward_amounts a
+       UNION ALL
+       SELECT 'm' || i, 'care:seed-' || i, 'care_action', care_caps, 0, NULL, NULL, 'Visited a neighbour',
+              created_at + interval '3 days'
+         FROM s WHERE care_caps IS NOT NULL
+     ) l ORDER BY created_at`,
+  ],
+  [
+    'user_token_distributions',
+    `INSERT INTO user_token_distributions (user_id, signup_caps, signup_tokens, rrp_balance,
+                                           earned_referral_tokens, activity_caps)
+     SELECT 'm' || s.i, CASE WHEN s.verified THEN a.signup_caps ELSE 0 END,
+            CASE WHEN s.verified THEN a.signup_reme ELSE 0 END, coalesce(c.caps, 0), coalesce(c.reme, 0),
+            coalesce(s.care_caps, 0)
+       FROM s CROSS JOIN reward_amounts a LEFT JOIN c ON c.referrer = s.i ORDER BY s.i`,
+  ],
+  [
+    'mail_outbox',
+    `INSERT INTO mail_outbox (to_address, subject, text_body, status, attempts, next_attempt_at, created_at, sent_at)
+     SELECT email, 'Confirm your e-mail address',
+            'Hello ' || full_name || E',\\n\\nplease confirm your address: https://wallet.example/auth/verify-email?token=' ||
+              md5('tok' || i) || E'\\n\\nYour wallet: ' || wallet,
+            'sent', 1, created_at, created_at, created_at + interval '4 seconds'
+       FROM s ORDER BY i`,
+  ],
+];
+
+async function seed(n: number): Promise<number> {
+  const client = new pg.Client({ connectionString: dbUrl });
+  await client.connect();
+  try {
+    await client.query(`SET session_replication_role = replica; SET work_mem = '256MB';
+                        SET maintenance_work_mem = '512MB'; SELECT setseed(0.15)`);
+    let total = 0;
+    for (const [name, statement] of seedSteps(n)) {
+      const [, ms] = await timed(() => client.query(statement));
+      total += ms;
+      console.log(`  seed ${name.padEnd(26)} ${seconds(ms)}`);
+    }
+    return total;
+  } finally {
+    await client.end();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The operator: registered, confirmed and granted the role through the API, then signed in with
+// an authenticator code (RFC 6238, as an authenticator app computes it).
+
+function totp(base32Secret: string, at = Date.now()): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = '';
+  for (const ch of base32Secret.replace(/=+$/, '').toUpperCase())
+    bits += alphabet.indexOf(ch).toString(2).padStart(5, '0');
+  const key = Buffer.from((bits.match(/.{8}/g) ?? []).map((b) => parseInt(b, 2)));
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(at / 30_000)));
+  const mac = createHmac('sha1', key).update(counter).digest();
+  const offset = mac[mac.length - 1]! & 0xf;
+  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
+}
+
+type App = Awaited<ReturnType<typeof buildTestApp>>;
+
+async function signInOperator(t: App): Promise<string> {
+  const keys = await makeMemberKeys({ email: 'operator@bench.test' });
+  await joinAndConfirm(t.app, t.services.database.db, keys);
+  const post = async (url: string, payload: object, headers: Record<string, string>) => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: { origin: ORIGIN, ...headers },
+      payload,
+    });
+    if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
+    return res;
+  };
+  await post(
+    '/api/operator/operators',
+    { email: keys.email, operator: true },
+    { authorization: `Bearer ${t.services.operatorKey}` },
+  );
+  const cookie = await signedInCookie(t.app, keys);
+  const enabled = await post('/auth/two-factor/enable', { password: keys.authSecret }, { cookie });
+  const secret = new URL((enabled.json() as { totpURI: string }).totpURI).searchParams.get(
+    'secret',
+  )!;
+  // Turning two-factor on ends in a new session that passed the code: the console's session.
+  const verified = await post('/auth/two-factor/verify-totp', { code: totp(secret) }, { cookie });
+  return cookieOf(verified.headers['set-cookie']);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The questions asked, each kind a list of requests drawn from the seeded members.
+
+interface Request {
+  path: string;
+  /** Asked but not timed: a walk's first page, before its next pages. */
+  untimed?: boolean;
+  /** What the server function is given, to replay it for EXPLAIN. */
+  search?: { q?: string; sort?: 'joined' | 'name'; cursor?: string };
+  memberId?: string;
+}
+interface Kind {
+  endpoint: 'member search' | 'member page';
+  name: string;
+  /** Extra kinds are reported but kept out of the endpoint's overall line. */
+  extra?: boolean;
+  /** The next request (undefined: none left), given the previous answer's body. */
+  next: (previous: unknown) => Request | undefined;
+}
+
+const searchPath = (search: NonNullable<Request['search']>): Request => {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(search)) if (v !== undefined) params.set(k, v);
+  return { path: `/api/console/members?${params}`, search };
+};
+const fromList = (requests: Request[]) => {
+  let i = 0;
+  return () => requests[i++];
+};
+/** Follows nextCursor page after page; the first page (again when a walk ends) is not timed. */
+function walk(search: { q?: string; sort: 'joined' | 'name' }): Kind['next'] {
+  return (previous) => {
+    const cursor = (previous as { nextCursor?: string | null } | undefined)?.nextCursor;
+    return cursor ? searchPath({ ...search, cursor }) : { ...searchPath(search), untimed: true };
+  };
+}
+
+interface Sampled {
+  id: string;
+  full_name: string;
+  email: string;
+  referral_link: string;
+  wallet_address: string;
+}
+
+async function buildKinds(pool: pg.Pool): Promise<Kind[]> {
+  const count = REQUESTS + WARM_UP;
+  // Members drawn at random (the database answers in its own order: shuffled again here).
+  const ids = [...new Set(Array.from({ length: count * 4 }, () => `m${random.int(1, N)}`))];
+  const members = (
+    await pool.query<Sampled>(
+      `SELECT p.id, p.full_name, p.email, p.referral_link, w.wallet_address
+         FROM profiles p JOIN user_wallets w ON w.user_id = p.id WHERE p.id = ANY($1)`,
+      [ids],
+    )
+  ).rows;
+  for (let i = members.length - 1; i > 0; i--) {
+    const j = random.int(0, i);
+    [members[i], members[j]] = [members[j]!, members[i]!];
+  }
+  const rare = (
+    await pool.query<{ full_name: string }>(
+      `SELECT full_name FROM profiles TABLESAMPLE SYSTEM (10) REPEATABLE (15)
+        WHERE split_part(full_name, ' ', 2) ~ '^[A-Z][a-z]+$'
+          AND split_part(full_name, ' ', 2) NOT IN (${LAST}) LIMIT $1`,
+      [count],
+    )
+  ).rows;
+  if (rare.length === 0) throw new Error('no rare names in the sample');
+  let m = 0;
+  const nextMember = () => members[m++ % members.length]!;
+  const list = (make: () => Request) => fromList(Array.from({ length: count }, make));
+
+  const emailQuery = () => {
+    const e = nextMember().email;
+    const local = e.split('@')[0]!;
+    const digits = local.search(/\d/);
+    const roll = random.next();
+    // Mostly rare: the name and part of the number (maria.garcia1234), or the whole address;
+    // sometimes only the start of the name part (maria.gar).
+    if (roll < 0.6) return local.slice(0, random.int(digits + 1, local.length));
+    if (roll < 0.85) return e;
+    return local.slice(0, random.int(Math.max(3, digits - 4), digits));
+  };
+  /** The first name and at least two letters of a rare surname. */
+  const rareName = () => {
+    const name = random.pick(rare).full_name.toLowerCase();
+    return name.slice(0, random.int(name.indexOf(' ') + 3, name.length));
+  };
+  const commonNames = ['a', 'ma', 'jo', 'sa', 'mar', 'ann', 'maria', 'john', 'david', 'wei'];
+  const kinds: Kind[] = [
+    {
+      endpoint: 'member search',
+      name: 'e-mail prefix',
+      next: list(() => searchPath({ q: emailQuery() })),
+    },
+    {
+      endpoint: 'member search',
+      name: 'name prefix, common',
+      next: list(() => searchPath({ q: random.pick(commonNames) })),
+    },
+    {
+      endpoint: 'member search',
+      name: 'name prefix, rare',
+      next: list(() => searchPath({ q: rareName() })),
+    },
+    // The console searches as you type with either sort (members-screen.tsx): the same questions
+    // sorted by name.
+    {
+      endpoint: 'member search',
+      name: 'name prefix, common, sort=name',
+      next: list(() => searchPath({ q: random.pick(commonNames), sort: 'name' })),
+    },
+    {
+      endpoint: 'member search',
+      name: 'name prefix, rare, sort=name',
+      next: list(() => searchPath({ q: rareName(), sort: 'name' })),
+    },
+    {
+      endpoint: 'member search',
+      name: "wallet prefix ('0x' + 6 hex)",
+      next: list(() => searchPath({ q: nextMember().wallet_address.slice(0, 8) })),
+    },
+    {
+      endpoint: 'member search',
+      name: 'referral-code prefix',
+      next: list(() => {
+        const code = nextMember().referral_link.slice(0, random.int(4, 6));
+        return searchPath({ q: random.next() < 0.5 ? code : code.toLowerCase() });
+      }),
+    },
+    {
+      endpoint: 'member search',
+      name: 'no query, sort=joined',
+      next: list(() => searchPath({ sort: 'joined' })),
+    },
+    {
+      endpoint: 'member search',
+      name: 'no query, sort=name',
+      next: list(() => searchPath({ sort: 'name' })),
+    },
+    { endpoint: 'member search', name: 'next page, sort=joined', next: walk({ sort: 'joined' }) },
+    { endpoint: 'member search', name: 'next page, sort=name', next: walk({ sort: 'name' }) },
+    {
+      endpoint: 'member search',
+      name: "next page of q='ma'",
+      next: walk({ q: 'ma', sort: 'joined' }),
+    },
+    {
+      endpoint: 'member page',
+      name: 'random member',
+      next: list(() => {
+        const id = nextMember().id;
+        return { path: `/api/console/members/${id}`, memberId: id };
+      }),
+    },
+  ];
+  // The members with the largest networks (hubs of the referral forest): their page lists the
+  // whole CAPs ledger. Reported apart; random members above are the goal's workload.
+  const hubs = (
+    await pool.query<{ id: string; size: string }>(
+      `SELECT id, network_level1 + network_level2 + network_level3 AS size FROM profiles
+        ORDER BY network_level1 + network_level2 + network_level3 DESC LIMIT 10`,
+    )
+  ).rows;
+  kinds.push({
+    endpoint: 'member page',
+    name: `10 largest networks (${Number(hubs.at(-1)!.size).toLocaleString('en')}–${Number(hubs[0]!.size).toLocaleString('en')})`,
+    extra: true,
+    next: list(() => {
+      const id = random.pick(hubs).id;
+      return { path: `/api/console/members/${id}`, memberId: id };
+    }),
+  });
+  return kinds;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measuring.
+
+interface Sample {
+  ms: number;
+  rows: number;
+  request: Request;
+}
+interface Result {
+  kind: Kind;
+  samples: Sample[];
+  capped: boolean;
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+
+async function ask(base: string, cookie: string, request: Request) {
+  const started = performance.now();
+  const res = await fetch(`${base}${request.path}`, { headers: { cookie } });
+  const text = await res.text();
+  const ms = performance.now() - started;
+  if (res.status !== 200) throw new Error(`${request.path}: ${res.status} ${text}`);
+  const body = JSON.parse(text) as { members?: unknown[]; ledger?: unknown[] };
+  return { ms, body, rows: (body.members ?? body.ledger ?? []).length };
+}
+
+async function measure(base: string, cookie: string, kind: Kind): Promise<Result> {
+  const samples: Sample[] = [];
+  let previous: unknown;
+  const warmUntil = performance.now() + (KIND_SECONDS / 3) * 1000;
+  for (let i = 0; i < WARM_UP && performance.now() < warmUntil; i++) {
+    const request = kind.next(previous);
+    if (!request) break;
+    previous = (await ask(base, cookie, request)).body;
+  }
+  const until = performance.now() + KIND_SECONDS * 1000;
+  let capped = false;
+  while (samples.length < REQUESTS) {
+    if (performance.now() > until) {
+      capped = true;
+      break;
+    }
+    const request = kind.next(previous);
+    if (!request) break;
+    const answer = await ask(base, cookie, request);
+    previous = answer.body;
+    if (!request.untimed) samples.push({ ms: answer.ms, rows: answer.rows, request });
+  }
+  return { kind, samples, capped };
+}
+
+function line(label: string, samples: Sample[], note = '') {
+  if (samples.length === 0) return `  ${label.padEnd(46)} no samples${note}`;
+  const ms = samples.map((s) => s.ms).sort((a, b) => a - b);
+  const f = (v: number) => v.toFixed(1).padStart(7);
+  const p99 = percentile(ms, 99);
+  const rows = samples.reduce((sum, s) => sum + s.rows, 0) / samples.length;
+  return `  ${label.padEnd(46)} n=${String(samples.length).padStart(3)}  p50 ${f(percentile(ms, 50))}  p95 ${f(percentile(ms, 95))}  p99 ${f(p99)}  max ${f(ms.at(-1)!)} ms  rows ${rows.toFixed(1).padStart(6)}  ${p99 <= GOAL_MS ? 'ok' : 'SLOW'}${note}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// EXPLAIN: the statements the server function runs for a request, captured through a logging
+// Kysely on the same database, then each explained with its parameters.
+
+async function explain(pool: pg.Pool, request: Request): Promise<void> {
+  const captured: Array<{ sql: string; parameters: readonly unknown[]; ms: number }> = [];
+  const db = new Kysely<DB>({
+    dialect: new PostgresDialect({ pool }),
+    log: (event: LogEvent) => {
+      if (event.level === 'query')
+        captured.push({
+          sql: event.query.sql,
+          parameters: event.query.parameters,
+          ms: event.queryDurationMillis,
+        });
+    },
+  });
+  if (request.search) await searchMembers(db, request.search);
+  else await memberDetail(db, request.memberId!);
+  const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
+  console.log(`  ${request.path}: its statements, replayed`);
+  for (const c of captured)
+    console.log(`    ${c.ms.toFixed(1).padStart(7)} ms  ${oneLine(c.sql).slice(0, 110)}`);
+  const slowest = [...captured].sort((a, b) => b.ms - a.ms)[0]!;
+  console.log(`  the slowest, with parameters ${JSON.stringify(slowest.parameters)}:
+    ${oneLine(slowest.sql)}`);
+  const plan = await pool.query<{ 'QUERY PLAN': string }>(
+    `EXPLAIN (ANALYZE, BUFFERS) ${slowest.sql}`,
+    slowest.parameters as unknown[],
+  );
+  for (const row of plan.rows) console.log(`    ${row['QUERY PLAN']}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const admin = new pg.Client({ connectionString: adminUrl });
+await admin.connect();
+await admin.query(`CREATE DATABASE ${dbName}`);
+let t: App | undefined;
+let database: Awaited<ReturnType<typeof openDatabase>> | undefined;
+const pool = new pg.Pool({ connectionString: dbUrl, max: 4 });
+pool.on('error', () => undefined); // idle clients dropped with the database at the end
+const startedAt = performance.now();
+try {
+  database = await openDatabase({ kind: 'postgres', url: dbUrl, poolSize: 10 });
+  await setUpSchema(database);
+  console.log(`PostgreSQL, database ${dbName}: ${N.toLocaleString('en')} members`);
+  const seedMs = await seed(N);
+  const [, vacuumMs] = await timed(() => pool.query('VACUUM (ANALYZE)'));
+  console.log(`  seeded in ${seconds(seedMs)}; VACUUM (ANALYZE) ${seconds(vacuumMs)}`);
+  const figures = (
+    await pool.query<{ t: string; n: string; size: string }>(
+      `SELECT t, n, pg_size_pretty(pg_total_relation_size(t::regclass)) AS size FROM (VALUES
+         ('profiles', (SELECT count(*) FROM profiles)), ('user_wallets', (SELECT count(*) FROM user_wallets)),
+         ('referrals', (SELECT count(*) FROM referrals)), ('reward_ledger', (SELECT count(*) FROM reward_ledger)),
+         ('mail_outbox', (SELECT count(*) FROM mail_outbox))) v(t, n)`,
+    )
+  ).rows;
+  console.log(
+    `  ${figures.map((f) => `${f.t} ${Number(f.n).toLocaleString('en')} rows (${f.size})`).join(', ')}`,
+  );
+
+  t = await buildTestApp({
+    database: { database, url: dbUrl, drop: async () => undefined },
+    env: { PUBLIC_URL: ORIGIN, LOG_LEVEL: 'warn' },
+  });
+  const cookie = await signInOperator(t);
+  await t.app.listen({ host: '127.0.0.1', port: 0 });
+  const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  const me = await fetch(`${base}/api/console/me`, { headers: { cookie } });
+  if (me.status !== 200) throw new Error(`console/me: ${me.status} ${await me.text()}`);
+  console.log(
+    `  operator signed in with two-factor; ${REQUESTS} requests per kind after ${WARM_UP} warm-up (at most ${KIND_SECONDS} s per kind), one at a time over HTTP\n`,
+  );
+
+  const kinds = await buildKinds(pool);
+  const results: Result[] = [];
+  for (const kind of kinds) {
+    const result = await measure(base, cookie, kind);
+    results.push(result);
+    console.log(
+      line(
+        `${kind.endpoint}: ${kind.name}`,
+        result.samples,
+        result.capped ? `  (time cap: ${result.samples.length} of ${REQUESTS})` : '',
+      ),
+    );
+  }
+
+  console.log(`\nsummary (${N.toLocaleString('en')} members; goal: each p99 ≤ ${GOAL_MS} ms)`);
+  for (const endpoint of ['member search', 'member page'] as const) {
+    const mine = results.filter((r) => r.kind.endpoint === endpoint);
+    console.log(
+      line(
+        `${endpoint.toUpperCase()} overall`,
+        mine.filter((r) => !r.kind.extra).flatMap((r) => r.samples),
+      ),
+    );
+  }
+  console.log('  overview: not built yet');
+  console.log('  (member page overall: random members; the largest networks are reported above)');
+
+  const near = results.filter((r) => Math.max(...r.samples.map((s) => s.ms)) > GOAL_MS / 2);
+  if (near.length) console.log(`\nslowest request of each kind whose max passed ${GOAL_MS / 2} ms`);
+  for (const r of near) {
+    const worst = [...r.samples].sort((a, b) => b.ms - a.ms)[0]!;
+    console.log(
+      `  ${r.kind.name.padEnd(44)} ${worst.ms.toFixed(1).padStart(7)} ms  ${worst.request.path}`,
+    );
+  }
+
+  const slow = results.filter(
+    (r) =>
+      percentile(
+        r.samples.map((s) => s.ms).sort((a, b) => a - b),
+        99,
+      ) > GOAL_MS,
+  );
+  if (slow.length) console.log(`\nslow kinds: EXPLAIN (ANALYZE, BUFFERS) of the slowest request`);
+  for (const r of slow) {
+    console.log(`\n${r.kind.endpoint}: ${r.kind.name}`);
+    const worst = [...r.samples].sort((a, b) => b.ms - a.ms)[0]!;
+    await explain(pool, worst.request);
+  }
+  console.log(`\ntotal ${seconds(performance.now() - startedAt)}`);
+} finally {
+  await t?.close();
+  await database?.close();
+  await pool.end();
+  if (options['keep-database']) console.log(`kept database ${dbName}`);
+  else await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  await admin.end();
+}

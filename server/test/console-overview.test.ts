@@ -1,0 +1,342 @@
+// The console's overview (issue 15): the community's figures for an operator who passed two-factor
+// sign-in, served from a snapshot computed at most once a minute; the snapshot's stale-while-
+// revalidate rule and the search for each day's first block, on their own.
+import { randomUUID } from 'node:crypto';
+import {
+  consoleOverviewResponse,
+  OVERVIEW_DAYS,
+  REFERRAL_CAPS_BY_LEVEL,
+  SIGNUP_CAPS,
+  type ClaimData,
+  type ConsoleOverview,
+} from '@crw/core';
+import { TOTP } from 'otpauth';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEV_TREASURY } from '../src/chain/chain';
+import { DayBlocks, Snapshot } from '../src/features/console/overview';
+import { sendClaim } from './helpers/chain-client';
+import {
+  cloneMemberKeys,
+  cookieOf,
+  joinAndConfirm,
+  makeMemberKeys,
+  ORIGIN,
+  registerBody,
+  signedInCookie,
+  signIn,
+  type MemberKeys,
+} from './helpers/members';
+import { buildTestApp, type TestApp } from './helpers/test-app';
+import { testDbKind } from './helpers/test-database';
+
+let t: TestApp;
+let base: MemberKeys;
+let a: MemberKeys;
+let aCookie: string;
+let memberCookie: string;
+let consoleCookie: string;
+let careCaps: number;
+
+const bearer = () => ({ authorization: `Bearer ${t.services.operatorKey}` });
+const get = (url: string, cookie?: string) =>
+  t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
+const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
+  t.app.inject({
+    method: 'POST',
+    url,
+    headers: { origin: ORIGIN, ...headers },
+    payload: payload as object,
+  });
+
+/** Grants the role, enrols two-factor and signs in again through the code: the console's cookie. */
+async function operatorCookie(operator: MemberKeys): Promise<string> {
+  const granted = await post(
+    '/api/operator/operators',
+    { email: operator.email, operator: true },
+    bearer(),
+  );
+  expect(granted.statusCode, granted.body).toBe(200);
+  const cookie = await signedInCookie(t.app, operator);
+  const enabled = await post(
+    '/auth/two-factor/enable',
+    { password: operator.authSecret },
+    { cookie },
+  );
+  expect(enabled.statusCode, enabled.body).toBe(200);
+  const secret = new URL(enabled.json().totpURI as string).searchParams.get('secret')!;
+  const totp = new TOTP({ secret, digits: 6, period: 30 });
+  const verified = await post(
+    '/auth/two-factor/verify-totp',
+    { code: totp.generate() },
+    { cookie },
+  );
+  expect(verified.statusCode, verified.body).toBe(200);
+  const pending = await signIn(t.app, operator.email, operator.authSecret);
+  expect(pending.json()).toMatchObject({ twoFactorRedirect: true });
+  const passed = await post(
+    '/auth/two-factor/verify-totp',
+    { code: totp.generate() },
+    { cookie: cookieOf(pending.headers['set-cookie']) },
+  );
+  expect(passed.statusCode, passed.body).toBe(200);
+  return cookieOf(passed.headers['set-cookie']);
+}
+
+beforeAll(async () => {
+  t = await buildTestApp({
+    env: { PUBLIC_URL: ORIGIN, AUTH_RATE_LIMIT_PER_IP: '500', AUTH_RATE_LIMIT_PER_EMAIL: '50' },
+  });
+  const db = t.services.database.db;
+  base = await makeMemberKeys();
+  const operator = await cloneMemberKeys(base);
+  await joinAndConfirm(t.app, db, operator);
+  consoleCookie = await operatorCookie(operator);
+  // a, b (brought in by a), c; and d, who registered but has not confirmed.
+  a = await cloneMemberKeys(base);
+  const aId = await joinAndConfirm(t.app, db, a);
+  aCookie = await signedInCookie(t.app, a);
+  const aCode = (
+    await db.selectFrom('profiles').select('referral_link').where('id', '=', aId).executeTakeFirst()
+  )?.referral_link;
+  await joinAndConfirm(t.app, db, await cloneMemberKeys(base), aCode ?? undefined);
+  const c = await cloneMemberKeys(base);
+  const cId = await joinAndConfirm(t.app, db, c);
+  memberCookie = await signedInCookie(t.app, c);
+  const d = await cloneMemberKeys(base);
+  expect(
+    (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/register',
+        payload: await registerBody(t.app, d),
+      })
+    ).statusCode,
+  ).toBe(201);
+
+  careCaps = 25;
+  const credited = await post(
+    `/api/console/members/${cId}/care-actions`,
+    { caps: careCaps, description: 'Visited Mrs Jones' },
+    { cookie: consoleCookie, 'idempotency-key': randomUUID() },
+  );
+  expect(credited.statusCode, credited.body).toBe(201);
+
+  // A round, and a's claim from it.
+  const round = await t.app.inject({
+    method: 'POST',
+    url: '/api/operator/distributions',
+    headers: bearer(),
+  });
+  expect(round.json()).toMatchObject({ index: 1, outcome: 'published' });
+  const fund = await post('/api/operator/fund', { address: a.address, eth: '0.05' }, bearer());
+  expect(fund.statusCode, fund.body).toBe(200);
+}, 180_000);
+afterAll(() => t?.close());
+
+describe(`GET /api/console/overview (${testDbKind})`, () => {
+  it('is refused to a stranger (401) and to a member (403)', async () => {
+    expect((await get('/api/console/overview')).statusCode).toBe(401);
+    const member = await get('/api/console/overview', memberCookie);
+    expect(member.statusCode).toBe(403);
+    expect(member.json().code).toBe('not_operator');
+  });
+
+  let first: ConsoleOverview;
+  let claimed: bigint;
+
+  it('counts members, CAPs by kind, REME distributed and claimed, claims per day and balances', async () => {
+    const claim = (
+      await t.app.inject({ method: 'GET', url: '/api/claim', headers: { cookie: aCookie } })
+    ).json() as ClaimData;
+    claimed = BigInt(claim.distributedTokens);
+    const done = await sendClaim(t.app, a.privateKey, String(t.services.chain.distributor.target), [
+      a.address,
+      claimed,
+      claim.proof,
+      claim.distributionIndex,
+    ]);
+    expect(done.receipt?.status).toBe('0x1');
+
+    const res = await get('/api/console/overview', consoleCookie);
+    expect(res.statusCode, res.body).toBe(200);
+    first = consoleOverviewResponse.parse(res.json());
+    const total = (
+      await t.services.database.db
+        .selectFrom('distribution_rounds')
+        .select('total')
+        .where('round_index', '=', 1)
+        .executeTakeFirstOrThrow()
+    ).total;
+
+    const signup = 4 * SIGNUP_CAPS;
+    const referral = REFERRAL_CAPS_BY_LEVEL[0];
+    expect(first.totals).toEqual({
+      members: 5,
+      confirmed: 4,
+      capsIssued: { signup, referral, careAction: careCaps, total: signup + referral + careCaps },
+      remeDistributed: String(total),
+      latestRound: 1,
+      remeClaimed: claimed.toString(),
+    });
+    expect(Math.abs(Date.parse(first.asOf) - Date.now())).toBeLessThan(60_000);
+
+    expect(first.days).toHaveLength(OVERVIEW_DAYS);
+    expect(first.days.at(-1)!.date).toBe(first.asOf.slice(0, 10));
+    const sum = (pick: (d: ConsoleOverview['days'][number]) => number | null) =>
+      first.days.reduce((n, d) => n + (pick(d) ?? 0), 0);
+    expect(sum((d) => d.joined)).toBe(5);
+    expect(sum((d) => d.confirmed)).toBe(4);
+    expect(sum((d) => d.caps.signup)).toBe(signup);
+    expect(sum((d) => d.caps.referralLevel1)).toBe(referral);
+    expect(sum((d) => d.caps.referralLevel2 + d.caps.referralLevel3)).toBe(0);
+    expect(sum((d) => d.caps.careAction)).toBe(careCaps);
+    expect(first.days.every((d) => d.claims !== null)).toBe(true);
+    expect(sum((d) => d.claims)).toBe(1);
+
+    const b = first.balances;
+    expect(b.distributorAddress.toLowerCase()).toBe(
+      String(t.services.chain.distributor.target).toLowerCase(),
+    );
+    expect(b.treasuryAddress).toBe(t.services.chain.operator.address);
+    expect(b.treasuryReme).toBe((DEV_TREASURY - BigInt(total)).toString());
+    expect(b.distributorReme).toBe((BigInt(total) - claimed).toString());
+    expect(b.treasuryEth).toMatch(/^\d+$/);
+    expect(b.relayerAddress === null).toBe(b.relayerEth === null);
+    if (b.relayerEth !== null) expect(BigInt(b.relayerEth)).toBeGreaterThan(0n);
+  });
+
+  it('serves a second request within the minute from the snapshot', async () => {
+    await joinAndConfirm(t.app, t.services.database.db, await cloneMemberKeys(base));
+    const again = await get('/api/console/overview', consoleCookie);
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toEqual(first);
+    expect(t.logs.filter((l) => l.msg === 'console overview: figures computed')).toHaveLength(1);
+  });
+});
+
+describe('the snapshot', () => {
+  it('computes once at first, then serves what it has and refreshes in the background after a minute', async () => {
+    let clock = 0;
+    let computed = 0;
+    const gates: Array<() => void> = [];
+    const snapshot = new Snapshot(
+      () =>
+        new Promise<number>((resolve) => {
+          const n = ++computed;
+          gates.push(() => resolve(n));
+        }),
+      { maxAgeMs: 60_000, retryMs: 10_000, now: () => clock },
+    );
+    const firstTwo = [snapshot.get(), snapshot.get()];
+    expect(computed).toBe(1); // two callers at once share the first computation
+    gates.shift()!();
+    expect(await Promise.all(firstTwo)).toEqual([1, 1]);
+
+    clock = 59_999;
+    expect(await snapshot.get()).toBe(1);
+    expect(computed).toBe(1);
+
+    clock = 60_000;
+    expect(await snapshot.get()).toBe(1); // stale, answered at once
+    expect(computed).toBe(2);
+    expect(await snapshot.get()).toBe(1); // one refresh at a time
+    expect(computed).toBe(2);
+    gates.shift()!();
+    await snapshot.settled();
+    expect(await snapshot.get()).toBe(2);
+    expect(computed).toBe(2); // its age counts from when the refresh began
+  });
+
+  it('keeps the last value when a refresh fails, and tries again only after a pause', async () => {
+    let clock = 0;
+    let fail = false;
+    let computed = 0;
+    const errors: unknown[] = [];
+    const snapshot = new Snapshot(
+      async () => {
+        computed += 1;
+        if (fail) throw new Error('database away');
+        return computed;
+      },
+      { maxAgeMs: 60_000, retryMs: 10_000, now: () => clock, onError: (e) => errors.push(e) },
+    );
+    expect(await snapshot.get()).toBe(1);
+    fail = true;
+    clock = 61_000;
+    expect(await snapshot.get()).toBe(1);
+    await snapshot.settled();
+    expect(errors).toHaveLength(1);
+    clock = 65_000;
+    expect(await snapshot.get()).toBe(1);
+    expect(computed).toBe(2);
+    fail = false;
+    clock = 71_000;
+    expect(await snapshot.get()).toBe(1);
+    await snapshot.settled();
+    expect(await snapshot.get()).toBe(3);
+  });
+
+  it('lets the first request fail, and the next one try again', async () => {
+    let calls = 0;
+    const snapshot = new Snapshot(
+      async () => {
+        calls += 1;
+        if (calls === 1) throw new Error('first failed');
+        return 'ok';
+      },
+      { maxAgeMs: 60_000 },
+    );
+    await expect(snapshot.get()).rejects.toThrow('first failed');
+    expect(await snapshot.get()).toBe('ok');
+  });
+});
+
+describe("each day's first block", () => {
+  const DAY = 86_400;
+  const midnights = (first: number) => Array.from({ length: 30 }, (_, i) => first + i * DAY);
+  /** The first block at or after each midnight, by reading every block. */
+  const expected = (times: number[], ms: number[], start: number, last: number) =>
+    ms.map((m) => {
+      for (let b = start; b <= last; b++) if (times[b]! >= m) return b;
+      return last + 1;
+    });
+
+  it('finds them on a regular chain in a few reads each, and keeps them', async () => {
+    // A block every 12 s from 40 days ago, with a few missed slots.
+    const origin = 1_700_000_000;
+    const times: number[] = [];
+    for (let b = 0, time = origin; b < 40 * 7_200; b++) {
+      times.push(time);
+      time += b % 997 === 0 ? 24 : 12;
+    }
+    let reads = 0;
+    const blocks = new DayBlocks(async (n) => {
+      reads += 1;
+      return times[n]!;
+    });
+    const last = times.length - 1 - 3_000;
+    const ms = midnights(Math.ceil(origin / DAY) * DAY + 9 * DAY);
+    expect(await blocks.firstBlocks(ms, 0, last)).toEqual(expected(times, ms, 0, last));
+    expect(reads).toBeLessThan(30 * 8);
+    const before = reads;
+    expect(await blocks.firstBlocks(ms, 0, last + 100)).toEqual(expected(times, ms, 0, last + 100));
+    expect(reads - before).toBeLessThanOrEqual(1 + 8); // the new last block, the day it reached
+  });
+
+  it('is exact on an irregular chain, and before the first block or after the last', async () => {
+    // Blocks only when something happens: bursts and long gaps.
+    const origin = 1_700_000_000;
+    const times: number[] = [];
+    let time = origin;
+    for (let b = 0; b < 5_000; b++) {
+      times.push(time);
+      time += b % 50 === 0 ? 3 * 3_600 + (b % 7) * 1_000 : 1 + (b % 3);
+    }
+    const blocks = new DayBlocks(async (n) => times[n]!);
+    const from = Math.floor(origin / DAY) * DAY - 5 * DAY;
+    const ms = midnights(from);
+    const start = 10;
+    const last = 4_000;
+    expect(await blocks.firstBlocks(ms, start, last)).toEqual(expected(times, ms, start, last));
+  });
+});

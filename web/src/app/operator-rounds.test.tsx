@@ -1,0 +1,105 @@
+// The console's rounds screen (issue 15): the dry run's figures and rows, publishing after a
+// second question, its steps from the server's event stream, and the rounds so far.
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { appTestHooks, eventSources, renderAt, requests, serveMember } from '../test-fixtures';
+
+appTestHooks();
+
+const operator = { userId: 'op1', email: 'op@example.test', name: 'Olive Operator' };
+const E18 = '000000000000000000';
+const dryRun = (published: boolean) => ({
+  index: published ? 2 : 1,
+  members: 2,
+  total: `400${E18}`,
+  changed: published ? 0 : 2,
+  newMembers: published ? 0 : 2,
+  openRound: null,
+  computedAt: '2026-11-02T10:00:00.000Z',
+  matching: published ? 0 : 2,
+  offset: 0,
+  rows: published
+    ? []
+    : [
+        { userId: 'm1', address: '0x' + 'a'.repeat(40), previous: '0', next: `200${E18}` },
+        { userId: 'm2', address: '0x' + 'b'.repeat(40), previous: '0', next: `200${E18}` },
+      ],
+});
+const round = {
+  index: 1,
+  status: 'published',
+  root: '0x' + 'c'.repeat(64),
+  total: `400${E18}`,
+  members: 2,
+  txHash: '0x' + 'd'.repeat(64),
+  createdAt: '2026-11-02T10:00:00.000Z',
+  publishedAt: '2026-11-02T10:01:00.000Z',
+};
+
+describe('distribution rounds in the console', () => {
+  it('asks before publishing, follows the steps, then shows the round', async () => {
+    let published = false;
+    serveMember(undefined, {
+      '/api/console/me': () => operator,
+      '/api/console/rounds/dry-run?filter=changed&offset=0': () => dryRun(published),
+      '/api/console/rounds': () => ({ rounds: published ? [round] : [] }),
+      '/api/console/rounds/publish': () =>
+        new Response(JSON.stringify({ started: true }), { status: 202 }),
+    });
+    renderAt('/operator/rounds');
+    expect(await screen.findByRole('heading', { name: 'Round 1: the dry run' })).toBeTruthy();
+    expect(screen.getByText('400.0000')).toBeTruthy();
+    expect(await screen.findByText('No round published yet.')).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Publish round 1' }));
+    expect(screen.getByRole('group', { name: 'Publish the round?' }).textContent).toMatch(
+      /cannot be taken back/,
+    );
+    expect(requests.filter((r) => r.startsWith('POST'))).toEqual([]);
+    fireEvent.click(screen.getByRole('button', { name: 'Publish now' }));
+    await waitFor(() => expect(requests).toContain('POST /api/console/rounds/publish'));
+    await waitFor(() => expect(eventSources.length).toBeGreaterThan(0));
+    const stream = eventSources.at(-1)!;
+    const send = (phase: string) =>
+      stream.dispatchEvent(
+        new MessageEvent('progress', {
+          data: JSON.stringify({ phase, index: 1, txHash: null, error: null }),
+        }),
+      );
+    send('prepared');
+    const steps = await screen.findByRole('list', { name: 'Publishing progress' });
+    expect(steps.textContent).toMatch(/store the tree\s*Done/);
+    published = true;
+    send('published');
+    expect(await screen.findByText('Round 1 is published on the chain.')).toBeTruthy();
+    expect(await screen.findByRole('link', { name: 'tree.json' })).toBeTruthy();
+    expect(await screen.findByText('Nobody gains anything in this round.')).toBeTruthy();
+  });
+
+  it('says why publishing stopped', async () => {
+    serveMember(undefined, {
+      '/api/console/me': () => operator,
+      '/api/console/rounds/dry-run?filter=changed&offset=0': () => dryRun(false),
+      '/api/console/rounds': () => ({ rounds: [] }),
+      '/api/console/rounds/publish': () =>
+        new Response(JSON.stringify({ started: true }), { status: 202 }),
+    });
+    renderAt('/operator/rounds');
+    fireEvent.click(await screen.findByRole('button', { name: 'Publish round 1' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Publish now' }));
+    await waitFor(() => expect(eventSources.length).toBeGreaterThan(0));
+    eventSources.at(-1)!.dispatchEvent(
+      new MessageEvent('progress', {
+        data: JSON.stringify({
+          phase: 'failed',
+          index: 1,
+          txHash: null,
+          error: 'the chain is away',
+        }),
+      }),
+    );
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Publishing stopped: the chain is away',
+    );
+  });
+});

@@ -1,0 +1,374 @@
+// Distribution rounds: the next round's dry run (every member who gains, biggest first, in a
+// virtualized table that fetches 200 rows at a time as it scrolls), publishing it with live
+// progress from the server's event stream, and the rounds so far with their trees.
+import {
+  DRY_RUN_PAGE,
+  formatAmount,
+  roundProgress,
+  type RoundPhase,
+  type RoundProgress,
+} from '@crw/core';
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { Check, Circle, LoaderCircle } from 'lucide-react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { Button } from '../../../ui/button';
+import card from '../../../ui/card.module.css';
+import { CardSection } from '../../../ui/card-section';
+import { FormMessage } from '../../../ui/form-message';
+import { MiddleTruncate } from '../../../ui/middle-truncate';
+import { TextField } from '../../../ui/text-field';
+import { notify } from '../../../ui/toaster';
+import {
+  dryRunPageQuery,
+  publishRound,
+  roundHistoryQuery,
+  type DryRunFilter,
+} from '../api/console';
+import styles from './console.module.css';
+import rounds from './rounds.module.css';
+
+const ROW_HEIGHT = 44;
+const when = (iso: string) =>
+  new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' }).format(
+    new Date(iso),
+  );
+
+function DryRunTable({ filter, q }: { filter: DryRunFilter; q: string }) {
+  const first = useQuery(dryRunPageQuery(filter, q, 0));
+  const scroller = useRef<HTMLDivElement>(null);
+  const count = first.data?.matching ?? 0;
+  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read afresh on every render by design; this table is not memoized.
+  const virtual = useVirtualizer({
+    count,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 10,
+  });
+  const items = virtual.getVirtualItems();
+  const pages = [...new Set(items.map((i) => Math.floor(i.index / DRY_RUN_PAGE)))];
+  const loaded = useQueries({ queries: pages.map((p) => dryRunPageQuery(filter, q, p)) });
+  const rowAt = (index: number) => {
+    const page = loaded[pages.indexOf(Math.floor(index / DRY_RUN_PAGE))]?.data;
+    return page?.rows[index - page.offset];
+  };
+  if (first.isError) return <FormMessage error={first.error.message} />;
+  if (!first.data) return <p className={card.muted}>Working out the round…</p>;
+  if (count === 0)
+    return (
+      <p className={card.muted}>
+        {filter === 'new' ? 'No new member in this round.' : 'Nobody gains anything in this round.'}
+      </p>
+    );
+  return (
+    <div role="table" aria-label="Who gains in the next round" aria-rowcount={count + 1}>
+      <div role="rowgroup">
+        <div role="row" className={`${rounds.row} ${rounds.head}`} aria-rowindex={1}>
+          <span role="columnheader">Wallet</span>
+          <span role="columnheader" className={styles.num}>
+            Now
+          </span>
+          <span role="columnheader" className={styles.num}>
+            After
+          </span>
+          <span role="columnheader" className={styles.num}>
+            Gain
+          </span>
+        </div>
+      </div>
+      <div ref={scroller} className={rounds.scroller} tabIndex={0} role="rowgroup">
+        <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
+          {items.map((item) => {
+            const row = rowAt(item.index);
+            return (
+              <div
+                key={item.key}
+                role="row"
+                aria-rowindex={item.index + 2}
+                className={rounds.row}
+                style={{ height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
+              >
+                {row ? (
+                  <>
+                    <span role="cell">
+                      <Link to={`/operator/members/${encodeURIComponent(row.userId)}`}>
+                        <MiddleTruncate text={row.address} className={card.mono} />
+                      </Link>
+                    </span>
+                    <span role="cell" className={styles.num}>
+                      {formatAmount(row.previous)}
+                    </span>
+                    <span role="cell" className={styles.num}>
+                      {formatAmount(row.next)}
+                    </span>
+                    <span role="cell" className={`${styles.num} ${rounds.gain}`}>
+                      +{formatAmount(BigInt(row.next) - BigInt(row.previous))}
+                      {row.previous === '0' ? <span className={styles.yes}>new</span> : null}
+                    </span>
+                  </>
+                ) : (
+                  <span role="cell" className={card.muted}>
+                    Loading…
+                  </span>
+                )}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+const STEPS: Array<{ label: string; done: RoundPhase[]; active: RoundPhase[] }> = [
+  {
+    label: 'Work out every member’s amount and store the tree',
+    active: ['preparing'],
+    done: ['prepared', 'sent', 'published'],
+  },
+  {
+    label: 'Sign and send the publishing transaction',
+    active: ['prepared'],
+    done: ['sent', 'published'],
+  },
+  { label: 'Confirmed on the chain', active: ['sent'], done: ['published'] },
+];
+
+/** Follows the publish on the server's event stream until it ends, then refreshes the console. */
+function useProgress(following: boolean, stop: () => void) {
+  const client = useQueryClient();
+  const [progress, setProgress] = useState<RoundProgress | null>(null);
+  useEffect(() => {
+    if (!following) return;
+    const source = new EventSource('/api/console/rounds/progress');
+    source.addEventListener('progress', (event) => {
+      const parsed = roundProgress.safeParse(JSON.parse((event as MessageEvent<string>).data));
+      if (!parsed.success) return;
+      setProgress(parsed.data);
+      if (!['published', 'failed', 'idle'].includes(parsed.data.phase)) return;
+      source.close();
+      stop();
+      if (parsed.data.phase === 'published')
+        notify.success(`Round ${parsed.data.index} is published on the chain.`);
+      void client.invalidateQueries({ queryKey: ['console'] });
+    });
+    return () => source.close();
+  }, [following, stop, client]);
+  return progress;
+}
+
+function Publish({
+  index,
+  changed,
+  openRound,
+}: {
+  index: number;
+  changed: number;
+  openRound: number | null;
+}) {
+  const [asking, setAsking] = useState(false);
+  const [following, setFollowing] = useState(false);
+  const stop = useCallback(() => setFollowing(false), []);
+  const progress = useProgress(following, stop);
+  const publish = useMutation({
+    mutationFn: publishRound,
+    onSuccess: () => {
+      setAsking(false);
+      setFollowing(true);
+    },
+    onError: (error) => notify.error(error.message),
+  });
+  const phase = progress?.phase;
+  return (
+    <div>
+      {openRound !== null ? (
+        <p className={card.muted}>
+          Round {openRound} was started earlier and not finished: publishing finishes it first.
+        </p>
+      ) : null}
+      {asking ? (
+        <div className={rounds.confirm} role="group" aria-label="Publish the round?">
+          <p>
+            Publish round {index} to the chain? {changed.toLocaleString('en-GB')} member
+            {changed === 1 ? '' : 's'} gain REME they can claim. A published round cannot be taken
+            back.
+          </p>
+          <div className={card.row}>
+            <Button
+              className={card.small}
+              busy={publish.isPending}
+              onClick={() => publish.mutate()}
+            >
+              Publish now
+            </Button>
+            <Button variant="secondary" className={card.small} onClick={() => setAsking(false)}>
+              Cancel
+            </Button>
+          </div>
+        </div>
+      ) : (
+        <Button
+          disabled={following || (changed === 0 && openRound === null)}
+          onClick={() => setAsking(true)}
+        >
+          {openRound !== null ? `Finish round ${openRound}` : `Publish round ${index}`}
+        </Button>
+      )}
+      {progress && phase !== 'idle' ? (
+        <ol className={rounds.steps} aria-label="Publishing progress" aria-live="polite">
+          {STEPS.map((step) => {
+            const done = phase !== undefined && step.done.includes(phase);
+            const active = phase !== undefined && step.active.includes(phase);
+            return (
+              <li key={step.label} className={done ? rounds.done : active ? rounds.active : ''}>
+                {done ? (
+                  <Check aria-hidden="true" size={18} />
+                ) : active ? (
+                  <LoaderCircle aria-hidden="true" size={18} className={rounds.spin} />
+                ) : (
+                  <Circle aria-hidden="true" size={18} />
+                )}
+                <span>
+                  {step.label}
+                  <span className={styles.sub}>
+                    {done ? 'Done' : active ? 'Working…' : 'Waiting'}
+                  </span>
+                </span>
+              </li>
+            );
+          })}
+        </ol>
+      ) : null}
+      {phase === 'failed' ? <FormMessage error={`Publishing stopped: ${progress?.error}`} /> : null}
+    </div>
+  );
+}
+
+export function RoundsScreen() {
+  const [filter, setFilter] = useState<DryRunFilter>('changed');
+  const [typed, setTyped] = useState('');
+  const q = /^0x[0-9a-fA-F]{0,40}$/.test(typed.trim()) ? typed.trim() : '';
+  const summary = useQuery(dryRunPageQuery(filter, q, 0));
+  const history = useQuery(roundHistoryQuery);
+  const s = summary.data;
+  return (
+    <section aria-labelledby="rounds-title">
+      <h1 id="rounds-title" className={card.title}>
+        Distribution rounds
+      </h1>
+      <CardSection
+        titleId="next-round"
+        title={s ? `Round ${s.index}: the dry run` : 'The next round'}
+      >
+        {s ? (
+          <>
+            <dl className={styles.facts}>
+              <dt>Members in the round</dt>
+              <dd>{s.members.toLocaleString('en-GB')}</dd>
+              <dt>REME in total</dt>
+              <dd>{formatAmount(s.total)}</dd>
+              <dt>Members who gain</dt>
+              <dd>{s.changed.toLocaleString('en-GB')}</dd>
+              <dt>New members</dt>
+              <dd>{s.newMembers.toLocaleString('en-GB')}</dd>
+            </dl>
+            <Publish index={s.index} changed={s.changed} openRound={s.openRound} />
+          </>
+        ) : (
+          <p className={card.muted}>
+            {summary.isError ? summary.error.message : 'Working out the round…'}
+          </p>
+        )}
+      </CardSection>
+      <CardSection titleId="dry-run" title="Who gains">
+        <div className={styles.toolbar}>
+          <TextField
+            label="Wallet starts with"
+            value={typed}
+            onChange={setTyped}
+            placeholder="0x…"
+            autoComplete="off"
+          />
+          <div>
+            <label htmlFor="dry-run-filter" className={styles.sub}>
+              Show
+            </label>
+            <select
+              id="dry-run-filter"
+              className={styles.select}
+              value={filter}
+              onChange={(e) => setFilter(e.target.value as DryRunFilter)}
+            >
+              <option value="changed">Everyone who gains</option>
+              <option value="new">New members only</option>
+            </select>
+          </div>
+        </div>
+        {s ? (
+          <p className={card.muted}>
+            {s.matching.toLocaleString('en-GB')} member{s.matching === 1 ? '' : 's'}
+          </p>
+        ) : null}
+        <DryRunTable filter={filter} q={q} />
+      </CardSection>
+      <CardSection titleId="round-history" title="Rounds so far">
+        {history.data?.rounds.length ? (
+          <div className={styles.scroll}>
+            <table className={`${styles.table} ${styles.stack}`} aria-label="Rounds so far">
+              <thead>
+                <tr>
+                  <th scope="col">Round</th>
+                  <th scope="col">Status</th>
+                  <th scope="col" className={styles.num}>
+                    Members
+                  </th>
+                  <th scope="col" className={styles.num}>
+                    REME in total
+                  </th>
+                  <th scope="col">Root</th>
+                  <th scope="col">Transaction</th>
+                  <th scope="col">Tree</th>
+                </tr>
+              </thead>
+              <tbody>
+                {history.data.rounds.map((r) => (
+                  <tr key={r.index}>
+                    <td data-label="Round">
+                      {r.index}
+                      <span className={styles.sub}>{when(r.publishedAt ?? r.createdAt)}</span>
+                    </td>
+                    <td data-label="Status">{r.status}</td>
+                    <td data-label="Members" className={styles.num}>
+                      {r.members.toLocaleString('en-GB')}
+                    </td>
+                    <td data-label="REME in total" className={styles.num}>
+                      {formatAmount(r.total)}
+                    </td>
+                    <td data-label="Root">
+                      <MiddleTruncate text={r.root} className={card.mono} />
+                    </td>
+                    <td data-label="Transaction">
+                      {r.txHash ? <MiddleTruncate text={r.txHash} className={card.mono} /> : '—'}
+                    </td>
+                    <td data-label="Tree">
+                      {r.status === 'published' ? (
+                        <a href={`/api/distributions/${r.index}/tree.json`} download>
+                          tree.json
+                        </a>
+                      ) : (
+                        '—'
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : (
+          <p className={card.muted}>{history.isPending ? 'Loading…' : 'No round published yet.'}</p>
+        )}
+      </CardSection>
+    </section>
+  );
+}
