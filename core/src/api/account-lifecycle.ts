@@ -30,6 +30,24 @@ const ledgerKinds = ['signup', 'referral', 'care_action'] as const;
  * member's own referrer is not named either. The schema is also the response's serializer, which
  * drops any field not listed here.
  */
+/** A member's CAPs by where they came from, and their total. */
+export const capsTotals = z.object({
+  registration: z.number(),
+  referrals: z.number(),
+  careActions: z.number(),
+  total: z.number(),
+});
+
+/** One CAPs credit of the reward ledger. */
+export const ledgerEntry = z.object({
+  kind: z.enum(ledgerKinds),
+  caps: z.number(),
+  reme: z.string(),
+  level: z.nullable(z.number()),
+  description: z.string(),
+  createdAt: z.string(),
+});
+
 export const accountExportResponse = z.object({
   format: z.literal('community-rewards-account-export/1'),
   exportedAt: z.string(),
@@ -42,23 +60,9 @@ export const accountExportResponse = z.object({
     createdAt: z.string(),
   }),
   wallet: z.nullable(z.object({ address: z.string(), keystoreUpdatedAt: z.string() })),
-  caps: z.object({
-    registration: z.number(),
-    referrals: z.number(),
-    careActions: z.number(),
-    total: z.number(),
-  }),
+  caps: capsTotals,
   /** Every CAPs credit: kind, amount, REME in base units (wei), level for referral credits, when. */
-  ledger: z.array(
-    z.object({
-      kind: z.enum(ledgerKinds),
-      caps: z.number(),
-      reme: z.string(),
-      level: z.nullable(z.number()),
-      description: z.string(),
-      createdAt: z.string(),
-    }),
-  ),
+  ledger: z.array(ledgerEntry),
   /** How many members joined through the member, per level (counts only). */
   referralCounts: z.object({ level1: z.number(), level2: z.number(), level3: z.number() }),
   /** The member's leaf in each distribution round: cumulative REME in base units (wei). */

@@ -1,6 +1,7 @@
 // The operator console's API (/api/console, issue 15): a signed-in operator whose session passed
 // two-factor sign-in. The Bearer-key operator API (/api/operator) stays for the CLI.
 import * as z from 'zod/mini';
+import { capsTotals, ledgerEntry } from './account-lifecycle';
 import { plainText } from './common';
 
 const isoDate = z.string();
@@ -57,22 +58,9 @@ export const memberDetailResponse = z.object({
     twoFactorEnabled: z.boolean(),
     referredBy: z.nullable(z.object({ id: z.string(), name: z.string() })),
   }),
-  caps: z.object({
-    registration: z.number(),
-    referrals: z.number(),
-    careActions: z.number(),
-    total: z.number(),
-  }),
-  ledger: z.array(
-    z.object({
-      kind: z.string(),
-      caps: z.number(),
-      reme: amount,
-      level: z.nullable(z.number()),
-      description: z.string(),
-      createdAt: isoDate,
-    }),
-  ),
+  caps: capsTotals,
+  /** The newest MEMBER_LEDGER_ROWS credits, newest first. */
+  ledger: z.array(ledgerEntry),
   network: z.object({
     level1: z.number(),
     level2: z.number(),

@@ -19,16 +19,21 @@ export class RoundConflict extends Error {}
 /** Test seam: called after each recorded step, so a test can interrupt the run there. */
 export type StepHook = (step: 'prepared' | 'sent' | 'broadcast') => Promise<void> | void;
 
+/** The round an earlier run stored and did not finish (at most one exists), if any. */
+export async function openRound(db: Kysely<DB>) {
+  return db
+    .selectFrom('distribution_rounds')
+    .select(['round_index', 'status', 'tx_hash'])
+    .where('status', '<>', 'published')
+    .executeTakeFirst();
+}
+
 export async function previewRound(db: Kysely<DB>, limit = 20): Promise<RoundPreview> {
   const previous = await latestPublishedRound(db);
   const members = await entitlements(db, previous);
   const changed = members.filter((m) => m.amount !== m.previous);
   changed.sort((a, b) => (b.amount - b.previous > a.amount - a.previous ? 1 : -1));
-  const open = await db
-    .selectFrom('distribution_rounds')
-    .select('round_index')
-    .where('status', '<>', 'published')
-    .executeTakeFirst();
+  const open = await openRound(db);
   return {
     index: previous + 1,
     members: members.length,

@@ -18,6 +18,7 @@ import { AppError } from '../../app-error';
 import type { DB } from '../../db/schema';
 import { entitlements, latestPublishedRound } from '../../distribution/entitlements';
 import { publishOnce } from '../../distribution/publish-once';
+import { openRound } from '../../distribution/rounds';
 import type { AppServices } from '../../services';
 import { recordAudit } from './audit';
 
@@ -48,11 +49,7 @@ async function computeDryRun(db: Kysely<DB>): Promise<ComputedDryRun> {
     const gain = b.next - b.previous - (a.next - a.previous);
     return gain > 0n ? 1 : gain < 0n ? -1 : a.address < b.address ? -1 : 1;
   });
-  const open = await db
-    .selectFrom('distribution_rounds')
-    .select('round_index')
-    .where('status', '<>', 'published')
-    .executeTakeFirst();
+  const open = await openRound(db);
   return {
     summary: {
       index: open?.round_index ?? previous + 1,
@@ -184,11 +181,7 @@ export const roundRoutes =
         progress = { phase: 'preparing', index: null, txHash: null, error: null };
         await recordAudit(db, request, request.operator!, 'round.publish', null);
         void publishOnce(services, async (step) => {
-          const open = await db
-            .selectFrom('distribution_rounds')
-            .select(['round_index', 'tx_hash'])
-            .where('status', '<>', 'published')
-            .executeTakeFirst();
+          const open = await openRound(db);
           progress = {
             phase: step === 'broadcast' ? 'sent' : step,
             index: open?.round_index ?? progress.index,
@@ -234,11 +227,7 @@ export const roundRoutes =
         const tick = async () => {
           let now = progress;
           if (!running && now.phase !== 'published' && now.phase !== 'failed') {
-            const open = await db
-              .selectFrom('distribution_rounds')
-              .select(['round_index', 'status', 'tx_hash'])
-              .where('status', '<>', 'published')
-              .executeTakeFirst();
+            const open = await openRound(db);
             now = open
               ? {
                   phase: open.status as RoundProgress['phase'],

@@ -11,6 +11,7 @@ import { MiddleTruncate } from '../../../ui/middle-truncate';
 import { TextField } from '../../../ui/text-field';
 import { membersQuery } from '../api/console';
 import styles from './console.module.css';
+import { LabelledSelect } from './labelled-select';
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium' });
 export const day = (iso: string) => dateFormat.format(new Date(iso));
@@ -45,27 +46,17 @@ export function MembersScreen() {
           onChange={setTyped}
           autoComplete="off"
         />
-        <div>
-          <label htmlFor="members-sort" className={styles.sub}>
-            Sort
-          </label>
-          <select
-            id="members-sort"
-            className={styles.select}
-            value={q ? 'joined' : sort}
-            disabled={Boolean(q)}
-            aria-describedby={q ? 'members-sort-note' : undefined}
-            onChange={(e) => setSort(e.target.value as MemberSort)}
-          >
-            <option value="joined">Newest first</option>
-            <option value="name">Name A–Z</option>
-          </select>
-          {q ? (
-            <span id="members-sort-note" className={styles.sub}>
-              Search results: newest first
-            </span>
-          ) : null}
-        </div>
+        <LabelledSelect
+          id="members-sort"
+          label="Sort"
+          value={q ? 'joined' : sort}
+          disabled={Boolean(q)}
+          note={q ? 'Search results: newest first' : null}
+          onChange={(e) => setSort(e.target.value as MemberSort)}
+        >
+          <option value="joined">Newest first</option>
+          <option value="name">Name A–Z</option>
+        </LabelledSelect>
       </div>
       <FormMessage error={members.isError ? members.error.message : null} />
       <p className={card.muted} aria-live="polite">

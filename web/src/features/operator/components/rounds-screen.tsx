@@ -27,6 +27,7 @@ import {
   type DryRunFilter,
 } from '../api/console';
 import styles from './console.module.css';
+import { LabelledSelect } from './labelled-select';
 import rounds from './rounds.module.css';
 
 const ROW_HEIGHT = 44;
@@ -290,20 +291,15 @@ export function RoundsScreen() {
             placeholder="0x…"
             autoComplete="off"
           />
-          <div>
-            <label htmlFor="dry-run-filter" className={styles.sub}>
-              Show
-            </label>
-            <select
-              id="dry-run-filter"
-              className={styles.select}
-              value={filter}
-              onChange={(e) => setFilter(e.target.value as DryRunFilter)}
-            >
-              <option value="changed">Everyone who gains</option>
-              <option value="new">New members only</option>
-            </select>
-          </div>
+          <LabelledSelect
+            id="dry-run-filter"
+            label="Show"
+            value={filter}
+            onChange={(e) => setFilter(e.target.value as DryRunFilter)}
+          >
+            <option value="changed">Everyone who gains</option>
+            <option value="new">New members only</option>
+          </LabelledSelect>
         </div>
         {s ? (
           <p className={card.muted}>

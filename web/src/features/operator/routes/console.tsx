@@ -11,6 +11,14 @@ import { RoundsScreen } from '../components/rounds-screen';
 import { MemberScreen } from '../components/member-screen';
 import { MembersScreen } from '../components/members-screen';
 
+const SECTIONS = [
+  ['overview', 'Overview'],
+  ['members', 'Members'],
+  ['rounds', 'Rounds'],
+  ['mail', 'Mail'],
+  ['audit', 'Audit log'],
+] as const;
+
 export default function Console({ me }: { me: ConsoleMe }) {
   const screen = useRoutes([
     { index: true, element: <Navigate replace to="overview" /> },
@@ -35,21 +43,11 @@ export default function Console({ me }: { me: ConsoleMe }) {
         </div>
       </header>
       <nav aria-label="Console sections" className={styles.tabs}>
-        <NavLink to="/operator/overview" className={styles.tab}>
-          Overview
-        </NavLink>
-        <NavLink to="/operator/members" className={styles.tab}>
-          Members
-        </NavLink>
-        <NavLink to="/operator/rounds" className={styles.tab}>
-          Rounds
-        </NavLink>
-        <NavLink to="/operator/mail" className={styles.tab}>
-          Mail
-        </NavLink>
-        <NavLink to="/operator/audit" className={styles.tab}>
-          Audit log
-        </NavLink>
+        {SECTIONS.map(([path, name]) => (
+          <NavLink key={path} to={`/operator/${path}`} className={styles.tab}>
+            {name}
+          </NavLink>
+        ))}
       </nav>
       <main>{screen}</main>
     </div>
