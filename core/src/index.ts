@@ -27,6 +27,3 @@ export * from './api/account-lifecycle';
 export * from './money';
 export * from './caps-milestones';
 export * from './networks';
-export * from './api/console';
-export * from './api/console-overview';
-export * from './api/console-rounds';

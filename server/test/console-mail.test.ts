@@ -1,7 +1,7 @@
 // The console's mail outbox (issue 15): pending, sent and failing mails with the transport's error,
 // a retry of a waiting mail that is audited, never a sent one, never a mail's body.
 import { randomUUID } from 'node:crypto';
-import { MAIL_PAGE_SIZE } from '@crw/core';
+import { MAIL_PAGE_SIZE } from '@crw/core/console';
 import { sql } from 'kysely';
 import { TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -2,14 +2,8 @@
 // sign-in, served from a snapshot computed at most once a minute; the snapshot's stale-while-
 // revalidate rule and the search for each day's first block, on their own.
 import { randomUUID } from 'node:crypto';
-import {
-  consoleOverviewResponse,
-  OVERVIEW_DAYS,
-  REFERRAL_CAPS_BY_LEVEL,
-  SIGNUP_CAPS,
-  type ClaimData,
-  type ConsoleOverview,
-} from '@crw/core';
+import { REFERRAL_CAPS_BY_LEVEL, SIGNUP_CAPS, type ClaimData } from '@crw/core';
+import { consoleOverviewResponse, OVERVIEW_DAYS, type ConsoleOverview } from '@crw/core/console';
 import { TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_TREASURY } from '../src/chain/chain';

@@ -12,11 +12,11 @@ import {
   errorResponse,
   formatAmount,
   fundResponse,
-  operatorRoleResponse,
   publishRoundResponse,
   relayerStatusResponse,
   roundPreviewResponse,
 } from '@crw/core';
+import { operatorRoleResponse } from '@crw/core/console';
 import { formatEther } from 'ethers';
 import type * as z from 'zod/mini';
 import { OPERATOR_KEY_FILE } from '../auth/operator-key';

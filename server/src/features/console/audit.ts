@@ -1,6 +1,6 @@
 // The operator audit log (operator_audit, append-only: its triggers refuse UPDATE, DELETE and
 // TRUNCATE): who did what to whom, when, from which address, under which idempotency key.
-import { AUDIT_PAGE_SIZE, type AuditEntry } from '@crw/core';
+import { AUDIT_PAGE_SIZE, type AuditEntry } from '@crw/core/console';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema';

@@ -1,18 +1,18 @@
 // The console's mail outbox: pending, sent and failing mails (each failing one with the transport's
 // error), and a retry that makes a waiting mail due now. A mail's body holds its confirmation link:
 // it is never read here, let alone answered.
+import { errorResponse } from '@crw/core';
 import {
   consoleMailIdParams,
   consoleMailQuery,
   consoleMailResponse,
   consoleMailRetryResponse,
-  errorResponse,
   MAIL_PAGE_SIZE,
   MAIL_SENT_COUNT_CAP,
   type ConsoleMail,
   type ConsoleMailItem,
   type MailFilter,
-} from '@crw/core';
+} from '@crw/core/console';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import { AppError } from '../../app-error';

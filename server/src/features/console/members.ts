@@ -8,7 +8,7 @@ import {
   type MemberRow,
   type MemberSearchQuery,
   type MemberSort,
-} from '@crw/core';
+} from '@crw/core/console';
 import { getAddress } from 'ethers';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../../db/schema';

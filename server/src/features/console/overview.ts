@@ -8,14 +8,14 @@
 // totals from the narrowest tables that hold them, one statement at a time. chain_events has no
 // time: claims are placed in days by each day's first block (DayBlocks), found from the blocks'
 // times and kept. Balances are read from the chain within RPC_CALL_TIMEOUT_MS, else null.
+import { errorResponse } from '@crw/core';
 import {
   consoleOverviewResponse,
-  errorResponse,
   OVERVIEW_DAYS,
   OVERVIEW_MAX_AGE_SECONDS,
   type ConsoleOverview,
   type OverviewCapsByKind,
-} from '@crw/core';
+} from '@crw/core/console';
 import { toQuantity } from 'ethers';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql, type Kysely } from 'kysely';

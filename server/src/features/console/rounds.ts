@@ -1,16 +1,16 @@
 // The console's distribution rounds: the dry run of the next round as pages of a table (worked out
 // once and kept for DRY_RUN_FRESH_MS, so paging through a million rows costs one computation),
 // publishing in the background with its progress as server-sent events, and the history.
+import { errorResponse } from '@crw/core';
 import {
   DRY_RUN_PAGE,
   dryRunQuery,
   dryRunResponse,
-  errorResponse,
   publishStartedResponse,
   roundHistoryResponse,
   type DryRun,
   type RoundProgress,
-} from '@crw/core';
+} from '@crw/core/console';
 import { getAddress } from 'ethers';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';

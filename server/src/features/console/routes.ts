@@ -2,20 +2,18 @@
 // audit log. Every route needs an operator whose session passed two-factor sign-in
 // (operator-scope.ts); every action is written to the audit log before it is answered.
 import { Readable } from 'node:stream';
+import { careActionResponse, errorResponse, okResponse } from '@crw/core';
 import {
   auditQuery,
   auditResponse,
-  careActionResponse,
   consoleCareActionRequest,
   consoleMeResponse,
-  errorResponse,
   idempotencyKeyHeader,
   memberDetailResponse,
   memberIdParams,
   memberSearchQuery,
   memberSearchResponse,
-  okResponse,
-} from '@crw/core';
+} from '@crw/core/console';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../app-error';

@@ -9,12 +9,11 @@ import {
   fundRelayerRequest,
   fundRequest,
   fundResponse,
-  operatorRoleRequest,
-  operatorRoleResponse,
   publishRoundResponse,
   relayerStatusResponse,
   roundPreviewResponse,
 } from '@crw/core';
+import { operatorRoleRequest, operatorRoleResponse } from '@crw/core/console';
 import { parseEther, type AbstractProvider } from 'ethers';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../app-error';

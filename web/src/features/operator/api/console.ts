@@ -1,4 +1,5 @@
 // The operator console's calls (/api/console): each answer parsed with core's schema.
+import { careActionResponse, okResponse } from '@crw/core';
 import {
   DRY_RUN_PAGE,
   dryRunResponse,
@@ -6,13 +7,11 @@ import {
   roundHistoryResponse,
   type DRY_RUN_FILTERS,
   auditResponse,
-  careActionResponse,
   consoleMeResponse,
   memberDetailResponse,
   memberSearchResponse,
-  okResponse,
   type MemberSort,
-} from '@crw/core';
+} from '@crw/core/console';
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '../../../lib/api-client';
 
@@ -76,7 +75,7 @@ export const resendConfirmation = (memberId: string) =>
   });
 
 // The mail outbox (its imports kept with its calls).
-import { consoleMailResponse, consoleMailRetryResponse, type MailFilter } from '@crw/core';
+import { consoleMailResponse, consoleMailRetryResponse, type MailFilter } from '@crw/core/console';
 
 export const mailQuery = (status: MailFilter) =>
   infiniteQueryOptions({

@@ -6,7 +6,7 @@ import {
   type ConsoleMail,
   type ConsoleMailItem,
   type MailFilter,
-} from '@crw/core';
+} from '@crw/core/console';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button } from '../../../ui/button';

@@ -1,6 +1,7 @@
 // One member's page: who they are, their CAPs and ledger, their network, wallet and chain
 // figures, rounds, claims and mails; and what an operator can do for them.
-import { formatAmount, MEMBER_LEDGER_ROWS, type MemberDetail } from '@crw/core';
+import { formatAmount } from '@crw/core';
+import { MEMBER_LEDGER_ROWS, type MemberDetail } from '@crw/core/console';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft } from 'lucide-react';
 import { useState, type FormEvent } from 'react';

@@ -1,6 +1,6 @@
 // Members: search as you type (the start of a name, e-mail, wallet or referral code), sorted by
 // arrival or name, a page of 50 at a time from the server.
-import type { MemberSort } from '@crw/core';
+import type { MemberSort } from '@crw/core/console';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';

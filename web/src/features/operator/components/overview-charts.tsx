@@ -3,7 +3,8 @@
 // by kind, claims per day, and REME distributed against claimed. Each chart is an image with a
 // name that says what it shows, and its numbers stand beside it (and day by day, folded away).
 // Colours are the theme's (--chart-* in the module), read again when the theme changes.
-import { formatTokens, type ConsoleOverview, type OverviewDay } from '@crw/core';
+import { formatTokens } from '@crw/core';
+import { type ConsoleOverview, type OverviewDay } from '@crw/core/console';
 import { Fragment, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';

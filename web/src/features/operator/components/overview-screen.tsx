@@ -1,7 +1,8 @@
 // The console's overview (issue 15): the community's figures at once, from GET /api/console/overview
 // (computed by the server at most once a minute), and their last 30 days as charts. The charts and
 // their library load only here, in a chunk of their own, while the figures are already on screen.
-import { consoleOverviewResponse, formatTokens, type ConsoleOverview } from '@crw/core';
+import { formatTokens } from '@crw/core';
+import { consoleOverviewResponse, type ConsoleOverview } from '@crw/core/console';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
 import { apiFetch } from '../../../lib/api-client';

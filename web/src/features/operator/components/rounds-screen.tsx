@@ -1,13 +1,13 @@
 // Distribution rounds: the next round's dry run (every member who gains, biggest first, in a
 // virtualized table that fetches 200 rows at a time as it scrolls), publishing it with live
 // progress from the server's event stream, and the rounds so far with their trees.
+import { formatAmount } from '@crw/core';
 import {
   DRY_RUN_PAGE,
-  formatAmount,
   roundProgress,
   type RoundPhase,
   type RoundProgress,
-} from '@crw/core';
+} from '@crw/core/console';
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Check, Circle, LoaderCircle } from 'lucide-react';

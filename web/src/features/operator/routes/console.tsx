@@ -1,6 +1,6 @@
 // The operator console (its own chunks: gate.tsx loads it only for an operator): members, a
 // member's page, and the audit log, as tabs under /operator.
-import type { ConsoleMe } from '@crw/core';
+import type { ConsoleMe } from '@crw/core/console';
 import { Navigate, NavLink, Link, useRoutes } from 'react-router';
 import { BrandMark } from '../../../ui/brand-mark';
 import styles from '../components/console.module.css';
