@@ -61,13 +61,15 @@ export function AuditScreen() {
                 <td data-label="Action" className={card.mono}>
                   {e.action}
                 </td>
-                <td data-label="On" className={card.mono}>
-                  {e.target && MEMBER_ACTION.test(e.action) ? (
+                <td data-label="On">
+                  {e.target === null ? (
+                    '—'
+                  ) : MEMBER_ACTION.test(e.action) ? (
                     <Link to={`/operator/members/${encodeURIComponent(e.target)}`}>
                       <MiddleTruncate text={e.target} />
                     </Link>
                   ) : (
-                    (e.target ?? '—')
+                    <MiddleTruncate text={e.target} />
                   )}
                 </td>
                 <td data-label="Details">
