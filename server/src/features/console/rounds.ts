@@ -30,13 +30,15 @@ interface DryRunRow {
   address: string;
   previous: bigint;
   next: bigint;
+  /** next − previous as a number: the sort key, worked out once per row. */
+  gain: number;
 }
 
 interface ComputedDryRun {
   summary: Omit<DryRun, 'matching' | 'offset' | 'rows'>;
-  /** Members whose entitlement grows, biggest gain first. */
+  /** Members whose entitlement grows, biggest gain first; and those of them new to the rounds. */
   changes: DryRunRow[];
-  at: number;
+  newMembers: DryRunRow[];
 }
 
 async function computeDryRun(db: Kysely<DB>): Promise<ComputedDryRun> {
@@ -44,11 +46,16 @@ async function computeDryRun(db: Kysely<DB>): Promise<ComputedDryRun> {
   const members = await entitlements(db, previous);
   const changes = members
     .filter((m) => m.amount !== m.previous)
-    .map((m) => ({ userId: m.userId, address: m.address, previous: m.previous, next: m.amount }));
-  changes.sort((a, b) => {
-    const gain = b.next - b.previous - (a.next - a.previous);
-    return gain > 0n ? 1 : gain < 0n ? -1 : a.address < b.address ? -1 : 1;
-  });
+    .map((m) => ({
+      userId: m.userId,
+      address: m.address,
+      previous: m.previous,
+      next: m.amount,
+      gain: Number(m.amount - m.previous),
+    }));
+  // A million rows: compare numbers, not BigInts made in the comparator.
+  changes.sort((a, b) => b.gain - a.gain || (a.address < b.address ? -1 : 1));
+  const newMembers = changes.filter((c) => c.previous === 0n);
   const open = await openRound(db);
   return {
     summary: {
@@ -56,12 +63,12 @@ async function computeDryRun(db: Kysely<DB>): Promise<ComputedDryRun> {
       members: members.length,
       total: members.reduce((sum, m) => sum + m.amount, 0n).toString(),
       changed: changes.length,
-      newMembers: changes.filter((c) => c.previous === 0n).length,
+      newMembers: newMembers.length,
       openRound: open?.round_index ?? null,
       computedAt: new Date().toISOString(),
     },
     changes,
-    at: Date.now(),
+    newMembers,
   };
 }
 
@@ -97,15 +104,31 @@ export const roundRoutes =
   (services: AppServices): FastifyPluginAsyncZod =>
   async (app) => {
     const db = services.database.db;
+    // The last dry run is served while a newer one is worked out (stale-while-revalidate): only
+    // the first request, or the first after a publish, waits for the computation.
     let dryRun: { promise: Promise<ComputedDryRun>; at: number } | undefined;
+    let refreshing: Promise<ComputedDryRun> | undefined;
     const currentDryRun = () => {
-      if (!dryRun || Date.now() - dryRun.at > DRY_RUN_FRESH_MS) {
+      if (!dryRun) {
         const promise = computeDryRun(db);
         dryRun = { promise, at: Date.now() };
         promise.catch(() => (dryRun = undefined));
+      } else if (Date.now() - dryRun.at > DRY_RUN_FRESH_MS && !refreshing) {
+        const started = dryRun;
+        refreshing = computeDryRun(db);
+        refreshing
+          .then(
+            (fresh) => {
+              if (dryRun === started) dryRun = { promise: Promise.resolve(fresh), at: Date.now() };
+            },
+            (error: unknown) => app.log.warn({ err: error }, 'dry run refresh failed'),
+          )
+          .finally(() => (refreshing = undefined));
       }
       return dryRun.promise;
     };
+    /** Rows matching a filter, kept per dry run so paging through them costs a slice. */
+    const filtered = new WeakMap<ComputedDryRun, Map<string, DryRunRow[]>>();
     // The publish this process runs; other processes' show through the stored round's status.
     let progress: RoundProgress = { phase: 'idle', index: null, txHash: null, error: null };
     let running = false;
@@ -125,17 +148,20 @@ export const roundRoutes =
         },
       },
       async (request) => {
-        const { summary, changes } = await currentDryRun();
+        const run = await currentDryRun();
         const { offset, filter, q } = request.query;
         const prefix = q?.toLowerCase() ?? '';
-        const matching =
-          filter === 'new' || prefix
-            ? changes.filter(
-                (c) =>
-                  (filter !== 'new' || c.previous === 0n) &&
-                  (!prefix || c.address.startsWith(prefix)),
-              )
-            : changes;
+        const base = filter === 'new' ? run.newMembers : run.changes;
+        let byFilter = filtered.get(run);
+        if (!byFilter) filtered.set(run, (byFilter = new Map()));
+        const key = `${filter}:${prefix}`;
+        let matching = prefix ? byFilter.get(key) : base;
+        if (!matching) {
+          matching = base.filter((c) => c.address.startsWith(prefix));
+          if (byFilter.size > 50) byFilter.clear();
+          byFilter.set(key, matching);
+        }
+        const { summary } = run;
         return {
           ...summary,
           matching: matching.length,

@@ -31,6 +31,9 @@ import { LabelledSelect } from './labelled-select';
 import rounds from './rounds.module.css';
 
 const ROW_HEIGHT = 44;
+/** A browser lays out about 33 million pixels at most: beyond this many rows the table could not
+ * scroll to the end, so it lists the biggest gains and a wallet search finds anyone else. */
+const MAX_SCROLL_ROWS = 700_000;
 const when = (iso: string) =>
   new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' }).format(
     new Date(iso),
@@ -39,7 +42,7 @@ const when = (iso: string) =>
 function DryRunTable({ filter, q }: { filter: DryRunFilter; q: string }) {
   const first = useQuery(dryRunPageQuery(filter, q, 0));
   const scroller = useRef<HTMLDivElement>(null);
-  const count = first.data?.matching ?? 0;
+  const count = Math.min(first.data?.matching ?? 0, MAX_SCROLL_ROWS);
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read afresh on every render by design; this table is not memoized.
   const virtual = useVirtualizer({
     count,
@@ -62,63 +65,72 @@ function DryRunTable({ filter, q }: { filter: DryRunFilter; q: string }) {
         {filter === 'new' ? 'No new member in this round.' : 'Nobody gains anything in this round.'}
       </p>
     );
+  const capped = (first.data?.matching ?? 0) > count;
   return (
-    <div role="table" aria-label="Who gains in the next round" aria-rowcount={count + 1}>
-      <div role="rowgroup">
-        <div role="row" className={`${rounds.row} ${rounds.head}`} aria-rowindex={1}>
-          <span role="columnheader">Wallet</span>
-          <span role="columnheader" className={styles.num}>
-            Now
-          </span>
-          <span role="columnheader" className={styles.num}>
-            After
-          </span>
-          <span role="columnheader" className={styles.num}>
-            Gain
-          </span>
+    <>
+      {capped ? (
+        <p className={card.muted}>
+          The table lists the {count.toLocaleString('en-GB')} biggest gains; find anyone else by the
+          start of their wallet.
+        </p>
+      ) : null}
+      <div role="table" aria-label="Who gains in the next round" aria-rowcount={count + 1}>
+        <div role="rowgroup">
+          <div role="row" className={`${rounds.row} ${rounds.head}`} aria-rowindex={1}>
+            <span role="columnheader">Wallet</span>
+            <span role="columnheader" className={styles.num}>
+              Now
+            </span>
+            <span role="columnheader" className={styles.num}>
+              After
+            </span>
+            <span role="columnheader" className={styles.num}>
+              Gain
+            </span>
+          </div>
+        </div>
+        <div ref={scroller} className={rounds.scroller} tabIndex={0} role="rowgroup">
+          <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
+            {items.map((item) => {
+              const row = rowAt(item.index);
+              return (
+                <div
+                  key={item.key}
+                  role="row"
+                  aria-rowindex={item.index + 2}
+                  className={rounds.row}
+                  style={{ height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
+                >
+                  {row ? (
+                    <>
+                      <span role="cell">
+                        <Link to={`/operator/members/${encodeURIComponent(row.userId)}`}>
+                          <MiddleTruncate text={row.address} className={card.mono} />
+                        </Link>
+                      </span>
+                      <span role="cell" className={styles.num}>
+                        {formatAmount(row.previous)}
+                      </span>
+                      <span role="cell" className={styles.num}>
+                        {formatAmount(row.next)}
+                      </span>
+                      <span role="cell" className={`${styles.num} ${rounds.gain}`}>
+                        +{formatAmount(BigInt(row.next) - BigInt(row.previous))}
+                        {row.previous === '0' ? <span className={styles.yes}>new</span> : null}
+                      </span>
+                    </>
+                  ) : (
+                    <span role="cell" className={card.muted}>
+                      Loading…
+                    </span>
+                  )}
+                </div>
+              );
+            })}
+          </div>
         </div>
       </div>
-      <div ref={scroller} className={rounds.scroller} tabIndex={0} role="rowgroup">
-        <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
-          {items.map((item) => {
-            const row = rowAt(item.index);
-            return (
-              <div
-                key={item.key}
-                role="row"
-                aria-rowindex={item.index + 2}
-                className={rounds.row}
-                style={{ height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
-              >
-                {row ? (
-                  <>
-                    <span role="cell">
-                      <Link to={`/operator/members/${encodeURIComponent(row.userId)}`}>
-                        <MiddleTruncate text={row.address} className={card.mono} />
-                      </Link>
-                    </span>
-                    <span role="cell" className={styles.num}>
-                      {formatAmount(row.previous)}
-                    </span>
-                    <span role="cell" className={styles.num}>
-                      {formatAmount(row.next)}
-                    </span>
-                    <span role="cell" className={`${styles.num} ${rounds.gain}`}>
-                      +{formatAmount(BigInt(row.next) - BigInt(row.previous))}
-                      {row.previous === '0' ? <span className={styles.yes}>new</span> : null}
-                    </span>
-                  </>
-                ) : (
-                  <span role="cell" className={card.muted}>
-                    Loading…
-                  </span>
-                )}
-              </div>
-            );
-          })}
-        </div>
-      </div>
-    </div>
+    </>
   );
 }
 
