@@ -23,7 +23,7 @@ export const errorMessages = {
   forbidden: 'You are not allowed to do that.',
   not_operator: 'This page is for the community’s operators.',
   two_factor_required:
-    'Turn on two-factor sign-in on your account page, then sign in again, to open the operator console.',
+    'The operator console needs two-factor sign-in: turn it on from your account page. If it is on already, sign out and sign in again with your code.',
   already_confirmed: 'This member has already confirmed their e-mail address.',
   not_found: 'Not found.',
   method_not_allowed: 'Method not allowed.',

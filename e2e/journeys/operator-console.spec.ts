@@ -65,7 +65,7 @@ test('an operator turns on two-factor, finds a member, credits a care action, an
   const operatorEmail = await joinAndConfirm(page, request, 'operator');
   expect(await ops('grant-operator', '--email', operatorEmail)).toContain('is now an operator');
   await page.goto('/operator');
-  await expect(page.getByRole('alert')).toContainText('Turn on two-factor sign-in');
+  await expect(page.getByRole('alert')).toContainText('needs two-factor sign-in');
   await capture(page, 'operator-two-factor-required');
   await page.getByRole('link', { name: 'Set up two-factor sign-in on your account page' }).click();
   await expect(page).toHaveURL(/\/account$/);
