@@ -2,12 +2,12 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
 import { Link } from 'react-router';
-import { Button } from '../../../ui/button';
 import card from '../../../ui/card.module.css';
 import { FormMessage } from '../../../ui/form-message';
 import { MiddleTruncate } from '../../../ui/middle-truncate';
 import { auditQuery } from '../api/console';
 import styles from './console.module.css';
+import { ShowMore } from './show-more';
 
 const when = (iso: string) =>
   new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium' }).format(
@@ -90,18 +90,7 @@ export function AuditScreen() {
       ) : audit.isSuccess ? (
         <p className={card.muted}>Nothing recorded yet.</p>
       ) : null}
-      {audit.hasNextPage ? (
-        <div className={styles.more}>
-          <Button
-            variant="secondary"
-            className={card.small}
-            busy={audit.isFetchingNextPage}
-            onClick={() => void audit.fetchNextPage()}
-          >
-            Show older entries
-          </Button>
-        </div>
-      ) : null}
+      <ShowMore pages={audit} label="Show older entries" />
     </section>
   );
 }

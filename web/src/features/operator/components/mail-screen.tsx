@@ -16,6 +16,7 @@ import { ToggleGroup } from '../../../ui/toggle-group';
 import { notify } from '../../../ui/toaster';
 import { mailQuery, retryMail } from '../api/console';
 import styles from './console.module.css';
+import { ShowMore } from './show-more';
 import mailStyles from './mail.module.css';
 
 const when = (iso: string) =>
@@ -155,18 +156,7 @@ export function MailScreen() {
       ) : mail.isSuccess && !mail.isPlaceholderData ? (
         <p className={card.muted}>{emptyText[status]}</p>
       ) : null}
-      {mail.hasNextPage ? (
-        <div className={styles.more}>
-          <Button
-            variant="secondary"
-            className={card.small}
-            busy={mail.isFetchingNextPage}
-            onClick={() => void mail.fetchNextPage()}
-          >
-            Show more mails
-          </Button>
-        </div>
-      ) : null}
+      <ShowMore pages={mail} label="Show more mails" />
     </section>
   );
 }

@@ -4,13 +4,13 @@ import type { MemberSort } from '@crw/core/console';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { Button } from '../../../ui/button';
 import card from '../../../ui/card.module.css';
 import { FormMessage } from '../../../ui/form-message';
 import { MiddleTruncate } from '../../../ui/middle-truncate';
 import { TextField } from '../../../ui/text-field';
 import { membersQuery } from '../api/console';
 import styles from './console.module.css';
+import { ShowMore } from './show-more';
 import { LabelledSelect } from './labelled-select';
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium' });
@@ -118,18 +118,7 @@ export function MembersScreen() {
           </tbody>
         </table>
       ) : null}
-      {members.hasNextPage ? (
-        <div className={styles.more}>
-          <Button
-            variant="secondary"
-            className={card.small}
-            busy={members.isFetchingNextPage}
-            onClick={() => void members.fetchNextPage()}
-          >
-            Show more members
-          </Button>
-        </div>
-      ) : null}
+      <ShowMore pages={members} label="Show more members" />
     </section>
   );
 }
