@@ -257,9 +257,19 @@ describe('ops deploy against a Hardhat node process', () => {
       });
       try {
         await waitForHealthy(server);
-        const health = (await (await fetch(`${server.url}/api/health`)).json()) as {
-          chain: Record<string, unknown>;
-        };
+        // Health reports the chain as the follower last saw it: wait for its first look at the node.
+        let health: { chain: Record<string, unknown> } = { chain: {} };
+        await until(
+          async () => {
+            health = (await (await fetch(`${server.url}/api/health`)).json()) as typeof health;
+            return health.chain.status === 'up';
+          },
+          {
+            timeoutMs: 30_000,
+            intervalMs: 200,
+            what: () => `the chain up (${JSON.stringify(health.chain)})`,
+          },
+        );
         expect(health.chain).toMatchObject({
           status: 'up',
           kind: 'remote',
