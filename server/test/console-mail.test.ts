@@ -3,19 +3,17 @@
 import { randomUUID } from 'node:crypto';
 import { MAIL_PAGE_SIZE } from '@crw/core/console';
 import { sql } from 'kysely';
-import { TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueMail } from '../src/mail/outbox';
 import {
   cloneMemberKeys,
-  cookieOf,
   joinAndConfirm,
   makeMemberKeys,
   ORIGIN,
   signedInCookie,
-  signIn,
 } from './helpers/members';
 import { freePort } from './helpers/smtp-peer';
+import { consoleOperatorCookie } from './helpers/console-operator';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import { testDbKind } from './helpers/test-database';
 
@@ -76,37 +74,11 @@ beforeAll(async () => {
   const db = t.services.database.db;
   const base = await makeMemberKeys();
   const operator = await cloneMemberKeys(base);
-  await joinAndConfirm(t.app, db, operator);
   const member = await cloneMemberKeys(base);
   await joinAndConfirm(t.app, db, member);
   memberCookie = await signedInCookie(t.app, member);
 
-  // The operator: granted by the key, two-factor enrolled, then signed in through the code.
-  const granted = await t.app.inject({
-    method: 'POST',
-    url: '/api/operator/operators',
-    headers: { origin: ORIGIN, authorization: `Bearer ${t.services.operatorKey}` },
-    payload: { email: operator.email, operator: true },
-  });
-  expect(granted.statusCode, granted.body).toBe(200);
-  const cookie = await signedInCookie(t.app, operator);
-  const post = (url: string, payload: object, c: string) =>
-    t.app.inject({ method: 'POST', url, headers: { origin: ORIGIN, cookie: c }, payload });
-  const enabled = await post('/auth/two-factor/enable', { password: operator.authSecret }, cookie);
-  expect(enabled.statusCode, enabled.body).toBe(200);
-  const secret = new URL(enabled.json().totpURI as string).searchParams.get('secret')!;
-  const totp = new TOTP({ secret, digits: 6, period: 30 });
-  const verified = await post('/auth/two-factor/verify-totp', { code: totp.generate() }, cookie);
-  expect(verified.statusCode, verified.body).toBe(200);
-  const pending = await signIn(t.app, operator.email, operator.authSecret);
-  expect(pending.json()).toMatchObject({ twoFactorRedirect: true });
-  const passed = await post(
-    '/auth/two-factor/verify-totp',
-    { code: totp.generate() },
-    cookieOf(pending.headers['set-cookie']),
-  );
-  expect(passed.statusCode, passed.body).toBe(200);
-  consoleCookie = cookieOf(passed.headers['set-cookie']);
+  consoleCookie = await consoleOperatorCookie(t.app, db, operator, t.services.operatorKey);
 
   failingId = await enqueueMail(db, {
     to: 'failing@example.test',

@@ -4,22 +4,20 @@
 import { randomUUID } from 'node:crypto';
 import { REFERRAL_CAPS_BY_LEVEL, SIGNUP_CAPS, type ClaimData } from '@crw/core';
 import { consoleOverviewResponse, OVERVIEW_DAYS, type ConsoleOverview } from '@crw/core/console';
-import { TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_TREASURY } from '../src/chain/chain';
 import { DayBlocks, Snapshot } from '../src/features/console/overview';
 import { sendClaim } from './helpers/chain-client';
 import {
   cloneMemberKeys,
-  cookieOf,
   joinAndConfirm,
   makeMemberKeys,
   ORIGIN,
   registerBody,
   signedInCookie,
-  signIn,
   type MemberKeys,
 } from './helpers/members';
+import { consoleOperatorCookie } from './helpers/console-operator';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import { testDbKind } from './helpers/test-database';
 
@@ -43,38 +41,6 @@ const post = (url: string, payload: unknown, headers: Record<string, string> = {
   });
 
 /** Grants the role, enrols two-factor and signs in again through the code: the console's cookie. */
-async function operatorCookie(operator: MemberKeys): Promise<string> {
-  const granted = await post(
-    '/api/operator/operators',
-    { email: operator.email, operator: true },
-    bearer(),
-  );
-  expect(granted.statusCode, granted.body).toBe(200);
-  const cookie = await signedInCookie(t.app, operator);
-  const enabled = await post(
-    '/auth/two-factor/enable',
-    { password: operator.authSecret },
-    { cookie },
-  );
-  expect(enabled.statusCode, enabled.body).toBe(200);
-  const secret = new URL(enabled.json().totpURI as string).searchParams.get('secret')!;
-  const totp = new TOTP({ secret, digits: 6, period: 30 });
-  const verified = await post(
-    '/auth/two-factor/verify-totp',
-    { code: totp.generate() },
-    { cookie },
-  );
-  expect(verified.statusCode, verified.body).toBe(200);
-  const pending = await signIn(t.app, operator.email, operator.authSecret);
-  expect(pending.json()).toMatchObject({ twoFactorRedirect: true });
-  const passed = await post(
-    '/auth/two-factor/verify-totp',
-    { code: totp.generate() },
-    { cookie: cookieOf(pending.headers['set-cookie']) },
-  );
-  expect(passed.statusCode, passed.body).toBe(200);
-  return cookieOf(passed.headers['set-cookie']);
-}
 
 beforeAll(async () => {
   t = await buildTestApp({
@@ -83,8 +49,7 @@ beforeAll(async () => {
   const db = t.services.database.db;
   base = await makeMemberKeys();
   const operator = await cloneMemberKeys(base);
-  await joinAndConfirm(t.app, db, operator);
-  consoleCookie = await operatorCookie(operator);
+  consoleCookie = await consoleOperatorCookie(t.app, db, operator, t.services.operatorKey);
   // a, b (brought in by a), c; and d, who registered but has not confirmed.
   a = await cloneMemberKeys(base);
   const aId = await joinAndConfirm(t.app, db, a);
