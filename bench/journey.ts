@@ -6,8 +6,8 @@
 // "longtask"). Medians of RUNS members (default 5). Needs `npm run build -w web` (and contracts).
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { chromium, type Page } from '@playwright/test';
-import { median, repoRoot, startServer } from './lib/harness';
+import type { Page } from '@playwright/test';
+import { launchChromium, median, repoRoot, startServer } from './lib/harness';
 
 const runs = Number(process.env.RUNS ?? 5);
 const PASSWORD = 'Journey-Bench-1';
@@ -61,18 +61,7 @@ async function devMailLink(
 }
 
 const server = await startServer({ REQUIRE_EMAIL_CONFIRMATION: 'false', SPONSOR_CLAIMS: 'true' });
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-});
+const browser = await launchChromium();
 const results: Record<'signUp' | 'signIn' | 'claim' | 'recovery', Timing[]> = {
   signUp: [],
   signIn: [],

@@ -3,8 +3,8 @@
 // each (the page must never freeze). RUNS rounds (default 5); medians printed.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium } from '@playwright/test';
-import { median, repoRoot, startServer } from './lib/harness';
+
+import { launchChromium, median, repoRoot, startServer } from './lib/harness';
 
 const runs = Number(process.env.RUNS ?? 5);
 const workerAsset = readdirSync(path.join(repoRoot, 'web/dist/assets')).find((f) =>
@@ -14,18 +14,7 @@ if (!workerAsset) throw new Error('no built wallet worker: run `npm run build -w
 
 const server = await startServer();
 const base = server.url;
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-});
+const browser = await launchChromium();
 try {
   const page = await browser.newPage();
   // tsx keeps function names with a helper that the page does not have.

@@ -7,9 +7,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium, type BrowserContext, type Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { makeMemberKeys, registerBody } from '@crw/server/test/helpers/members';
-import { median, repoRoot, startServer } from './lib/harness';
+import { launchChromium, median, repoRoot, startServer } from './lib/harness';
 
 const runs = Number(process.env.RUNS ?? 7);
 const dist = path.join(repoRoot, 'web/dist');
@@ -67,18 +67,7 @@ async function coldLoad(context: BrowserContext, url: string, usable: () => numb
 }
 
 const server = await startServer({ REQUIRE_EMAIL_CONFIRMATION: 'false' });
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-});
+const browser = await launchChromium();
 try {
   // One member, registered and signed in through the API (the wallet made as the browser makes it).
   const keys = await makeMemberKeys();

@@ -3,7 +3,8 @@
 // 200 ms, virtualized rows). The page is opened with an operator's session cookies, long tasks
 // are observed from before the app's first script, and the dry-run table is scrolled through
 // positions far apart and a few consecutive steps, waiting for the rows each time.
-import { chromium, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { launchChromium } from './harness';
 
 /** The table's fixed row height (rounds-screen.tsx), to tell which rows a scroll position shows. */
 const ROW_HEIGHT = 44;
@@ -69,18 +70,7 @@ export async function measureRoundsScreen(opts: {
   /** How long the first rows may take (the server works out the whole round first). */
   firstRowsTimeoutMs: number;
 }): Promise<RoundsScreenFigures> {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  const browser = await launchChromium();
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await context.addCookies(opts.cookies.map((c) => ({ ...c, url: opts.base })));

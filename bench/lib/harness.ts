@@ -1,4 +1,5 @@
 // Small pieces every benchmark uses.
+import { chromium } from '@playwright/test';
 import { freePort } from '@crw/server/test/helpers/ports';
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -56,4 +57,20 @@ export async function startServer(
     120_000,
   );
   return { url, dataDir, stop: () => child.kill('SIGTERM') };
+}
+
+/** Debian's Chromium, headless, with the flags every benchmark runs it with (as the journeys do). */
+export function launchChromium() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
 }
