@@ -45,8 +45,12 @@ export async function createPostgresDatabase(): Promise<{
 export async function openTestDatabase(opts: { migrated?: boolean } = {}): Promise<TestDatabase> {
   const migrated = opts.migrated ?? true;
   if (testDbKind === 'pglite') {
-    const database = await openDatabase({ kind: 'pglite' });
-    if (migrated) await setUpSchema(database);
+    const database = migrated
+      ? await openDatabase({
+          kind: 'pglite',
+          loadDataDir: await (await import('./pglite-copy')).migratedPglite(),
+        })
+      : await openDatabase({ kind: 'pglite' });
     return { database, drop: () => database.close() };
   }
   const created = await createPostgresDatabase();
