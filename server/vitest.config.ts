@@ -1,4 +1,12 @@
+// The server's tests (`npm run test:integration`, after the contracts): every file runs on
+// in-memory PGlite, and again on PostgreSQL when TEST_DATABASE_URL is set — two projects of one
+// run, so the two databases' files share the workers instead of running one pass after the other.
+// TEST_DB=pglite|postgres picks one of them (as `TEST_DB=postgres npx vitest run test/x.test.ts`).
 import { defineConfig } from 'vitest/config';
+
+const databases = process.env.TEST_DB
+  ? [process.env.TEST_DB]
+  : ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
 
 export default defineConfig({
   test: {
@@ -6,12 +14,29 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     setupFiles: ['test/helpers/fail-on-console-error.ts'],
-    // Printed by the PGlite run (scripts/test.sh); the floor CI holds.
+    // Most of a file's time is spent waiting — on spawned servers and chain nodes, on PostgreSQL,
+    // on sockets — so more files than cores run at once (every file has its own database, data
+    // directory and free ports). Vitest's default here would be one file at a time (cores − 1).
+    maxWorkers: Number(process.env.SERVER_TEST_WORKERS ?? 4),
+    // A worker keeps the modules it loaded from one file to the next (loading the server's modules
+    // — Fastify, better-auth, ethers, the embedded chain — cost about 2.5 s of CPU per file). Every
+    // file still builds its own app, database and ports; nothing a file changes is module state.
+    isolate: false,
+    projects: databases.map((db) => ({
+      extends: true,
+      test: {
+        name: db,
+        env: { TEST_DB: db },
+        // PGlite: each file's database starts from one migrated copy made once per run.
+        ...(db === 'pglite' ? { globalSetup: ['test/helpers/pglite-template.ts'] } : {}),
+      },
+    })),
     coverage: {
       provider: 'v8',
       include: ['src/**/*.ts'],
       exclude: ['src/**/*.test.ts'],
       reporter: ['text-summary'],
+      // The floor CI holds (measured over both databases' runs when PostgreSQL is there).
       thresholds: { lines: 77, functions: 78, branches: 63, statements: 74 },
     },
   },
