@@ -14,10 +14,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     setupFiles: ['test/helpers/fail-on-console-error.ts'],
-    // Most of a file's time is spent waiting — on spawned servers and chain nodes, on PostgreSQL,
-    // on sockets — so more files than cores run at once (every file has its own database, data
-    // directory and free ports). Vitest's default here would be one file at a time (cores − 1).
-    maxWorkers: Number(process.env.SERVER_TEST_WORKERS ?? 4),
+    // Two files at once (every file has its own database, data directory and free ports); vitest's
+    // default here would be one at a time (cores − 1). Four were faster still, but starved the
+    // server processes the tests spawn, whose deadlines (a 9 s shutdown) then failed (decision 0021).
+    maxWorkers: Number(process.env.SERVER_TEST_WORKERS ?? 2),
     // Each file in a fresh module graph (vitest's default): keeping modules between files saved
     // about 1.5 of 9 minutes, but a file's vi.mock then reached the files after it in its worker
     // (decision 0021).

@@ -84,7 +84,7 @@ describe(`SIGTERM under load (${testDbKind})`, () => {
     console.info(
       `[shutdown] answers by status ${JSON.stringify(Object.fromEntries(answered))}, refused connections ${refused}`,
     );
-    expect(code).toBe(0);
+    expect(code, `the server's exit code; its log:\n${server.output()}`).toBe(0);
     expect(answered.filter(([status]) => status >= 500)).toEqual([]);
     expect(statuses.get(200)).toBeGreaterThan(50);
     const errors = server
