@@ -6,6 +6,7 @@ import { FollowerProgressReader, MemberCache } from './features/account/member-c
 import type { MemberRow } from './features/account/member';
 import { openChain, type Chain } from './chain/chain';
 import { ChainFollower } from './chain/follower';
+import { FundingWatch } from './distribution/funding-watch';
 import { authSigningKey } from './auth/auth-secret-key';
 import { communityAppSecret, operatorApiKey } from './auth/operator-key';
 import type { Config } from './config';
@@ -43,6 +44,8 @@ export interface AppServices {
   chain: Chain;
   /** Indexes the chain into the database, in the one process that leads. */
   follower: ChainFollower;
+  /** Checks that the distributor holds what its round owes, after the follower indexes. */
+  funding: FundingWatch;
   /** Sends sponsored claims in batches, in the one process that leads; undefined when sponsoring is off. */
   relayer: Relayer | undefined;
 }
@@ -114,6 +117,8 @@ export async function openServices(
   // The chain before anything that runs: a journal that does not replay stops the start here.
   const chain = await openChain(config, database, log);
   const follower = new ChainFollower(config, database, chain, log);
+  const funding = new FundingWatch(database.db, log);
+  follower.afterPass(() => funding.afterIndexed());
   // The embedded chain is indexed before the first request; a remote one may have far to catch up.
   const following = follower.start();
   if (chain.node.kind === 'embedded') await following;
@@ -147,6 +152,7 @@ export async function openServices(
     followerProgress,
     chain,
     follower,
+    funding,
     relayer,
   };
 }
@@ -155,6 +161,7 @@ export async function openServices(
 export async function closeServices(services: AppServices): Promise<void> {
   await services.relayer?.stop();
   await services.follower.stop();
+  await services.funding.settled();
   await services.worker.stop();
   await services.events.stop();
   await services.sessions.cache.stop();

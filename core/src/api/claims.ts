@@ -160,3 +160,18 @@ export type RelayerStatus = z.infer<typeof relayerStatusResponse>;
 export const fundRelayerRequest = z.object({
   eth: z.string().check(z.regex(/^\d+(\.\d{1,18})?$/, 'an amount of ETH such as 0.05')),
 });
+
+/**
+ * Operator: send the distributor what it lacks to pay its round in full (POST
+ * /api/operator/distributor/fund), from the operator's REME. `txHash` is null when nothing was
+ * missing; the figures are the funding check after the transfer.
+ */
+export const fundDistributorResponse = z.object({
+  txHash: z.nullable(hash),
+  sent: amount,
+  round: z.int(),
+  balance: amount,
+  owed: amount,
+  shortfall: amount,
+});
+export type FundDistributorResult = z.infer<typeof fundDistributorResponse>;

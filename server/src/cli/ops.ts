@@ -11,6 +11,7 @@ import {
   careActionResponse,
   errorResponse,
   formatAmount,
+  fundDistributorResponse,
   fundResponse,
   publishRoundResponse,
   relayerStatusResponse,
@@ -48,6 +49,9 @@ Commands:
       budget, the claims queued, sent, confirmed and failed, and its transactions' fees.
   fund-relayer --eth <amount>
       Send ETH from the operator's account to the relayer, which pays members' claim fees.
+  fund-distributor
+      Send the distributor, from the operator's REME, what the current round owes beyond what it
+      holds (the shortfall /metrics reports as crw_distributor_shortfall_wei); nothing when none.
   fund <address> <eth>
       Development chain only: send ETH from the faucet to an address (e.g. fund 0xabc… 0.05).
 
@@ -215,6 +219,18 @@ async function fundRelayer(args: string[]): Promise<void> {
   );
 }
 
+async function fundDistributor(): Promise<void> {
+  const r = await call('/api/operator/distributor/fund', fundDistributorResponse, {});
+  const figures = `round ${r.round} owes ${formatEther(r.owed)} REME; the distributor holds ${formatEther(r.balance)} REME`;
+  if (r.txHash === null) console.log(`Nothing to send: ${figures}.`);
+  else
+    console.log(
+      `Sent ${formatEther(r.sent)} REME to the distributor (transaction ${r.txHash}); ${figures}.`,
+    );
+  if (r.shortfall !== '0')
+    console.log(`Still ${formatEther(r.shortfall)} REME short (claims meanwhile?): run it again.`);
+}
+
 // The same .env as the server (OPERATOR_API_KEY, DATA_DIR, SERVER_URL); the environment wins.
 if (existsSync('.env')) process.loadEnvFile('.env');
 const [command, ...rest] = process.argv.slice(2);
@@ -227,6 +243,7 @@ try {
   else if (command === 'revoke-operator') await operatorRole(rest, false);
   else if (command === 'relayer') await relayer();
   else if (command === 'fund-relayer') await fundRelayer(rest);
+  else if (command === 'fund-distributor') await fundDistributor();
   else {
     console.log(usage);
     process.exitCode = command && command !== 'help' && command !== '--help' ? 1 : 0;

@@ -253,7 +253,17 @@ export interface OperatorAuditTable {
   request_id: string | null;
 }
 
+export interface DistributorFundingTable {
+  id: ColumnType<boolean, boolean | undefined, never>;
+  round_index: number;
+  block_number: number;
+  balance: ColumnType<string, string | bigint, string | bigint>;
+  owed: ColumnType<string, string | bigint, string | bigint>;
+  checked_at: ColumnType<Date, Date | undefined, Date>;
+}
+
 export interface DB {
+  distributor_funding: DistributorFundingTable;
   operators: OperatorsTable;
   operator_audit: OperatorAuditTable;
   relayer_transactions: RelayerTransactionsTable;

@@ -6,6 +6,7 @@ import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { sql } from 'kysely';
 import { requireOperator } from '../auth/operator-key';
 import { figuresAsOf } from '../distribution/claims';
+import { lastFunding } from '../distribution/funding';
 import { spentToday } from '../relayer/sponsor';
 import { readFollowerState } from '../chain/follower-store';
 import type { AppServices } from '../services';
@@ -132,6 +133,35 @@ export function registerMetrics(app: FastifyInstance, services: AppServices): Re
     },
   });
   registry.registerMetric(age);
+
+  // The funding invariant: one read of the last check per scrape sets its four gauges.
+  const fundingGauge = (name: string, help: string) =>
+    new Gauge({ name, help, registers: [] as Registry[] });
+  const balance = fundingGauge(
+    'crw_distributor_balance_wei',
+    'REME the distributor held at the last funding check, in wei (-1 before the first)',
+  );
+  const owed = fundingGauge(
+    'crw_distributor_owed_wei',
+    'REME the current round still owes its members at the last funding check, in wei (-1 before the first)',
+  );
+  const checkedRound = fundingGauge(
+    'crw_distributor_funding_round',
+    'The round the last funding check was made for',
+  );
+  new Gauge({
+    name: 'crw_distributor_shortfall_wei',
+    help: 'What the distributor lacks to pay its round in full (owed minus held, 0 when funded): alert above 0',
+    registers: [registry],
+    async collect() {
+      const status = await lastFunding(database.db);
+      this.set(status ? Number(status.shortfall) : 0);
+      balance.set(status ? Number(status.balance) : -1);
+      owed.set(status ? Number(status.owed) : -1);
+      checkedRound.set(status?.round ?? 0);
+    },
+  });
+  for (const gauge of [balance, owed, checkedRound]) registry.registerMetric(gauge);
 
   // The sponsored-claims relayer (issue 14): its queue, its ETH, what it spent today.
   new Gauge({

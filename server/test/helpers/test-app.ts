@@ -93,6 +93,7 @@ export async function buildTestApp(
     close: async () => {
       await services.relayer?.stop();
       await services.follower.stop();
+      await services.funding.settled();
       await app.close();
       await services.worker.stop();
       await services.events.stop();

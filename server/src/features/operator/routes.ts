@@ -6,6 +6,7 @@ import {
   careActionResponse,
   errorMessages,
   errorResponse,
+  fundDistributorResponse,
   fundRelayerRequest,
   fundRequest,
   fundResponse,
@@ -18,6 +19,11 @@ import { parseEther, type AbstractProvider } from 'ethers';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../app-error';
 import { requireOperator } from '../../auth/operator-key';
+import {
+  fundDistributor,
+  FundingRefused,
+  type FundingRepair,
+} from '../../distribution/fund-distributor';
 import { publishOnce } from '../../distribution/publish-once';
 import { previewRound } from '../../distribution/rounds';
 import type { AppServices } from '../../services';
@@ -209,6 +215,56 @@ export const operatorRoutes =
         },
       },
       async () => relayerStatus(db, sponsorSettings(services.config), services.relayer),
+    );
+
+    app.post(
+      '/distributor/fund',
+      {
+        schema: {
+          summary: 'Send the distributor the REME its round owes beyond what it holds',
+          security: [{ bearerAuth: [] }],
+          response: { 200: fundDistributorResponse, 401: errorResponse, 409: errorResponse },
+        },
+      },
+      async (request) => {
+        let repair: FundingRepair;
+        try {
+          repair = await fundDistributor(db, services.chain, {
+            confirmations: services.config.chainConfirmations,
+            syncIndex: () => services.follower.syncNow(),
+          });
+        } catch (error) {
+          if (error instanceof FundingRefused) throw new AppError(409, 'conflict', error.message);
+          throw error;
+        }
+        const { status } = repair;
+        if (repair.txHash) {
+          request.log.info(
+            { sent: repair.sent.toString(), txHash: repair.txHash, round: status.round },
+            'distributor funded',
+          );
+          await recordAudit(
+            db,
+            request,
+            API_KEY_ACTOR,
+            'distributor.fund',
+            String(services.chain.distributor.target),
+            {
+              sent: repair.sent.toString(),
+              txHash: repair.txHash,
+              round: status.round,
+            },
+          );
+        }
+        return {
+          txHash: repair.txHash,
+          sent: repair.sent.toString(),
+          round: status.round,
+          balance: status.balance.toString(),
+          owed: status.owed.toString(),
+          shortfall: status.shortfall.toString(),
+        };
+      },
     );
 
     app.post(
