@@ -26,8 +26,8 @@ export default defineConfig({
       test: {
         name: db,
         env: { TEST_DB: db },
-        // PGlite: each file's database starts from one migrated copy made once per run.
-        ...(db === 'pglite' ? { globalSetup: ['test/helpers/pglite-template.ts'] } : {}),
+        // Each file's database starts from one migrated copy made once per run.
+        globalSetup: [`test/helpers/${db}-template.ts`],
       },
     })),
     coverage: {

@@ -1,9 +1,9 @@
 // A fresh database per test file: in-memory PGlite, or (TEST_DB=postgres) a new database on the
-// server named by TEST_DATABASE_URL, dropped afterwards. Migrations applied either way.
+// server named by TEST_DATABASE_URL, dropped afterwards. Migrated either way, from a copy of one
+// database migrated once per run (pglite-template.ts, postgres-template.ts).
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase, type Database } from '../../src/db/database';
-import { setUpSchema } from '../../src/db/setup';
 
 export const testDbKind: 'pglite' | 'postgres' =
   process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
@@ -25,14 +25,14 @@ async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-/** A new empty PostgreSQL database; returns its URL and a drop function. */
-export async function createPostgresDatabase(): Promise<{
+/** A new PostgreSQL database, empty or a copy of `template`; returns its URL and a drop function. */
+export async function createPostgresDatabase(template?: string): Promise<{
   url: string;
   drop: () => Promise<void>;
 }> {
   if (!process.env.TEST_DATABASE_URL) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
   const name = `crw_test_${randomBytes(6).toString('hex')}`;
-  await admin((c) => c.query(`CREATE DATABASE ${name}`));
+  await admin((c) => c.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`));
   const url = new URL(process.env.TEST_DATABASE_URL);
   url.pathname = `/${name}`;
   return {
@@ -53,9 +53,10 @@ export async function openTestDatabase(opts: { migrated?: boolean } = {}): Promi
       : await openDatabase({ kind: 'pglite' });
     return { database, drop: () => database.close() };
   }
-  const created = await createPostgresDatabase();
+  const created = await createPostgresDatabase(
+    migrated ? (await import('./postgres-clone')).migratedPostgresTemplate() : undefined,
+  );
   const database = await openDatabase({ kind: 'postgres', url: created.url, poolSize: 10 });
-  if (migrated) await setUpSchema(database);
   return {
     database,
     url: created.url,
