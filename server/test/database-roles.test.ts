@@ -76,8 +76,8 @@ describe.runIf(testDbKind === 'postgres')(
     });
 
     it('signs members up and audits operator actions, as that role', async () => {
-      const [{ role }] = (await asApp.query<{ role: string }>('SELECT current_user AS role')).rows;
-      expect(role).toBe(appRole);
+      const { rows } = await asApp.query<{ role: string }>('SELECT current_user AS role');
+      expect(rows).toEqual([{ role: appRole }]);
       const { rows: owners } = await asApp.query<{ owner: string }>(
         `SELECT pg_get_userbyid(relowner) AS owner FROM pg_class WHERE relname = 'operator_audit'`,
       );
