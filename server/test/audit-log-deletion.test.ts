@@ -3,8 +3,13 @@
 // an action carries — an operator's free text, a mail server's error — as "[e-mail]"
 // (docs/security.md, "Deleting the account"). What was done, when and on which id stays.
 import { randomUUID } from 'node:crypto';
+import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateAuthTables } from '../src/auth/auth';
+import { migrate, migrationsDir } from '../src/db/migrate';
 import { enqueueMail } from '../src/mail/outbox';
 import { consoleOperatorCookie } from './helpers/console-operator';
 import {
@@ -16,7 +21,7 @@ import {
   type MemberKeys,
 } from './helpers/members';
 import { buildTestApp, type TestApp } from './helpers/test-app';
-import { testDbKind } from './helpers/test-database';
+import { openTestDatabase, testDbKind } from './helpers/test-database';
 
 let t: TestApp;
 let base: MemberKeys;
@@ -166,4 +171,47 @@ describe(`the audit log after a member deletes their account (${testDbKind})`, (
     // The operator who stays is still named.
     expect(after.some((e) => e.operatorEmail === operator.email)).toBe(true);
   });
+});
+
+describe(`the rows written before the log stopped keeping e-mails (${testDbKind})`, () => {
+  it('lose every address and keep everything else when the migration runs', async () => {
+    const test = await openTestDatabase({ migrated: false });
+    const earlier = await mkdtemp(path.join(tmpdir(), 'crw-migrations-'));
+    try {
+      const { database } = test;
+      for (const file of (await readdir(migrationsDir)).filter((f) => f < '0022'))
+        await cp(path.join(migrationsDir, file), path.join(earlier, file));
+      await migrateAuthTables(database);
+      await migrate(database, earlier);
+      await sql`
+        INSERT INTO operator_audit (actor, operator_id, operator_email, action, target, detail)
+        VALUES ('api-key', NULL, NULL, 'operator.grant', 'member-1',
+                '{"email": "Ann@Example.org", "changed": true}'),
+               ('console', 'operator-1', 'op@example.org', 'mail.retry', '7',
+                '{"to": "ann@example.org", "lastError": "550 <ann@example.org> rejected", "n": [1, "b@c.io"]}'),
+               ('console', 'operator-1', 'op@example.org', 'member.view', 'member-1', '{}')
+      `.execute(database.db);
+      await migrate(database);
+      const rows = await sql<{ action: string; target: string; detail: unknown; row: string }>`
+        SELECT action, target, detail, t::text AS row FROM operator_audit t ORDER BY id`.execute(
+        database.db,
+      );
+      expect(rows.rows.map(({ row: _, ...rest }) => rest)).toEqual([
+        { action: 'operator.grant', target: 'member-1', detail: { changed: true } },
+        {
+          action: 'mail.retry',
+          target: '7',
+          detail: { lastError: '550 <[e-mail]> rejected', n: [1, '[e-mail]'] },
+        },
+        { action: 'member.view', target: 'member-1', detail: {} },
+      ]);
+      expect(rows.rows.map((r) => r.row).join('\n')).not.toMatch(/@/);
+      await expect(sql`DELETE FROM operator_audit`.execute(database.db)).rejects.toThrow(
+        /append-only/,
+      );
+    } finally {
+      await rm(earlier, { recursive: true, force: true });
+      await test.drop();
+    }
+  }, 60_000);
 });
