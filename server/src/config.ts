@@ -56,6 +56,12 @@ const envSchema = z
     DATA_DIR: z.string().min(1).default('./data'),
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+    /** PostgreSQL: the role that owns the schema and runs the migrations; DATABASE_URL's role then
+     * only uses it (it cannot rewrite the audit log: docs/operations.md#database-roles). */
+    DATABASE_MIGRATION_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+    /** PostgreSQL: each listening connection hears its own heartbeat this often; one not heard
+     * within as long again is rebuilt (db/postgres-listener.ts). */
+    DATABASE_LISTEN_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(60).default(5),
     SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
     /** How long a mail claimed by a process stays its own: after a crash, another process retries it then. */
     MAIL_LEASE_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
@@ -184,6 +190,12 @@ const envSchema = z
           'must differ from OPERATOR_PRIVATE_KEY (each key sends its own sequence of transactions)',
       });
     }
+    if (env.DATABASE_MIGRATION_URL && !env.DATABASE_URL)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_MIGRATION_URL'],
+        message: 'needs DATABASE_URL (the role the server runs as)',
+      });
     if (env.NODE_ENV !== 'production') return;
     if (!env.SMTP_URL)
       ctx.addIssue({

@@ -13,6 +13,7 @@ import type { Config } from './config';
 import { makePrivate } from './data-dir';
 import { openDatabase, type Database } from './db/database';
 import { setUpSchema } from './db/setup';
+import { auditLogRewritableBecause, migrateAsOwner } from './db/database-roles';
 import { OutboxWorker, type OutboxWorkerOptions } from './mail/outbox';
 import { MemberEvents } from './realtime/member-events';
 import { embeddedRelayerKey } from './chain/embedded-keys';
@@ -76,6 +77,20 @@ async function openRelayer(
   return relayer;
 }
 
+/** A production server never runs as a role that could rewrite the operator audit log: it refuses
+ * to start (docs/operations.md#database-roles). Elsewhere, a warning. */
+async function checkAuditLogRole(
+  config: Config,
+  database: Database,
+  log: FastifyBaseLogger,
+): Promise<void> {
+  const because = await auditLogRewritableBecause(database);
+  if (!because) return;
+  const message = `${because}, so the server could rewrite the operator audit log: run it as a role that does not own the schema, with DATABASE_MIGRATION_URL for the owner (docs/operations.md#database-roles)`;
+  if (config.isProduction) throw new Error(message);
+  log.warn(message);
+}
+
 export async function openServices(
   config: Config,
   log: FastifyBaseLogger,
@@ -93,7 +108,15 @@ export async function openServices(
     overrides.database ??
     (await openDatabase(
       config.DATABASE_URL
-        ? { kind: 'postgres', url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE }
+        ? {
+            kind: 'postgres',
+            url: config.DATABASE_URL,
+            poolSize: config.DATABASE_POOL_SIZE,
+            listenerHeartbeat: {
+              intervalMs: config.DATABASE_LISTEN_HEARTBEAT_SECONDS * 1000,
+              timeoutMs: config.DATABASE_LISTEN_HEARTBEAT_SECONDS * 1000,
+            },
+          }
         : { kind: 'pglite', dataDir: config.dataDir },
     ));
   const transport = config.SMTP_URL
@@ -112,7 +135,10 @@ export async function openServices(
     { mailQueued: () => worker.wake(), sessionEnded: (token) => sessionCache.forgetToken(token) },
     log,
   );
-  const applied = await setUpSchema(database);
+  const applied = config.DATABASE_MIGRATION_URL
+    ? await migrateAsOwner(config.DATABASE_MIGRATION_URL, database)
+    : await setUpSchema(database);
+  await checkAuditLogRole(config, database, log);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
   // The chain before anything that runs: a journal that does not replay stops the start here.
   const chain = await openChain(config, database, log);

@@ -219,8 +219,10 @@ describe(`the console's mail outbox (${testDbKind})`, () => {
       target: String(failingId),
       actor: 'console',
       idempotencyKey: key,
-      detail: { to: 'failing@example.test', subject: 'Your failing mail' },
+      // The recipient by member id (none here), never by address: docs/security.md.
+      detail: { toMember: null, subject: 'Your failing mail' },
     });
+    expect(JSON.stringify(entry)).not.toContain('failing@example.test');
     expect(entry!.operatorEmail).toMatch(/@example\.test$/);
     expect(JSON.stringify(audit)).not.toContain(BODY_SECRET);
   });

@@ -7,6 +7,11 @@ import pg from 'pg';
 import type { DB } from './schema';
 import { postgresLeaderLock, processLeaderLock, type LeaderLock } from './leader-lock';
 import { pgliteDialect, SessionLock } from './pglite-dialect';
+import {
+  DEFAULT_LISTENER_HEARTBEAT,
+  listenPostgres,
+  type ListenerHeartbeat,
+} from './postgres-listener';
 
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
@@ -24,8 +29,9 @@ export interface Database {
   dialect: Dialect;
   withSession<T>(fn: (session: RawSession) => Promise<T>): Promise<T>;
   /** LISTEN on a channel; the handler gets each NOTIFY payload. Resolves to an unlisten function.
-   * `onGap` runs when the listening connection is lost and again once it is made again: notices
-   * sent meanwhile were missed. */
+   * `onGap` runs when the listening connection is lost (or stops hearing its own heartbeat on
+   * PostgreSQL: postgres-listener.ts) and again once it is made again: notices sent meanwhile
+   * were missed. */
   listen(
     channel: string,
     handler: (payload: string) => void,
@@ -44,11 +50,21 @@ export type DatabaseTarget =
       /** Start from a copy of another PGlite database (`dumpPglite`) instead of an empty one. */
       loadDataDir?: Blob;
     }
-  | { kind: 'postgres'; url: string; poolSize?: number };
+  | {
+      kind: 'postgres';
+      url: string;
+      poolSize?: number;
+      /** How the listening connections check they still hear (postgres-listener.ts). */
+      listenerHeartbeat?: ListenerHeartbeat;
+    };
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   return target.kind === 'postgres'
-    ? openPostgres(target.url, target.poolSize ?? 10)
+    ? openPostgres(
+        target.url,
+        target.poolSize ?? 10,
+        target.listenerHeartbeat ?? DEFAULT_LISTENER_HEARTBEAT,
+      )
     : openPglite(target.dataDir, target.loadDataDir);
 }
 
@@ -99,7 +115,11 @@ async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Databas
   return database;
 }
 
-async function openPostgres(url: string, poolSize: number): Promise<Database> {
+async function openPostgres(
+  url: string,
+  poolSize: number,
+  heartbeat: ListenerHeartbeat,
+): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
@@ -137,53 +157,18 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
       }
     },
     leaderLock: (key) => postgresLeaderLock(url, key),
-    listen: (channel, handler, onGap) => listenPostgres(url, channel, handler, onGap),
+    listen: (channel, handler, onGap) =>
+      listenPostgres({
+        url,
+        channel,
+        handler,
+        onGap,
+        heartbeat,
+        notify: async (name, payload) =>
+          void (await pool.query('SELECT pg_notify($1, $2)', [name, payload])),
+      }),
     ping: () => ping(db),
     close: () => db.destroy(),
-  };
-}
-
-/** A dedicated connection for LISTEN (a pooled one would be handed to other queries). Reconnects. */
-async function listenPostgres(
-  url: string,
-  channel: string,
-  handler: (payload: string) => void,
-  onGap?: () => void,
-): Promise<() => Promise<void>> {
-  let client: pg.Client | undefined;
-  let stopped = false;
-  const connect = async (): Promise<void> => {
-    const next = new pg.Client({ connectionString: url });
-    next.on('notification', (message) => {
-      if (message.channel === channel) handler(message.payload ?? '');
-    });
-    // A connection that ends without an error (the server closed it) is lost just the same. One
-    // that never got to listen is retried by whoever called connect().
-    let lost = false;
-    let listening = false;
-    const onLost = () => {
-      if (lost || !listening) return;
-      lost = true;
-      client = undefined;
-      onGap?.();
-      if (!stopped) reconnectSoon();
-    };
-    next.on('error', onLost);
-    next.on('end', onLost);
-    await next.connect();
-    await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-    client = next;
-    listening = true;
-  };
-  // Until the database answers again: a restart can take longer than one retry.
-  const reconnectSoon = () =>
-    setTimeout(() => {
-      if (!stopped) connect().then(() => onGap?.(), reconnectSoon);
-    }, 1_000);
-  await connect();
-  return async () => {
-    stopped = true;
-    await client?.end().catch(() => undefined);
   };
 }
 

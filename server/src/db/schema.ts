@@ -244,7 +244,6 @@ export interface OperatorAuditTable {
   at: CreatedAt;
   actor: 'console' | 'api-key';
   operator_id: string | null;
-  operator_email: string | null;
   action: string;
   target: string | null;
   detail: ColumnType<Record<string, unknown>, string | undefined, never>;

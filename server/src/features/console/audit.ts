@@ -1,5 +1,8 @@
 // The operator audit log (operator_audit, append-only: its triggers refuse UPDATE, DELETE and
-// TRUNCATE): who did what to whom, when, from which address, under which idempotency key.
+// TRUNCATE, and the server's role may only add and read rows): who did what to whom, when, from
+// which address, under which idempotency key. Operators and members are kept by id, never by
+// e-mail (the database writes any address as "[e-mail]", migration 0022), so a deleted member
+// leaves no address here; an operator's e-mail is read from their profile while it exists.
 import { AUDIT_PAGE_SIZE, type AuditEntry } from '@crw/core/console';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -38,7 +41,6 @@ export async function recordAudit(
     .values({
       actor: who.actor,
       operator_id: who.operatorId,
-      operator_email: who.operatorEmail,
       action,
       target,
       detail: JSON.stringify(detail, wellFormed),
@@ -71,26 +73,29 @@ const entryOf = (row: {
   idempotencyKey: row.idempotency_key,
 });
 
-const auditColumns = [
-  'id',
-  'at',
-  'actor',
-  'operator_email',
-  'action',
-  'target',
-  'detail',
-  'ip',
-  'idempotency_key',
-] as const;
+/** The log's rows with each operator's e-mail as it is now (null once they deleted the account). */
+const auditRows = (db: Kysely<DB>) =>
+  db
+    .selectFrom('operator_audit as a')
+    .leftJoin('profiles as p', 'p.id', 'a.operator_id')
+    .select([
+      'a.id',
+      'a.at',
+      'a.actor',
+      'p.email as operator_email',
+      'a.action',
+      'a.target',
+      'a.detail',
+      'a.ip',
+      'a.idempotency_key',
+    ]);
 
 /** A page of the log, newest first, before the entry `before` when given. */
 export async function auditPage(db: Kysely<DB>, before?: number) {
-  let query = db
-    .selectFrom('operator_audit')
-    .select(auditColumns)
-    .orderBy('id', 'desc')
+  let query = auditRows(db)
+    .orderBy('a.id', 'desc')
     .limit(AUDIT_PAGE_SIZE + 1);
-  if (before !== undefined) query = query.where('id', '<', before);
+  if (before !== undefined) query = query.where('a.id', '<', before);
   const rows = await query.execute();
   const entries = rows.slice(0, AUDIT_PAGE_SIZE).map(entryOf);
   return {
@@ -111,11 +116,9 @@ export async function* auditCsv(db: Kysely<DB>): AsyncGenerator<string> {
   yield 'id,at,actor,operator,action,target,detail,ip,idempotency_key\n';
   let after = 0;
   for (;;) {
-    const rows = await db
-      .selectFrom('operator_audit')
-      .select(auditColumns)
-      .where('id', '>', after)
-      .orderBy('id')
+    const rows = await auditRows(db)
+      .where('a.id', '>', after)
+      .orderBy('a.id')
       .limit(1000)
       .execute();
     if (rows.length === 0) return;

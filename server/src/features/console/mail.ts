@@ -179,8 +179,14 @@ export const mailRoutes =
           throw new AppError(409, 'conflict', 'This mail has already been sent.');
         }
         const mail = itemOf(due);
+        // The recipient by member id, not address: the log outlives a deleted member's e-mail.
+        const recipient = await db
+          .selectFrom('profiles')
+          .select('id')
+          .where('email', '=', mail.to.toLowerCase())
+          .executeTakeFirst();
         await recordAudit(db, request, request.operator!, 'mail.retry', String(id), {
-          to: mail.to,
+          toMember: recipient?.id ?? null,
           subject: mail.subject,
           attempts: mail.attempts,
           lastError: mail.lastError,

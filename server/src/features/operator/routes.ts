@@ -124,7 +124,7 @@ export const operatorRoutes =
           API_KEY_ACTOR,
           answer.operator ? 'operator.grant' : 'operator.revoke',
           answer.userId,
-          { email: answer.email, changed: answer.changed },
+          { changed: answer.changed },
         );
         return answer;
       },
