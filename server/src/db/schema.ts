@@ -202,7 +202,7 @@ export interface RelayerTransactionsTable {
   relayer: string;
   nonce: number;
   round_index: number;
-  status: 'pending' | 'mined' | 'failed';
+  status: 'pending' | 'mined' | 'failed' | 'lost';
   attempts: ColumnType<RelayerAttempt[], string, string>;
   mined_hash: string | null;
   block_number: number | null;
@@ -234,6 +234,13 @@ export interface SponsoredClaimsTable {
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 
+/** One row per sponsored claim, kept when the claim goes with its member (migration 0019). */
+export interface SponsorSpendingTable {
+  claim_id: number;
+  created_at: Date;
+  wei: Amount;
+}
+
 export interface OperatorsTable {
   user_id: string;
   granted_at: CreatedAt;
@@ -258,6 +265,7 @@ export interface DB {
   operator_audit: OperatorAuditTable;
   relayer_transactions: RelayerTransactionsTable;
   sponsored_claims: SponsoredClaimsTable;
+  sponsor_spending: SponsorSpendingTable;
   chain_follower_state: ChainFollowerStateTable;
   chain_follower_blocks: ChainFollowerBlocksTable;
   chain_events: ChainEventsTable;
