@@ -28,6 +28,7 @@ import type { DB, RelayerAttempt } from '../db/schema';
 import { claimData } from '../distribution/claims';
 import { MEMBER_EVENTS_CHANNEL } from '../realtime/member-events';
 import { FeeOracle, sponsorSettings, type SponsorSettings } from './sponsor';
+import { planPayable, revertData, unpayableReason, type Estimate } from './unpayable';
 
 const LOW_BALANCE_LOG_EVERY_MS = 60 * 60 * 1000;
 const BALANCE_READ_EVERY_MS = 60 * 1000;
@@ -248,18 +249,40 @@ export class Relayer {
     const batch = queued.filter((c) => !paid.includes(c));
     if (batch.length === 0) return undefined;
 
-    const claims = await Promise.all(
+    const entries = await Promise.all(
       batch.map(async (c) => {
         const { proof } = await claimData(this.#db, round, c.user_id);
-        return [c.account, c.cumulative_amount, proof] as const;
+        return { row: c, claim: [c.account, c.cumulative_amount, proof] as const };
       }),
     );
-    const data = this.chain.distributor.interface.encodeFunctionData('claimMany', [round, claims]);
     const to = String(this.chain.distributor.target);
-    const estimate = BigInt(
-      await this.#request<string>('eth_estimateGas', [{ from: this.address, to, data }]),
-    );
-    const gasLimit = (estimate * 12n) / 10n;
+    const encode = (list: typeof entries) =>
+      this.chain.distributor.interface.encodeFunctionData('claimMany', [
+        round,
+        list.map((e) => e.claim),
+      ]);
+    const estimate: Estimate<(typeof entries)[number]> = async (list) => {
+      try {
+        const gas = await this.#request<string>('eth_estimateGas', [
+          { from: this.address, to, data: encode(list) },
+        ]);
+        return { gas: BigInt(gas) };
+      } catch (error) {
+        const revert = revertData(error);
+        if (revert === null) throw error;
+        return { revert };
+      }
+    };
+    const whole = await estimate(entries);
+    let sending = { claims: entries, gas: 'gas' in whole ? whole.gas : 0n };
+    if ('revert' in whole) {
+      const plan = await planPayable(entries, estimate);
+      await this.#failUnpayable(plan.unpayable);
+      if (!plan.send) return undefined;
+      sending = plan.send;
+    }
+    const data = encode(sending.claims);
+    const gasLimit = (sending.gas * 12n) / 10n;
     const quote = await this.fees.quote();
     const maxFeePerGas =
       quote.maxFeePerGas > this.settings.sponsor.maxFeePerGasWei
@@ -290,7 +313,7 @@ export class Relayer {
     });
 
     // Recorded before it is broadcast: a crash after this line is finished by the next pass.
-    const ids = batch.map((c) => c.id);
+    const ids = sending.claims.map((e) => e.row.id);
     await this.#db.transaction().execute(async (trx) => {
       await trx
         .insertInto('relayer_transactions')
@@ -310,7 +333,7 @@ export class Relayer {
         .execute();
       await notifyIn(
         trx,
-        batch.map((c) => c.user_id),
+        sending.claims.map((e) => e.row.user_id),
       );
     });
     this.log.info(
@@ -319,6 +342,40 @@ export class Relayer {
     );
     await this.#broadcast(attempt.raw);
     return { nonce, round_index: round, attempts: [attempt] };
+  }
+
+  /** Fails the claims the contract refuses even alone, with the reason the member reads: they are
+   * never estimated again, and the member may ask again (or delete their account). */
+  async #failUnpayable(
+    unpayable: Array<{ claim: { row: { id: number; user_id: string } }; revert: string }>,
+  ): Promise<void> {
+    if (unpayable.length === 0) return;
+    const contracts = [this.chain.token.interface, this.chain.distributor.interface];
+    await this.#db.transaction().execute(async (trx) => {
+      for (const { claim, revert } of unpayable)
+        await trx
+          .updateTable('sponsored_claims')
+          .set({
+            status: 'failed',
+            reason: unpayableReason(revert, contracts),
+            spent_wei: '0',
+            updated_at: new Date(),
+          })
+          .where('id', '=', claim.row.id)
+          .where('status', '=', 'queued')
+          .execute();
+      await notifyIn(
+        trx,
+        unpayable.map((u) => u.claim.row.user_id),
+      );
+    });
+    this.log.error(
+      {
+        claims: unpayable.length,
+        reverts: [...new Set(unpayable.map((u) => u.revert.slice(0, 10)))],
+      },
+      'relayer: the distributor cannot pay these claims; they failed and the members were told. Is the distributor funded for its round?',
+    );
   }
 
   async #sign(tx: {
