@@ -202,7 +202,7 @@ export interface RelayerTransactionsTable {
   relayer: string;
   nonce: number;
   round_index: number;
-  status: 'pending' | 'mined' | 'failed' | 'lost';
+  status: 'pending' | 'mined' | 'failed';
   attempts: ColumnType<RelayerAttempt[], string, string>;
   mined_hash: string | null;
   block_number: number | null;

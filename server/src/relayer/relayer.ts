@@ -28,6 +28,7 @@ import type { DB, RelayerAttempt } from '../db/schema';
 import { claimData } from '../distribution/claims';
 import { MEMBER_EVENTS_CHANNEL } from '../realtime/member-events';
 import { FeeOracle, sponsorSettings, type SponsorSettings } from './sponsor';
+import { requeueLostBatch } from './lost-batches';
 import { planPayable, revertData, unpayableReason, type Estimate } from './unpayable';
 
 const LOW_BALANCE_LOG_EVERY_MS = 60 * 60 * 1000;
@@ -291,14 +292,15 @@ export class Relayer {
     const maxPriorityFeePerGas =
       quote.maxPriorityFeePerGas > maxFeePerGas ? maxFeePerGas : quote.maxPriorityFeePerGas;
     const relayer = this.address.toLowerCase();
+    const onChain = Number(
+      await this.#request<string>('eth_getTransactionCount', [this.address, 'latest']),
+    );
+    await this.#requeueBatchesTheChainLost(onChain);
     const recorded = await this.#db
       .selectFrom('relayer_transactions')
       .select((eb) => eb.fn.max('nonce').as('nonce'))
       .where('relayer', '=', relayer)
       .executeTakeFirst();
-    const onChain = Number(
-      await this.#request<string>('eth_getTransactionCount', [this.address, 'latest']),
-    );
     const nonce = Math.max(
       recorded?.nonce === null || recorded?.nonce === undefined ? 0 : Number(recorded.nonce) + 1,
       onChain,
@@ -342,6 +344,31 @@ export class Relayer {
     );
     await this.#broadcast(attempt.raw);
     return { nonce, round_index: round, attempts: [attempt] };
+  }
+
+  /** Recorded batches at or above the chain's nonce whose transaction the node no longer has: the
+   * chain lost them (no pending batch is left when this runs). Their claims go back to the queue
+   * and their nonce is the next batch's, as the chain says. */
+  async #requeueBatchesTheChainLost(onChain: number): Promise<void> {
+    const relayer = this.address.toLowerCase();
+    const beyond = await this.#db
+      .selectFrom('relayer_transactions')
+      .select(['nonce', 'mined_hash'])
+      .where('relayer', '=', relayer)
+      .where('status', '<>', 'pending')
+      .where('nonce', '>=', onChain)
+      .execute();
+    for (const batch of beyond) {
+      // A node behind the one that answered the nonce may still lack it: only a batch whose
+      // receipt is gone too is lost.
+      if (batch.mined_hash && (await this.chain.provider.getTransactionReceipt(batch.mined_hash)))
+        continue;
+      const claims = await requeueLostBatch(this.#db, relayer, Number(batch.nonce));
+      this.log.warn(
+        { nonce: Number(batch.nonce), claims },
+        'relayer: the chain no longer has a recorded batch; its nonce is used again and its claims are queued again',
+      );
+    }
   }
 
   /** Fails the claims the contract refuses even alone, with the reason the member reads: they are

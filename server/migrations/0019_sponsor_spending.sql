@@ -1,9 +1,7 @@
--- The relayer's failure handling (docs/security.md#sponsored-claims).
---
--- 1. The day's sponsor budget is a ledger that deleting an account does not touch: one row per
---    sponsored claim with what it holds or cost, and no reference to the member (a sponsored claim
---    goes with its member; its spend stays). A trigger keeps it, so no path that moves a claim on
---    can forget to.
+-- The day's sponsor budget is a ledger that deleting an account does not touch: one row per
+-- sponsored claim with what it holds or cost, and no reference to the member (a sponsored claim
+-- goes with its member; its spend stays). A trigger keeps it, so no path that moves a claim on
+-- can forget to.
 CREATE TABLE sponsor_spending (
   claim_id bigint PRIMARY KEY,           -- sponsored_claims.id; no foreign key: the row outlives the claim
   created_at timestamptz NOT NULL,       -- when the claim was asked for: the day it counts in
@@ -28,10 +26,3 @@ INSERT INTO sponsor_spending (claim_id, created_at, wei)
 SELECT id, created_at,
        CASE WHEN status IN ('queued', 'sent') THEN reserved_wei ELSE coalesce(spent_wei, 0) END
   FROM sponsored_claims;
-
--- 2. A batch the chain lost after it was recorded as mined (a reorganisation deeper than
---    CHAIN_CONFIRMATIONS): 'lost' frees its nonce for the next batch, and its claims go back to
---    the queue.
-ALTER TABLE relayer_transactions DROP CONSTRAINT relayer_transactions_status_check;
-ALTER TABLE relayer_transactions ADD CONSTRAINT relayer_transactions_status_check
-  CHECK (status IN ('pending', 'mined', 'failed', 'lost'));
