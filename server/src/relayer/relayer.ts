@@ -9,6 +9,10 @@
 //   calldata and a higher fee (at most SPONSOR_MAX_FEE_GWEI); whichever version is mined counts.
 // - Claims already paid (the follower's index says so) are never put in a batch; the contract
 //   skips, rather than reverts on, one that was paid meanwhile, so a batch never reverts for one.
+// - A batch whose estimate reverts is split (unpayable.ts): claims the contract refuses alone fail
+//   with a reason, the longest run of the others it pays together is sent; none is estimated twice.
+// - A batch the chain loses after it was recorded (lost-batches.ts) has its claims queued again and
+//   its nonce taken from the chain again.
 import type { FastifyBaseLogger } from 'fastify';
 import {
   Transaction,
