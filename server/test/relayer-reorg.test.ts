@@ -142,4 +142,40 @@ describe(`a sponsored batch the chain loses, on a Hardhat node process (${testDb
     expect(await balanceOf(later)).toBe(amount);
     expect(await provider.getTransactionCount(relayer, 'latest')).toBe(nonce + 2);
   }, 120_000);
+
+  it('when the follower never indexed the lost batch, the relayer finds it by its nonce before sending the next one', async () => {
+    const members = await newMembers(3);
+    const [d, e, f] = members as [SignedInMember, SignedInMember, SignedInMember];
+    const published = await t.app.inject({
+      method: 'POST',
+      url: '/api/operator/distributions',
+      headers: { authorization: `Bearer ${t.services.operatorKey}` },
+    });
+    expect(published.statusCode, published.body).toBe(200);
+    await mine(CONFIRMATIONS);
+    await t.services.follower.syncNow();
+    // The follower stops here (its process down, say): it will never see the batch or its loss.
+    await t.services.follower.stop();
+    const amount = BigInt(
+      (
+        await t.app.inject({ method: 'GET', url: '/api/claim', headers: { cookie: d.cookie } })
+      ).json().distributedTokens as string,
+    );
+    const nonce = await provider.getTransactionCount(relayer, 'latest');
+
+    const snapshot = await node.request<string>('evm_snapshot');
+    for (const m of [d, e]) expect((await askSponsoredClaim(t, m)).statusCode).toBe(202);
+    await sendAndConfirm();
+    expect(await statuses([d, e])).toEqual(['confirmed', 'confirmed']);
+    const head = await provider.getBlockNumber();
+    expect(await node.request('evm_revert', [snapshot])).toBe(true);
+    await mine(head - (await provider.getBlockNumber()) + CONFIRMATIONS + 2);
+
+    expect((await askSponsoredClaim(t, f)).statusCode).toBe(202);
+    await sendAndConfirm();
+    await sendAndConfirm();
+    expect(await statuses([d, e, f])).toEqual(['confirmed', 'confirmed', 'confirmed']);
+    for (const m of [d, e, f]) expect(await balanceOf(m)).toBe(amount);
+    expect(await provider.getTransactionCount(relayer, 'latest')).toBe(nonce + 2);
+  }, 120_000);
 });
