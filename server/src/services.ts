@@ -17,6 +17,7 @@ import { auditLogRewritableBecause, migrateAsOwner } from './db/database-roles';
 import { OutboxWorker, type OutboxWorkerOptions } from './mail/outbox';
 import { MemberEvents } from './realtime/member-events';
 import { embeddedRelayerKey } from './chain/embedded-keys';
+import { requeueVanishedBatches } from './relayer/lost-batches';
 import { Relayer, relayerSettings } from './relayer/relayer';
 import { parseEther } from 'ethers';
 import { devMailboxTransport, smtpTransport, type MailTransport } from './mail/transports';
@@ -150,6 +151,8 @@ export async function openServices(
   if (chain.node.kind === 'embedded') await following;
   const followerProgress = new FollowerProgressReader(database.db);
   follower.afterPass(() => followerProgress.invalidate());
+  // A reorganisation that takes away a sponsored batch's claims puts them back in the queue.
+  follower.onRollBack((trx, vanished) => requeueVanishedBatches(trx, vanished, log));
   const relayer = await openRelayer(config, database, chain, log);
   await relayer?.start();
   const events = new MemberEvents();

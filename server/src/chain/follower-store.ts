@@ -151,17 +151,28 @@ export function keptBlocks(
     .execute();
 }
 
-/** Forgets everything after `ancestor` and recomputes the wallets and the round from what remains. */
+/** What a rollback took out of the index: each `Claimed` event the chain no longer has. */
+export interface Vanished {
+  claims: Array<{ account: string; txHash: string; blockNumber: number }>;
+}
+
+/** Runs inside the rollback's transaction, so what it records commits with the rollback or not at
+ * all (a crash in between makes the next pass find the reorganisation again). */
+export type RollbackListener = (trx: Transaction<DB>, vanished: Vanished) => Promise<void>;
+
+/** Forgets everything after `ancestor` and recomputes the wallets and the round from what remains;
+ * `listener` is told what vanished. */
 export async function rollBackTo(
   db: Kysely<DB>,
   expected: Cursor,
   ancestor: Cursor,
+  listener?: RollbackListener,
 ): Promise<boolean> {
   return fromCursor(db, expected, async (trx) => {
     const undone = await trx
       .deleteFrom('chain_events')
       .where('block_number', '>', ancestor.number)
-      .returning(['kind', 'from_address', 'to_address'])
+      .returning(['kind', 'from_address', 'to_address', 'tx_hash', 'block_number'])
       .execute();
     await trx
       .deleteFrom('chain_follower_blocks')
@@ -206,6 +217,10 @@ export async function rollBackTo(
       touched,
       undone.some((e) => e.kind === 'root_published'),
     );
+    const claims = undone
+      .filter((e) => e.kind === 'claimed' && e.to_address !== null)
+      .map((e) => ({ account: e.to_address!, txHash: e.tx_hash, blockNumber: e.block_number }));
+    await listener?.(trx, { claims });
   });
 }
 

@@ -16,6 +16,7 @@ import {
   rollBackTo,
   type Cursor,
   type FollowedChain,
+  type RollbackListener,
 } from './follower-store';
 import type { ChainNode } from './node';
 
@@ -29,6 +30,8 @@ export interface SyncSettings {
   confirmations: number;
   startBlock: number;
   log: FastifyBaseLogger;
+  /** Told, inside the rollback's transaction, what a reorganisation took away. */
+  onRollBack?: RollbackListener;
 }
 
 /** Another process recorded blocks since this pass read the state: it stops without writing. */
@@ -108,7 +111,7 @@ async function rollBack(s: SyncSettings, from: Cursor): Promise<Cursor> {
       break;
     }
   }
-  if (!(await rollBackTo(s.db, from, ancestor)))
+  if (!(await rollBackTo(s.db, from, ancestor, s.onRollBack)))
     throw new FollowerOvertaken('another process rolled back first');
   s.log.warn(
     { from: from.number, to: ancestor.number },

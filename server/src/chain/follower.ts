@@ -8,7 +8,7 @@ import type { Database } from '../db/database';
 import { releaseAfter, type LeaderLock } from '../db/leader-lock';
 import { LOCK_KEYS } from '../db/lock-keys';
 import type { Chain } from './chain';
-import { recordFailure } from './follower-store';
+import { recordFailure, type RollbackListener } from './follower-store';
 import { FollowerOvertaken, syncOnce, type SyncSettings } from './follower-sync';
 import { countedNode, type NodeCalls } from './node-calls';
 
@@ -25,6 +25,7 @@ export class ChainFollower {
   #stopped = false;
   #failing = false;
   readonly #afterPass: Array<() => void> = [];
+  readonly #onRollBack: RollbackListener[] = [];
 
   constructor(config: Config, database: Database, chain: Chain, log: FastifyBaseLogger) {
     const node = countedNode(chain.node);
@@ -43,6 +44,9 @@ export class ChainFollower {
       confirmations: config.chainConfirmations,
       startBlock: config.CHAIN_START_BLOCK,
       log,
+      onRollBack: async (trx, vanished) => {
+        for (const listener of this.#onRollBack) await listener(trx, vanished);
+      },
     };
     chain.node.onMined?.(() => this.syncNow());
   }
@@ -50,6 +54,12 @@ export class ChainFollower {
   /** `listener` runs after each pass this process makes, whether it reached the node or not. */
   afterPass(listener: () => void): void {
     this.#afterPass.push(listener);
+  }
+
+  /** `listener` is told, inside the rollback's transaction, what a reorganisation took from the
+   * index (the `Claimed` events the chain no longer has), so whoever relied on them can undo. */
+  onRollBack(listener: RollbackListener): void {
+    this.#onRollBack.push(listener);
   }
 
   /** True while this process leads (and so is the one that follows the chain). */

@@ -234,6 +234,13 @@ export interface SponsoredClaimsTable {
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 
+/** One row per sponsored claim, kept when the claim goes with its member (migration 0019). */
+export interface SponsorSpendingTable {
+  claim_id: number;
+  created_at: Date;
+  wei: Amount;
+}
+
 export interface OperatorsTable {
   user_id: string;
   granted_at: CreatedAt;
@@ -267,6 +274,7 @@ export interface DB {
   operator_audit: OperatorAuditTable;
   relayer_transactions: RelayerTransactionsTable;
   sponsored_claims: SponsoredClaimsTable;
+  sponsor_spending: SponsorSpendingTable;
   chain_follower_state: ChainFollowerStateTable;
   chain_follower_blocks: ChainFollowerBlocksTable;
   chain_events: ChainEventsTable;

@@ -9,6 +9,10 @@
 //   calldata and a higher fee (at most SPONSOR_MAX_FEE_GWEI); whichever version is mined counts.
 // - Claims already paid (the follower's index says so) are never put in a batch; the contract
 //   skips, rather than reverts on, one that was paid meanwhile, so a batch never reverts for one.
+// - A batch whose estimate reverts is split (unpayable.ts): claims the contract refuses alone fail
+//   with a reason, the longest run of the others it pays together is sent; none is estimated twice.
+// - A batch the chain loses after it was recorded (lost-batches.ts) has its claims queued again and
+//   its nonce taken from the chain again.
 import type { FastifyBaseLogger } from 'fastify';
 import {
   Transaction,
@@ -28,6 +32,8 @@ import type { DB, RelayerAttempt } from '../db/schema';
 import { claimData } from '../distribution/claims';
 import { MEMBER_EVENTS_CHANNEL } from '../realtime/member-events';
 import { FeeOracle, sponsorSettings, type SponsorSettings } from './sponsor';
+import { requeueLostBatch } from './lost-batches';
+import { planPayable, revertData, unpayableReason, type Estimate } from './unpayable';
 
 const LOW_BALANCE_LOG_EVERY_MS = 60 * 60 * 1000;
 const BALANCE_READ_EVERY_MS = 60 * 1000;
@@ -248,18 +254,40 @@ export class Relayer {
     const batch = queued.filter((c) => !paid.includes(c));
     if (batch.length === 0) return undefined;
 
-    const claims = await Promise.all(
+    const entries = await Promise.all(
       batch.map(async (c) => {
         const { proof } = await claimData(this.#db, round, c.user_id);
-        return [c.account, c.cumulative_amount, proof] as const;
+        return { row: c, claim: [c.account, c.cumulative_amount, proof] as const };
       }),
     );
-    const data = this.chain.distributor.interface.encodeFunctionData('claimMany', [round, claims]);
     const to = String(this.chain.distributor.target);
-    const estimate = BigInt(
-      await this.#request<string>('eth_estimateGas', [{ from: this.address, to, data }]),
-    );
-    const gasLimit = (estimate * 12n) / 10n;
+    const encode = (list: typeof entries) =>
+      this.chain.distributor.interface.encodeFunctionData('claimMany', [
+        round,
+        list.map((e) => e.claim),
+      ]);
+    const estimate: Estimate<(typeof entries)[number]> = async (list) => {
+      try {
+        const gas = await this.#request<string>('eth_estimateGas', [
+          { from: this.address, to, data: encode(list) },
+        ]);
+        return { gas: BigInt(gas) };
+      } catch (error) {
+        const revert = revertData(error);
+        if (revert === null) throw error;
+        return { revert };
+      }
+    };
+    const whole = await estimate(entries);
+    let sending = { claims: entries, gas: 'gas' in whole ? whole.gas : 0n };
+    if ('revert' in whole) {
+      const plan = await planPayable(entries, estimate);
+      await this.#failUnpayable(plan.unpayable);
+      if (!plan.send) return undefined;
+      sending = plan.send;
+    }
+    const data = encode(sending.claims);
+    const gasLimit = (sending.gas * 12n) / 10n;
     const quote = await this.fees.quote();
     const maxFeePerGas =
       quote.maxFeePerGas > this.settings.sponsor.maxFeePerGasWei
@@ -268,14 +296,15 @@ export class Relayer {
     const maxPriorityFeePerGas =
       quote.maxPriorityFeePerGas > maxFeePerGas ? maxFeePerGas : quote.maxPriorityFeePerGas;
     const relayer = this.address.toLowerCase();
+    const onChain = Number(
+      await this.#request<string>('eth_getTransactionCount', [this.address, 'latest']),
+    );
+    await this.#requeueBatchesTheChainLost(onChain);
     const recorded = await this.#db
       .selectFrom('relayer_transactions')
       .select((eb) => eb.fn.max('nonce').as('nonce'))
       .where('relayer', '=', relayer)
       .executeTakeFirst();
-    const onChain = Number(
-      await this.#request<string>('eth_getTransactionCount', [this.address, 'latest']),
-    );
     const nonce = Math.max(
       recorded?.nonce === null || recorded?.nonce === undefined ? 0 : Number(recorded.nonce) + 1,
       onChain,
@@ -290,7 +319,7 @@ export class Relayer {
     });
 
     // Recorded before it is broadcast: a crash after this line is finished by the next pass.
-    const ids = batch.map((c) => c.id);
+    const ids = sending.claims.map((e) => e.row.id);
     await this.#db.transaction().execute(async (trx) => {
       await trx
         .insertInto('relayer_transactions')
@@ -310,7 +339,7 @@ export class Relayer {
         .execute();
       await notifyIn(
         trx,
-        batch.map((c) => c.user_id),
+        sending.claims.map((e) => e.row.user_id),
       );
     });
     this.log.info(
@@ -319,6 +348,65 @@ export class Relayer {
     );
     await this.#broadcast(attempt.raw);
     return { nonce, round_index: round, attempts: [attempt] };
+  }
+
+  /** Recorded batches at or above the chain's nonce whose transaction the node no longer has: the
+   * chain lost them (no pending batch is left when this runs). Their claims go back to the queue
+   * and their nonce is the next batch's, as the chain says. */
+  async #requeueBatchesTheChainLost(onChain: number): Promise<void> {
+    const relayer = this.address.toLowerCase();
+    const beyond = await this.#db
+      .selectFrom('relayer_transactions')
+      .select(['nonce', 'mined_hash'])
+      .where('relayer', '=', relayer)
+      .where('status', '<>', 'pending')
+      .where('nonce', '>=', onChain)
+      .execute();
+    for (const batch of beyond) {
+      // A node behind the one that answered the nonce may still lack it: only a batch whose
+      // receipt is gone too is lost.
+      if (batch.mined_hash && (await this.chain.provider.getTransactionReceipt(batch.mined_hash)))
+        continue;
+      const claims = await requeueLostBatch(this.#db, relayer, Number(batch.nonce));
+      this.log.warn(
+        { nonce: Number(batch.nonce), claims },
+        'relayer: the chain no longer has a recorded batch; its nonce is used again and its claims are queued again',
+      );
+    }
+  }
+
+  /** Fails the claims the contract refuses even alone, with the reason the member reads: they are
+   * never estimated again, and the member may ask again (or delete their account). */
+  async #failUnpayable(
+    unpayable: Array<{ claim: { row: { id: number; user_id: string } }; revert: string }>,
+  ): Promise<void> {
+    if (unpayable.length === 0) return;
+    const contracts = [this.chain.token.interface, this.chain.distributor.interface];
+    await this.#db.transaction().execute(async (trx) => {
+      for (const { claim, revert } of unpayable)
+        await trx
+          .updateTable('sponsored_claims')
+          .set({
+            status: 'failed',
+            reason: unpayableReason(revert, contracts),
+            spent_wei: '0',
+            updated_at: new Date(),
+          })
+          .where('id', '=', claim.row.id)
+          .where('status', '=', 'queued')
+          .execute();
+      await notifyIn(
+        trx,
+        unpayable.map((u) => u.claim.row.user_id),
+      );
+    });
+    this.log.error(
+      {
+        claims: unpayable.length,
+        reverts: [...new Set(unpayable.map((u) => u.revert.slice(0, 10)))],
+      },
+      'relayer: the distributor cannot pay these claims; they failed and the members were told. Is the distributor funded for its round?',
+    );
   }
 
   async #sign(tx: {

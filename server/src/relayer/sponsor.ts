@@ -60,11 +60,13 @@ export class FeeOracle {
   }
 }
 
-/** What the day's sponsored claims cost or hold (UTC day): paid shares, and reservations of the live ones. */
+/** What the day's sponsored claims cost or hold (UTC day): paid shares, and reservations of the live
+ * ones. Read from the sponsor's ledger (migration 0019), which deleting an account leaves as it is:
+ * a member who claims and leaves still spent the day's budget. */
 export async function spentToday(db: Kysely<DB>): Promise<bigint> {
   const { rows } = await sql<{ wei: string | null }>`
-    SELECT sum(CASE WHEN status IN ('queued', 'sent') THEN reserved_wei ELSE coalesce(spent_wei, 0) END)::text AS wei
-    FROM sponsored_claims WHERE created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`.execute(
+    SELECT sum(wei)::text AS wei FROM sponsor_spending
+     WHERE created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`.execute(
     db,
   );
   return BigInt(rows[0]?.wei ?? '0');
