@@ -405,7 +405,7 @@ export class Relayer {
         claims: unpayable.length,
         reverts: [...new Set(unpayable.map((u) => u.revert.slice(0, 10)))],
       },
-      'relayer: the distributor cannot pay these claims; they failed and the members were told. Is the distributor funded for its round?',
+      'relayer: the distributor cannot pay these claims; they failed and the members were told. Is the distributor funded for its round? (npm run ops -- fund-distributor)',
     );
   }
 
