@@ -184,7 +184,7 @@ export interface TwoFactorLock {
  * honour in every process. The attempt is counted before the code is checked (as sign-in holds
  * its attempt, decision 0010): a burst of guesses at once cannot check more codes than the limit.
  */
-export function twoFactorLock(db: Kysely<DB>): TwoFactorLock {
+function twoFactorLock(db: Kysely<DB>): TwoFactorLock {
   const { maxFailedAttempts: max, durationSeconds } = TWO_FACTOR_LOCKOUT;
   return {
     hold: async (userId) => {
