@@ -346,12 +346,24 @@ describe('the audit log', () => {
     expect(csv.body).not.toMatch(/(^|,)=HYPERLINK/m);
   });
 
-  it('revoking the role closes the console at the next request', async () => {
+  it('revoking the role closes the console at the next request and signs the operator out', async () => {
     expect((await grant(operator.email, false)).json()).toMatchObject({
       operator: false,
       changed: true,
     });
-    expect((await get('/api/console/me', consoleCookie)).json().code).toBe('not_operator');
+    // The session ends with the role (docs/security.md#the-operator-console).
+    expect((await get('/api/console/me', consoleCookie)).json().code).toBe('unauthorized');
+    expect((await get('/api/me', consoleCookie)).statusCode).toBe(401);
+    // Signed in again, through the code: a member's session, not an operator's.
+    const pending = await signIn(t.app, operator.email, operator.authSecret);
+    const passed = await post(
+      '/auth/two-factor/verify-totp',
+      { code: totp.generate() },
+      { cookie: cookieOf(pending.headers['set-cookie']) },
+    );
+    expect(passed.statusCode, passed.body).toBe(200);
+    const again = cookieOf(passed.headers['set-cookie']);
+    expect((await get('/api/console/me', again)).json().code).toBe('not_operator');
     await grant(operator.email);
   });
 });

@@ -1,10 +1,11 @@
 // Attempt limits for sign-in, sign-up, reset, resend and hand-off redeem: per IP, per e-mail from
 // that IP, and per e-mail from all addresses (a higher ceiling), per endpoint, counted in the
 // database so every server process enforces one limit. Sign-in holds an attempt until its outcome
-// is known: only refusals stay counted per e-mail (decision 0010).
+// is known: only refusals stay counted per e-mail (decision 0010). Also the password asked again of
+// a signed-in member, and the second factor's lock for every code, at sign-in or not.
 import { createHash } from 'node:crypto';
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { CompiledQuery, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError } from '../app-error';
 import type { Config } from '../config';
@@ -19,6 +20,8 @@ export interface AttemptLimits {
   /** After a checked sign-in: a refusal stays counted, a success clears the e-mail's count, and
    * anything else gives the attempt back. */
   settleSignIn(request: FastifyRequest, outcome: SignInOutcome): Promise<void>;
+  /** The second factor's lock, for codes a signed-in member sends. */
+  twoFactor: TwoFactorLock;
 }
 
 /** The library's PostgreSQL store speaks to a pg-style client (query({ text, values }) → { rows,
@@ -85,6 +88,7 @@ export function attemptLimits(config: Config, db: Kysely<DB>): AttemptLimits {
   );
 
   return {
+    twoFactor: twoFactorLock(db),
     check: async (request) => {
       const email = emailOf(request);
       try {
@@ -155,6 +159,66 @@ export function reauthenticationLimits(config: Config, db: Kysely<DB>): ReauthLi
     settle: async (userId, outcome) => {
       if (outcome === 'succeeded') await perMember.delete(userId);
       else if (outcome === 'undecided') await perMember.reward(userId);
+    },
+  };
+}
+
+/** Wrong second-factor codes in a row that lock the factor, and for how long: better-auth's lock,
+ * which it applies to the codes of a sign-in (auth.ts), and ours to every other code. */
+export const TWO_FACTOR_LOCKOUT = { maxFailedAttempts: 10, durationSeconds: 900 } as const;
+
+/** The second factor's lock for the codes a signed-in member sends (turning two-factor off,
+ * finishing enrolment, a code checked with a session), which better-auth checks without it. */
+export interface TwoFactorLock {
+  /** Holds one of the member's allowed wrong codes, or 429 two_factor_locked. False when the
+   * member has no second factor to lock (better-auth then refuses the code). */
+  hold(userId: string): Promise<boolean>;
+  /** A wrong code stays counted (the last allowed one locks), a right one clears the count, and
+   * anything else gives the attempt back. */
+  settle(userId: string, outcome: SignInOutcome): Promise<void>;
+}
+
+/**
+ * One count per member, on better-auth's own row ("twoFactor": failedVerificationCount,
+ * lockedUntil), so codes at sign-in and codes from a session add up to one lock, which both paths
+ * honour in every process. The attempt is counted before the code is checked (as sign-in holds
+ * its attempt, decision 0010): a burst of guesses at once cannot check more codes than the limit.
+ */
+function twoFactorLock(db: Kysely<DB>): TwoFactorLock {
+  const { maxFailedAttempts: max, durationSeconds } = TWO_FACTOR_LOCKOUT;
+  return {
+    hold: async (userId) => {
+      // A lock whose window ended starts the count again, as better-auth does at sign-in.
+      const held = await sql`
+        UPDATE "twoFactor"
+           SET "failedVerificationCount" = CASE WHEN "lockedUntil" <= now() THEN 1
+                                                ELSE coalesce("failedVerificationCount", 0) + 1 END,
+               "lockedUntil" = CASE WHEN "lockedUntil" <= now() THEN NULL ELSE "lockedUntil" END
+         WHERE "userId" = ${userId}
+           AND ("lockedUntil" <= now()
+                OR ("lockedUntil" IS NULL AND coalesce("failedVerificationCount", 0) < ${max}))
+        RETURNING id`.execute(db);
+      if (held.rows.length > 0) return true;
+      const exists = await sql`SELECT 1 FROM "twoFactor" WHERE "userId" = ${userId}`.execute(db);
+      if (exists.rows.length === 0) return false;
+      throw new AppError(429, 'two_factor_locked');
+    },
+    settle: async (userId, outcome) => {
+      if (outcome === 'succeeded')
+        await sql`
+          UPDATE "twoFactor" SET "failedVerificationCount" = 0, "lockedUntil" = NULL
+           WHERE "userId" = ${userId}`.execute(db);
+      else if (outcome === 'refused')
+        await sql`
+          UPDATE "twoFactor"
+             SET "lockedUntil" = now() + ${durationSeconds}::int * interval '1 second'
+           WHERE "userId" = ${userId} AND "lockedUntil" IS NULL
+             AND "failedVerificationCount" >= ${max}`.execute(db);
+      else
+        await sql`
+          UPDATE "twoFactor"
+             SET "failedVerificationCount" = greatest(coalesce("failedVerificationCount", 0) - 1, 0)
+           WHERE "userId" = ${userId}`.execute(db);
     },
   };
 }

@@ -23,7 +23,7 @@ import { fromNodeHeaders } from 'better-auth/node';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import { AppError } from '../app-error';
-import type { AttemptLimits, ReauthLimits, SignInOutcome } from './attempt-limits';
+import type { AttemptLimits, ReauthLimits, SignInOutcome, TwoFactorLock } from './attempt-limits';
 import { JWKS_PATH, type Auth } from './auth';
 
 const authErrors: Record<string, ErrorCode> = {
@@ -45,8 +45,12 @@ const LIMITED_AUTH_ROUTES = [
   { url: '/auth/request-password-reset', schema: { body: requestPasswordResetRequest } },
   { url: '/auth/send-verification-email', schema: { body: sendVerificationEmailRequest } },
   { url: '/auth/reset-password', schema: { body: resetPasswordRequest } },
-  // Two-factor: each code (at sign-in or to finish enrolment) and each password check is an attempt.
-  // better-auth adds its own: 5 codes per sign-in, 10 wrong in a row lock the account (auth.ts).
+];
+
+/** Two-factor codes: each one (at sign-in or from a session) and each password check is an
+ * attempt. better-auth adds its own at sign-in: 5 codes per sign-in, 10 wrong in a row lock the
+ * account (auth.ts); codes from a session count toward that lock here (`checkedCode`). */
+const CODE_ROUTES = [
   { url: '/auth/two-factor/verify-totp', schema: { body: verifyTotpRequest } },
   { url: '/auth/two-factor/verify-backup-code', schema: { body: verifyBackupCodeRequest } },
 ];
@@ -131,11 +135,84 @@ async function forward(auth: Auth, config: Config, request: FastifyRequest, repl
   return send(request, reply, await callAuth(auth, config, request));
 }
 
+/** The signed-in member asking, or null. */
+async function signedInUserId(auth: Auth, request: FastifyRequest): Promise<string | null> {
+  const session = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
+  return session?.user.id ?? null;
+}
+
 /** The signed-in member asking, or 401 (better-auth would take a pending sign-in's code as its own). */
 async function sessionUserId(auth: Auth, request: FastifyRequest): Promise<string> {
-  const session = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
-  if (!session) throw new AppError(401, 'unauthorized');
-  return session.user.id;
+  const userId = await signedInUserId(auth, request);
+  if (!userId) throw new AppError(401, 'unauthorized');
+  return userId;
+}
+
+/** How a code check ended: a wrong code is a refusal; anything but a right one or a wrong one
+ * (a lost session, a database outage) decides nothing. */
+function codeOutcome(ok: boolean, error: ErrorCode | undefined): SignInOutcome {
+  if (ok) return 'succeeded';
+  return error === 'invalid_two_factor_code' ? 'refused' : 'undecided';
+}
+
+/** A code a signed-in member sends is checked under the second factor's lock (attempt-limits.ts):
+ * better-auth locks only the codes of a sign-in, so a session alone (a shared computer, a stolen
+ * cookie) could otherwise guess codes without end. */
+async function lockedCodeCheck<T>(
+  lock: TwoFactorLock,
+  userId: string,
+  check: () => Promise<T>,
+  outcomeOf: (result: T) => SignInOutcome,
+): Promise<T> {
+  const held = await lock.hold(userId);
+  let outcome: SignInOutcome = 'undecided';
+  try {
+    const result = await check();
+    outcome = outcomeOf(result);
+    return result;
+  } catch (error) {
+    outcome = codeOutcome(false, error instanceof AppError ? error.code : undefined);
+    throw error;
+  } finally {
+    if (held) await lock.settle(userId, outcome);
+  }
+}
+
+/** A code at sign-in (better-auth counts it) or from a session (counted here). */
+async function checkedCode(
+  auth: Auth,
+  config: Config,
+  lock: TwoFactorLock,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const userId = await signedInUserId(auth, request);
+  if (!userId) return forward(auth, config, request, reply);
+  const answer = await lockedCodeCheck(
+    lock,
+    userId,
+    () => callAuth(auth, config, request),
+    (a) => codeOutcome(a.response.ok, a.error),
+  );
+  return send(request, reply, answer);
+}
+
+/** Checks a code (authenticator or backup) of the signed-in member, or throws our error. */
+async function verifyCode(auth: Auth, request: FastifyRequest, code: string): Promise<void> {
+  const call = { headers: fromNodeHeaders(request.headers), body: { code } };
+  try {
+    await (TOTP_CODE_PATTERN.test(code)
+      ? auth.api.verifyTOTP(call)
+      : auth.api.verifyBackupCode(call));
+  } catch (error) {
+    if (!(error instanceof APIError)) throw error;
+    const authCode = (error.body as { code?: string } | undefined)?.code;
+    const ours =
+      (authCode && authErrors[authCode]) ||
+      (error.statusCode === 401 ? 'unauthorized' : 'invalid_two_factor_code');
+    request.log.info({ status: error.statusCode, authCode }, 'two-factor code refused');
+    throw new AppError(error.statusCode === 429 ? 429 : ours === 'unauthorized' ? 401 : 400, ours);
+  }
 }
 
 /** Routes that ask a signed-in member for the password again share the per-member count of the
@@ -166,27 +243,19 @@ async function reauthenticated(
 async function disableTwoFactor(
   auth: Auth,
   config: Config,
+  limits: AttemptLimits,
   reauth: ReauthLimits,
   request: FastifyRequest,
   reply: FastifyReply,
 ) {
   const { code, password } = request.body as { code: string; password: string };
-  const headers = fromNodeHeaders(request.headers);
   const userId = await sessionUserId(auth, request);
-  try {
-    const call = { headers, body: { code } };
-    await (TOTP_CODE_PATTERN.test(code)
-      ? auth.api.verifyTOTP(call)
-      : auth.api.verifyBackupCode(call));
-  } catch (error) {
-    if (!(error instanceof APIError)) throw error;
-    const authCode = (error.body as { code?: string } | undefined)?.code;
-    const ours =
-      (authCode && authErrors[authCode]) ||
-      (error.statusCode === 401 ? 'unauthorized' : 'invalid_two_factor_code');
-    request.log.info({ status: error.statusCode, authCode }, 'two-factor code refused');
-    throw new AppError(error.statusCode === 429 ? 429 : ours === 'unauthorized' ? 401 : 400, ours);
-  }
+  await lockedCodeCheck(
+    limits.twoFactor,
+    userId,
+    () => verifyCode(auth, request, code),
+    () => 'succeeded',
+  );
   return send(
     request,
     reply,
@@ -241,6 +310,13 @@ export async function registerAuthRoutes(
       (request, reply) => forward(auth, config, request, reply),
     );
   }
+  for (const route of CODE_ROUTES) {
+    app.post(
+      route.url,
+      { preHandler: limits.check, schema: { hide: true, ...route.schema } },
+      (request, reply) => checkedCode(auth, config, limits.twoFactor, request, reply),
+    );
+  }
   app.post(
     '/auth/two-factor/enable',
     { preHandler: limits.check, schema: { hide: true, body: twoFactorEnableRequest } },
@@ -256,7 +332,7 @@ export async function registerAuthRoutes(
   app.post(
     '/auth/two-factor/disable',
     { preHandler: limits.check, schema: { hide: true, body: twoFactorDisableRequest } },
-    (request, reply) => disableTwoFactor(auth, config, reauth, request, reply),
+    (request, reply) => disableTwoFactor(auth, config, limits, reauth, request, reply),
   );
   for (const route of OPEN_AUTH_ROUTES) {
     app.route({

@@ -15,6 +15,7 @@ import { enqueueMail, type NewMail } from '../mail/outbox';
 import { MEMBER_EVENTS_CHANNEL } from '../realtime/member-events';
 import { isDatabaseUnavailable } from '../plugins/errors';
 import { confirmationMail, passwordResetMail } from '../mail/templates';
+import { TWO_FACTOR_LOCKOUT } from './attempt-limits';
 import { hashSecret, verifySecret } from './password-hash';
 
 export const AUTH_BASE_PATH = '/auth';
@@ -143,15 +144,16 @@ export const TOTP_ISSUER = 'REME Wallet';
  * Two-factor sign-in (decision 0015): an authenticator app (TOTP) and ten single-use backup codes;
  * the password it asks for is the derived auth secret. A sign-in that passed the password waits
  * at most 10 minutes for the code, 5 wrong codes end it, and 10 wrong codes in a row lock the
- * account's second factor for 15 minutes (better-auth's defaults, named here). No "trust this
- * device": every sign-in asks. */
+ * account's second factor for 15 minutes (better-auth's defaults, named in attempt-limits.ts,
+ * whose lock counts the codes a signed-in member sends too). No "trust this device": every
+ * sign-in asks. */
 export const authPlugins = [
   jwt({ jwks: { jwksPath: JWKS_PATH }, disableSettingJwtHeader: true }),
   twoFactor({
     issuer: TOTP_ISSUER,
     twoFactorCookieMaxAge: 600,
     backupCodeOptions: { amount: 10, length: 10, storeBackupCodes: 'encrypted' },
-    accountLockout: { enabled: true, maxFailedAttempts: 10, durationSeconds: 900 },
+    accountLockout: { enabled: true, ...TWO_FACTOR_LOCKOUT },
   }),
 ];
 

@@ -1,6 +1,8 @@
 // The console's routes answer only an operator (a member with the operator role) whose session
 // passed two-factor sign-in (migration 0017: session_two_factor). A member gets 403 not_operator,
-// an operator without a second factor 403 two_factor_required; no session at all, 401.
+// an operator without a second factor 403 two_factor_required; no session at all, 401. Both are
+// read on every request: revoking the role, changing the password or the second factor ends that
+// standing in the database (migration 0020), so no process's memory of sessions keeps it open.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { AppError } from '../../app-error';

@@ -1,10 +1,19 @@
-// The operator role: granted to a confirmed member, revoked, each time said once.
-import { sql, type Kysely } from 'kysely';
+// The operator role: granted to a confirmed member, revoked, each time said once. Revoking it
+// signs the member out everywhere (docs/security.md#the-operator-console).
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../db/schema';
 
 export type RoleChange =
   | { outcome: 'unknown_member' | 'unconfirmed' }
-  | { outcome: 'done'; userId: string; email: string; operator: boolean; changed: boolean };
+  | {
+      outcome: 'done';
+      userId: string;
+      email: string;
+      operator: boolean;
+      changed: boolean;
+      /** The tokens of the sessions the revocation ended (the caller forgets them at once). */
+      endedSessions: string[];
+    };
 
 export async function setOperatorRole(
   db: Kysely<DB>,
@@ -21,16 +30,42 @@ export async function setOperatorRole(
   if (!member) return { outcome: 'unknown_member' };
   // A console for an address nobody confirmed could belong to whoever typed it in.
   if (operator && member.confirmed !== true) return { outcome: 'unconfirmed' };
-  const changed = operator
-    ? await db
-        .insertInto('operators')
-        .values({ user_id: member.id })
-        .onConflict((oc) => oc.doNothing())
-        .executeTakeFirst()
-    : await db.deleteFrom('operators').where('user_id', '=', member.id).executeTakeFirst();
-  const rows =
-    'numInsertedOrUpdatedRows' in changed
-      ? Number(changed.numInsertedOrUpdatedRows ?? 0)
-      : Number(changed.numDeletedRows);
-  return { outcome: 'done', userId: member.id, email: member.email, operator, changed: rows > 0 };
+  const done = { outcome: 'done' as const, userId: member.id, email: member.email, operator };
+  if (operator) {
+    const granted = await db
+      .insertInto('operators')
+      .values({ user_id: member.id })
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
+    return {
+      ...done,
+      changed: Number(granted.numInsertedOrUpdatedRows ?? 0) > 0,
+      endedSessions: [],
+    };
+  }
+  return db.transaction().execute(async (trx) => {
+    const revoked = await trx
+      .deleteFrom('operators')
+      .where('user_id', '=', member.id)
+      .executeTakeFirst();
+    const changed = Number(revoked.numDeletedRows) > 0;
+    return {
+      ...done,
+      changed,
+      endedSessions: changed ? await endEverySession(trx, member.id) : [],
+    };
+  });
+}
+
+/**
+ * Whoever revokes the role is answering an incident (a stolen session, an operator who left): every
+ * session of the member ends, not only the console's, so a cookie in the wrong hands is worth
+ * nothing, and a grant later opens the console only to a new sign-in. The session table's trigger
+ * tells every process at commit (migration 0010).
+ */
+async function endEverySession(trx: Transaction<DB>, userId: string): Promise<string[]> {
+  const ended = await sql<{
+    token: string;
+  }>`DELETE FROM session WHERE "userId" = ${userId} RETURNING token`.execute(trx);
+  return ended.rows.map((r) => r.token);
 }

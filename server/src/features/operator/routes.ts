@@ -95,7 +95,8 @@ export const operatorRoutes =
       '/operators',
       {
         schema: {
-          summary: 'Grant or revoke the operator role (the console; a confirmed member only)',
+          summary:
+            'Grant or revoke the operator role (the console; a confirmed member only); revoking signs the member out everywhere',
           security: [{ bearerAuth: [] }],
           body: operatorRoleRequest,
           response: {
@@ -117,14 +118,18 @@ export const operatorRoutes =
                 'conflict',
                 'This member has not confirmed their e-mail address yet: only a confirmed member can be an operator.',
               );
-        const { outcome: _, ...answer } = result;
+        const { outcome: _, endedSessions, ...answer } = result;
+        for (const token of endedSessions) services.sessions.cache.forgetToken(token);
         await recordAudit(
           db,
           request,
           API_KEY_ACTOR,
           answer.operator ? 'operator.grant' : 'operator.revoke',
           answer.userId,
-          { changed: answer.changed },
+          {
+            changed: answer.changed,
+            ...(answer.operator ? {} : { sessionsEnded: endedSessions.length }),
+          },
         );
         return answer;
       },
