@@ -79,6 +79,8 @@ const envSchema = z
     COMMUNITY_APP_URL: z.url({ protocol: /^https?$/ }).default('https://example.org/community'),
     /** What the sister app presents (Bearer) to redeem hand-off codes; embedded default: DATA_DIR/community-app-secret. */
     COMMUNITY_APP_CLIENT_SECRET: z.string().min(32).optional(),
+    /** Hand-off codes the sister app (its client secret) may redeem per minute, from any address. */
+    HANDOFF_REDEEM_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(102_400),
     CHAIN_RPC_URL: z.url({ protocol: /^https?$/ }).optional(),
     TOKEN_ADDRESS: z
