@@ -145,6 +145,10 @@ const envSchema = z
     /** Where members get free test ETH on a test network (default: the public faucet of a known one). */
     FAUCET_URL: z.url().optional(),
     RPC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+    /** How long one read of a wallet's ETH serves the claim screen's asks (features/claims/fee-balance.ts). */
+    FEE_BALANCE_CACHE_MS: z.coerce.number().int().min(0).max(300_000).default(3_000),
+    /** How often a member may ask for that balance, per minute (the claim screen asks every 4 s at most). */
+    FEE_BALANCE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
     RPC_MAX_BATCH: z.coerce.number().int().min(1).max(100).default(20),
     /** Longest wait for the chain's answer to one /rpc call before answering an error. */
     RPC_CALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
