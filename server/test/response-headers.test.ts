@@ -61,6 +61,16 @@ describe(`/auth answers are never stored by a cache (${testDbKind})`, () => {
 });
 
 describe('the browser policy headers', () => {
+  it('allows no inline style or script in the CSP', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/' });
+    const csp = String(res.headers['content-security-policy']);
+    const styleSrc = /(?:^|;)\s*style-src ([^;]*)/.exec(csp)?.[1];
+    expect(styleSrc).toBeDefined();
+    expect(styleSrc).not.toContain("'unsafe-inline'");
+    expect(csp).not.toContain("'unsafe-inline'");
+    expect(csp).not.toContain("'unsafe-eval'");
+  });
+
   it('denies camera, microphone, location, payment and device access; keeps the clipboard and sharing', async () => {
     for (const url of ['/', '/api/health', '/auth/.well-known/jwks.json']) {
       const policy = String(

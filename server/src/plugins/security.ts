@@ -35,8 +35,10 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
       directives: {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
-        // UI libraries set styles at run time; scripts stay strictly same-origin.
-        styleSrc: ["'self'", "'unsafe-inline'"],
+        // No inline <style> or style attribute: the web build keeps libraries from writing <style>
+        // elements (web/vite-plugin-no-runtime-styles.ts); React's style props go through the
+        // CSSOM, which style-src does not govern.
+        styleSrc: ["'self'"],
         imgSrc: ["'self'", 'data:'],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
