@@ -2,6 +2,7 @@ import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
 import { defineConfig } from 'vitest/config';
 import { appShell } from './vite-plugin-app-shell';
+import { noRuntimeStyles, styleSingletonShim } from './vite-plugin-no-runtime-styles';
 
 const api = 'http://localhost:3000';
 
@@ -10,9 +11,11 @@ export default defineConfig({
   // sw.js is left uncompressed: the app-shell plugin writes the file list into it last.
   plugins: [
     react(),
+    noRuntimeStyles(),
     appShell(),
     compression({ algorithms: ['gzip', 'brotliCompress'], exclude: [/\.map$/, /^sw\.js$/] }),
   ],
+  resolve: { alias: [{ find: /^react-style-singleton$/, replacement: styleSingletonShim }] },
   server: {
     port: 5173,
     proxy: { '/api': api, '/auth': api, '/rpc': api, '/dev': api },

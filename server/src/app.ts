@@ -6,6 +6,7 @@ import type { DestinationStream } from 'pino';
 import { attemptLimits, reauthenticationLimits } from './auth/attempt-limits';
 import { registerAuthRoutes } from './auth/auth-routes';
 import { trustedOrigins } from './auth/auth';
+import { recordTrustedAddress } from './auth/client-address';
 import { decorateMember } from './auth/member-scope';
 import { accountRoutes } from './features/account/routes';
 import { settingsRoutes } from './features/account/settings-routes';
@@ -85,6 +86,7 @@ export async function buildApp(
 
   trackInFlight(app);
   decorateMember(app);
+  recordTrustedAddress(app);
   registerErrorHandling(app);
   await registerSecurity(app);
   registerOriginCheck(app, trustedOrigins(config));

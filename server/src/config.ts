@@ -85,6 +85,8 @@ const envSchema = z
     COMMUNITY_APP_URL: z.url({ protocol: /^https?$/ }).default('https://example.org/community'),
     /** What the sister app presents (Bearer) to redeem hand-off codes; embedded default: DATA_DIR/community-app-secret. */
     COMMUNITY_APP_CLIENT_SECRET: z.string().min(32).optional(),
+    /** Hand-off codes the sister app (its client secret) may redeem per minute, from any address. */
+    HANDOFF_REDEEM_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(102_400),
     CHAIN_RPC_URL: z.url({ protocol: /^https?$/ }).optional(),
     TOKEN_ADDRESS: z
@@ -149,6 +151,10 @@ const envSchema = z
     /** Where members get free test ETH on a test network (default: the public faucet of a known one). */
     FAUCET_URL: z.url().optional(),
     RPC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+    /** How long one read of a wallet's ETH serves the claim screen's asks (features/claims/fee-balance.ts). */
+    FEE_BALANCE_CACHE_MS: z.coerce.number().int().min(0).max(300_000).default(3_000),
+    /** How often a member may ask for that balance, per minute (the claim screen asks every 4 s at most). */
+    FEE_BALANCE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
     RPC_MAX_BATCH: z.coerce.number().int().min(1).max(100).default(20),
     /** Longest wait for the chain's answer to one /rpc call before answering an error. */
     RPC_CALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),

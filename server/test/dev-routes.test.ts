@@ -59,6 +59,50 @@ describe(`/dev/* with the dev mailbox (${testDbKind})`, () => {
   });
 });
 
+describe(`/dev/* and the Host header (${testDbKind})`, () => {
+  it('is not found for a page on another site that resolves its name to this machine (DNS rebinding)', async () => {
+    const outbox = () => t.services.database.db.selectFrom('mail_outbox').select('id').execute();
+    const before = await outbox();
+    for (const host of [
+      'attacker.example',
+      'attacker.example:3000',
+      'localhost.attacker.example',
+      '127.0.0.1.attacker.example',
+      'evil.example:80@localhost',
+      'localhost:3000.attacker.example',
+    ]) {
+      for (const route of DEV_ROUTES) {
+        const res = await t.app.inject({
+          ...route,
+          remoteAddress: '127.0.0.1',
+          headers: { host },
+        });
+        expect(res.statusCode, `${host} ${route.method} ${route.url}`).toBe(404);
+        expect(res.json()).toEqual({ code: 'not_found', message: 'Not found.' });
+      }
+    }
+    expect(await outbox()).toEqual(before);
+  });
+
+  it('answers this machine by its loopback names, with any port', async () => {
+    for (const host of [
+      'localhost',
+      'localhost:3000',
+      '127.0.0.1:8080',
+      '[::1]:3000',
+      '[::1]',
+      'LOCALHOST:5173',
+    ]) {
+      const res = await t.app.inject({
+        ...DEV_ROUTES[1],
+        remoteAddress: '127.0.0.1',
+        headers: { host },
+      });
+      expect(res.statusCode, host).toBe(200);
+    }
+  });
+});
+
 describe(`/dev/* with SMTP delivery (${testDbKind})`, () => {
   it('does not exist, so it can neither relay mail nor show it', async () => {
     const smtp = await buildTestApp({ env: { SMTP_URL: 'smtp://127.0.0.1:2525' } });

@@ -26,7 +26,7 @@ export interface AttemptLimits {
 
 /** The library's PostgreSQL store speaks to a pg-style client (query({ text, values }) → { rows,
  * rowCount }); this one runs its statements through our Kysely, so on PGlite and PostgreSQL alike. */
-function storeClient(db: Kysely<DB>) {
+export function storeClient(db: Kysely<DB>) {
   return {
     async query({ text, values = [] }: { text: string; values?: unknown[] }) {
       const result = await db.executeQuery(CompiledQuery.raw(text, values));

@@ -16,6 +16,7 @@ import { MEMBER_EVENTS_CHANNEL } from '../realtime/member-events';
 import { isDatabaseUnavailable } from '../plugins/errors';
 import { confirmationMail, passwordResetMail } from '../mail/templates';
 import { TWO_FACTOR_LOCKOUT } from './attempt-limits';
+import { TRUSTED_ADDRESS_HEADER } from './client-address';
 import { hashSecret, verifySecret } from './password-hash';
 
 export const AUTH_BASE_PATH = '/auth';
@@ -85,6 +86,9 @@ export function createAuth(
       // joined to its user); auth/session.ts remembers the answer briefly (no cookie cache).
       database: { generateId: () => randomUUID(), joins: true },
       cookiePrefix: 'crw',
+      // A session's address is the one this server trusts, never the client's X-Forwarded-For
+      // (auth/client-address.ts); kept whole, not cut to its /64 network.
+      ipAddress: { ipAddressHeaders: [TRUSTED_ADDRESS_HEADER], ipv6Subnet: 128 },
       useSecureCookies: config.publicUrl.startsWith('https://'),
     },
     emailAndPassword: {

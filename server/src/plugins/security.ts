@@ -1,8 +1,32 @@
-// Security headers for every response and no caching of API answers.
+// Security headers for every response, and no caching of API, /auth and /dev answers.
 import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 
 const HSTS = 'max-age=31536000; includeSubDomains';
+
+/** Browser features the app never uses are denied to it and to anything it embeds; it copies to the
+ * clipboard and shares a referral link, and may one day sign in with a passkey. */
+export const PERMISSIONS_POLICY = [
+  'accelerometer=()',
+  'camera=()',
+  'display-capture=()',
+  'geolocation=()',
+  'gyroscope=()',
+  'hid=()',
+  'magnetometer=()',
+  'microphone=()',
+  'midi=()',
+  'payment=()',
+  'serial=()',
+  'usb=()',
+  'clipboard-write=(self)',
+  'web-share=(self)',
+  'publickey-credentials-get=(self)',
+].join(', ');
+
+/** Answers that may carry a session, a two-factor secret, backup codes, a token or a mailed link:
+ * no cache (the browser's, a proxy's) keeps a copy. */
+const NEVER_STORED = ['/api/', '/auth/', '/dev/'];
 
 export async function registerSecurity(app: FastifyInstance): Promise<void> {
   await app.register(helmet, {
@@ -11,8 +35,10 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
       directives: {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
-        // UI libraries set styles at run time; scripts stay strictly same-origin.
-        styleSrc: ["'self'", "'unsafe-inline'"],
+        // No inline <style> or style attribute: the web build keeps libraries from writing <style>
+        // elements (web/vite-plugin-no-runtime-styles.ts); React's style props go through the
+        // CSSOM, which style-src does not govern.
+        styleSrc: ["'self'"],
         imgSrc: ["'self'", 'data:'],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
@@ -30,9 +56,10 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
   });
   app.addHook('onSend', async (request, reply) => {
     if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
+    reply.header('permissions-policy', PERMISSIONS_POLICY);
     // By the matched route (a percent-encoded /%61pi/me is /api/me), else by the raw path.
     const path = request.routeOptions.url ?? request.url;
-    if (path.startsWith('/api/') || path.startsWith('/dev/'))
+    if (NEVER_STORED.some((prefix) => path.startsWith(prefix)))
       reply.header('cache-control', 'no-store');
   });
 }

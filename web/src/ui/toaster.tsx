@@ -3,7 +3,7 @@
 // budget: bench/web.ts); that toast shows as soon as the toaster is in the page.
 import { TOAST_DURATION_MS, TOAST_MAX_VISIBLE } from '@crw/core';
 import { useEffect, useState } from 'react';
-import type * as SonnerModule from 'sonner';
+import type * as SonnerModule from './sonner';
 import styles from './toaster.module.css';
 
 type Sonner = typeof SonnerModule;
@@ -12,7 +12,7 @@ let loading: Promise<Sonner> | null = null;
 let onLoaded: (sonner: Sonner) => void = () => {};
 /** Loads sonner once; a failed load (the network dropped) is forgotten, so the next toast tries again. */
 const load = () =>
-  (loading ??= import('sonner').then(
+  (loading ??= import('./sonner').then(
     (module) => (onLoaded(module), module),
     (error: unknown) => {
       loading = null;

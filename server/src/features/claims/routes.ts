@@ -1,5 +1,5 @@
 // getClaimData for the signed-in member (the round the chain follower indexed), the ETH balance the
-// claim screen checks the fee against (the one member read that asks the node, at each arrival),
+// claim screen checks the fee against (the one member read that asks the node: fee-balance.ts),
 // and every published round's whole tree as JSON (StandardMerkleTree's dump) so anyone can audit it.
 import {
   claimDataResponse,
@@ -25,12 +25,26 @@ import {
   sponsorSettings,
   sponsorship,
 } from '../../relayer/sponsor';
+import { BalanceCache, limitPerMember } from './fee-balance';
 
 export const claimRoutes =
   (services: AppServices): FastifyPluginAsyncZod =>
   async (app) => {
     const { database, sessions, chain, config } = services;
     const sponsor = sponsorSettings(config);
+    const balances = new BalanceCache(
+      async (address) =>
+        BigInt(
+          (await requestWithin(
+            chain.node,
+            { method: 'eth_getBalance', params: [address, 'latest'] },
+            config.RPC_CALL_TIMEOUT_MS,
+          )) as string,
+        ),
+      { maxAgeMs: config.FEE_BALANCE_CACHE_MS },
+    );
+    chain.node.onMined?.(async () => balances.clear());
+    const limitFeeBalance = limitPerMember(config.FEE_BALANCE_RATE_LIMIT_PER_MINUTE);
 
     app.get(
       '/distributions/:index/tree.json',
@@ -126,20 +140,22 @@ export const claimRoutes =
           '/claim/fee-balance',
           {
             schema: {
-              summary: 'The member’s ETH balance for the claim fee, read from the chain now',
-              response: { 200: feeBalanceResponse, 401: errorResponse, 503: errorResponse },
+              summary:
+                'The member’s ETH balance for the claim fee, read from the chain (shared for a few seconds)',
+              response: {
+                200: feeBalanceResponse,
+                401: errorResponse,
+                429: errorResponse,
+                503: errorResponse,
+              },
             },
           },
           async (request) => {
+            await limitFeeBalance(request.member.userId);
             const address = await walletAddressOf(database.db, request.member.userId);
             if (!address) throw new AppError(401, 'unauthorized');
             try {
-              const balance = await requestWithin(
-                chain.node,
-                { method: 'eth_getBalance', params: [address, 'latest'] },
-                config.RPC_CALL_TIMEOUT_MS,
-              );
-              return { ethBalance: BigInt(balance as string).toString() };
+              return { ethBalance: (await balances.get(address.toLowerCase())).toString() };
             } catch (error) {
               request.log.warn({ err: error }, 'chain read failed');
               throw new AppError(503, 'chain_unavailable');

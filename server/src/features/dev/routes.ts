@@ -1,6 +1,7 @@
 // The dev mailbox (registered only outside production, with the dev mailbox transport): read what
 // the dev transport delivered, and queue a test mail through the real outbox to check the mail
-// set-up end to end. It holds every mailed link, so it answers only this machine.
+// set-up end to end. It holds every mailed link, so it answers only this machine, asked by its
+// loopback name.
 import {
   deleteAccountResponse,
   devMailListQuery,
@@ -27,13 +28,22 @@ function fromThisMachine(request: FastifyRequest): boolean {
   return loopback && FORWARDING_HEADERS.every((name) => request.headers[name] === undefined);
 }
 
+/** The names of this machine a browser sends as Host, with any port. A page on another site whose
+ * name was made to resolve to 127.0.0.1 (DNS rebinding) sends its own name, and is refused. */
+const LOOPBACK_HOST = /^(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/i;
+
+/** Asked for by this machine's name, not by a site that rebound its own name to this machine. */
+const askedByLoopbackName = (request: FastifyRequest) =>
+  LOOPBACK_HOST.test(request.headers.host ?? '');
+
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export const devRoutes =
   (services: AppServices): FastifyPluginAsyncZod =>
   async (app) => {
     app.addHook('onRequest', async (request) => {
-      if (!fromThisMachine(request)) throw new AppError(404, 'not_found');
+      if (!fromThisMachine(request) || !askedByLoopbackName(request))
+        throw new AppError(404, 'not_found');
     });
 
     const list = async (to?: string) => {

@@ -17,6 +17,7 @@ import { hasBearer } from '../../auth/bearer';
 import { memberRoutes } from '../../auth/member-scope';
 import type { AppServices } from '../../services';
 import { redeemHandoffCode, storeHandoffCode } from './data';
+import { redeemLimits } from './redeem-limits';
 
 /** How long the identity JWT the sister app receives stays valid. */
 export const HANDOFF_JWT_TTL_S = 300;
@@ -26,6 +27,7 @@ export const handoffRoutes =
   async (app) => {
     const { database, auth, config } = services;
     const audience = new URL(config.COMMUNITY_APP_URL).origin;
+    const limits = redeemLimits(config, database.db, services.communityAppSecret);
 
     await app.register(
       memberRoutes(services.sessions, async (member) => {
@@ -51,12 +53,14 @@ export const handoffRoutes =
     app.post(
       '/redeem',
       {
-        // The sister app authenticates itself before its attempt counts or its code is looked at.
-        onRequest: async (request) => {
-          if (!hasBearer(request, services.communityAppSecret))
-            throw new AppError(401, 'invalid_client');
+        // The sister app authenticates itself before its code is looked at; anyone else's
+        // attempt counts against their address (docs/security.md#limits-proxies-files-logs).
+        onRequest: async function (request, reply) {
+          if (hasBearer(request, services.communityAppSecret)) return;
+          await limitAttempts.call(this, request, reply);
+          throw new AppError(401, 'invalid_client');
         },
-        preHandler: limitAttempts,
+        preHandler: limits.check,
         schema: {
           summary:
             'Sister app, server to server (Bearer COMMUNITY_APP_CLIENT_SECRET): trade a hand-off code (once, within 60 s) for the member’s identity as a JWT',

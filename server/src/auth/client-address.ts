@@ -1,0 +1,13 @@
+// better-auth records a new session's client address from a request header it is told to read.
+// This server writes that header itself, from the address Fastify trusts under TRUST_PROXY
+// (request.ip), over anything the client sent: the session list shows no address a client chose.
+import type { FastifyInstance } from 'fastify';
+
+/** The header better-auth reads the client's address from (advanced.ipAddress in auth.ts). */
+export const TRUSTED_ADDRESS_HEADER = 'x-crw-trusted-address';
+
+export function recordTrustedAddress(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request) => {
+    request.headers[TRUSTED_ADDRESS_HEADER] = request.ip;
+  });
+}
