@@ -1,6 +1,6 @@
 import { ADDRESS_DISPLAY } from './constants';
 
-/** SPEC §9: addresses show their first 6 and last 4 characters. */
+/** Addresses show their first 6 and last 4 characters. */
 export function shortAddress(address: string): string {
   const { head, tail } = ADDRESS_DISPLAY;
   return address.length <= head + tail

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatAmount, formatValue } from './amounts';
 
-describe('formatAmount (SPEC §9: 18 decimals, shown with 4)', () => {
+describe('formatAmount (18 decimals, shown with 4)', () => {
   it('shows base units with 4 decimals, truncating', () => {
     expect(formatAmount(300n * 10n ** 18n)).toBe('300.0000');
     expect(formatAmount('123456789012345678')).toBe('0.1234');

@@ -1,4 +1,4 @@
-// Amounts in base units (10^18) shown with SPEC §9's 4 decimals, without floating point.
+// Amounts in base units (10^18) shown with 4 decimals, without floating point.
 import { BASE_UNIT, DISPLAY_DECIMALS } from './constants';
 
 /** "1234.5678" from base units, truncated (never rounded up) to 4 decimals. */

@@ -2,7 +2,7 @@ import { pbkdf2Sync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { AUTH_SECRET_PATTERN, deriveAuthSecret } from './auth-secret';
 
-describe('deriveAuthSecret (DESIGN §3)', () => {
+describe('deriveAuthSecret', () => {
   it('is PBKDF2-SHA256 over the password, salted with the app id and the lowercased e-mail, 600,000 rounds', async () => {
     const secret = await deriveAuthSecret('correct horse', '  Member@Example.COM ');
     const expected = pbkdf2Sync(

@@ -1,4 +1,4 @@
-// DESIGN §3: the server never learns the password. The browser derives a login secret from it
+// The server never learns the password. The browser derives a login secret from it
 // that is useless for opening the keystore: PBKDF2-SHA256(password, "<app id>:" + e-mail, 600,000).
 export const APP_ID = 'community-rewards-wallet';
 export const AUTH_SECRET_ITERATIONS = 600_000;

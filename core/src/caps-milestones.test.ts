@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { friendsToMilestone, nextCapsMilestone } from './caps-milestones';
 
-describe('the CAPs gauge measures progress toward the next milestone (issue 16)', () => {
+describe('the CAPs gauge measures progress toward the next milestone', () => {
   it('puts a new member with the 200 registration CAPs short of the first milestone, not at a full gauge', () => {
     expect(nextCapsMilestone(200)).toEqual({ milestone: 500, remaining: 300 });
     expect(friendsToMilestone(300)).toBe(3);

@@ -1,4 +1,4 @@
-// The dashboard's CAPs gauge (issue 16): progress toward the member's next milestone. The
+// The dashboard's CAPs gauge: progress toward the member's next milestone. The
 // specification's gauge ran to 200, the registration CAPs, so every new member saw it full.
 import { REFERRAL_CAPS_BY_LEVEL } from './constants';
 

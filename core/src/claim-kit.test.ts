@@ -38,7 +38,7 @@ async function roundWithMember(amount: bigint) {
   return { root: tree.root, claim };
 }
 
-describe('buildClaimKit (issue 14: claim without this service)', () => {
+describe('buildClaimKit (claim without this service)', () => {
   it("carries the member's leaf, proof, round, chain and contracts, and the four claim() values ready to paste", async () => {
     const amount = reme(350) + 5n * 10n ** 17n; // 350.5 REME
     const { root, claim } = await roundWithMember(amount);

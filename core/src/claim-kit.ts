@@ -1,4 +1,4 @@
-// The claim kit (issue 14): one JSON file with everything a member needs to claim their REME without
+// The claim kit: one JSON file with everything a member needs to claim their REME without
 // this service — their leaf, its proof, the round, the chain and the contracts, the four values of
 // the distributor's claim() ready to paste into a block explorer's "Write Contract" page, and plain
 // instructions. Built in the browser from GET /api/claim and GET /api/config; nothing in it is

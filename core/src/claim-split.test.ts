@@ -3,7 +3,7 @@ import { claimSplit } from './claim-split';
 
 const reme = (n: number) => BigInt(n) * 10n ** 18n;
 
-describe('claimSplit (SPEC §4 claim amounts)', () => {
+describe('claimSplit (claim amounts)', () => {
   it('"when tokens_for_claiming is above 0 and no signup tokens are earned yet, the signup claim equals signup_tokens and the referral claim equals the rest"', () => {
     expect(
       claimSplit({ forClaiming: reme(350), signupTokens: reme(200), earnedSignupTokens: 0n }),

@@ -1,4 +1,4 @@
-// SPEC §4 claim amounts: while the signup bonus has not been claimed, the first part of what is
+// Claim amounts: while the signup bonus has not been claimed, the first part of what is
 // claimable is the signup claim and the rest the referral claim; afterwards it is all referral.
 
 export interface ClaimSplitInput {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as c from './constants';
 
-describe('SPEC §9 constants', () => {
+describe('business constants', () => {
   it('"Signup bonus: 200 tokens (200e18 base units)"', () => {
     expect(c.SIGNUP_REME).toBe(200n * 10n ** 18n);
     expect(c.SIGNUP_CAPS).toBe(200);
@@ -24,7 +24,7 @@ describe('SPEC §9 constants', () => {
     ]);
     expect('SIGNIN_REDIRECT_MS' in c).toBe(false);
   });
-  // The original's 6 on the auth screen is 8 there too (issue 16): one rule for every new password.
+  // The original's 6 on the auth screen is 8 there too: one rule for every new password.
   it('"Minimum password length: 8 on the registration screen" — and on every other new password', () => {
     expect(c.PASSWORD_MIN_LENGTH).toBe(8);
   });

@@ -1,4 +1,4 @@
-// SPEC §9 business constants, in one place. Where SPEC and DESIGN differ, DESIGN wins (noted inline).
+// Business constants and limits, in one place (docs/product.md, "Rules and numbers").
 
 /** Token and ETH use 18 decimals (base unit 10^18). */
 export const TOKEN_DECIMALS = 18;
@@ -6,7 +6,7 @@ export const BASE_UNIT = 10n ** 18n;
 /** Amounts are displayed with 4 decimals. */
 export const DISPLAY_DECIMALS = 4;
 
-/** Signup bonus: 200 tokens. DESIGN §4: signup CAPs are 200 everywhere, the notice included. */
+/** Signup bonus: 200 tokens. Signup CAPs are 200 everywhere, the notice included. */
 export const SIGNUP_CAPS = 200;
 export const SIGNUP_REME = 200n * BASE_UNIT;
 
@@ -25,7 +25,7 @@ export const goalBonusText = () =>
 export const GAUGE_MAX_CAPS = 200;
 
 /** The one CAPs-to-REME rate, 6,028 CAPs for 1,000 REME: the convert page's "6.028 CAPs per REME"
- * and the swap modal's "0.166 REME per CAP" (SPEC §9) are this rate rounded two ways (issue 16). */
+ * and the swap modal's "0.166 REME per CAP" are this rate rounded two ways. */
 export const CAPS_REME_RATE = { caps: 6028n, reme: 1000n } as const;
 export const DEFAULT_REME_PRICE_GBP = 0.1;
 export const MARKET_FIAT_CEILING_REME = 1000;
@@ -58,7 +58,7 @@ export const POPUP_HOVER_DELAY_MS = 100;
 export const TOOLTIP_DELAY_MS = 200;
 export const TOOLTIP_SKIP_DELAY_MS = 150;
 
-/** SPEC §3 local storage keys (DESIGN §3: token/encToken are replaced by the session cookie). */
+/** Local storage keys (token/encToken are replaced by the session cookie). */
 export const STORAGE_KEYS = {
   user: 'user',
   allowed: 'allowed',
@@ -66,7 +66,7 @@ export const STORAGE_KEYS = {
   rcbLayout: 'rcb-layout',
   rcbBackground: 'rcb-background',
   rcbPreloadData: 'rcb-preload-data',
-  /** SPEC §3 "Pending referral (browser storage)": the SPEC names no key. */
+  /** The pending referral kept in browser storage. */
   pendingReferral: 'pending-referral',
   /** The broadcast claim the dashboard's Processing card follows (ours; SPEC names none). */
   pendingClaim: 'claim-transaction',

@@ -8,7 +8,7 @@ import {
   remeForCaps,
 } from './convert';
 
-describe('convert amount (SPEC §5: "floor to an integer; NaN or negative becomes 0; cap at available CAPs (total minus the signup amount). The initial value is min(1000, available).")', () => {
+describe('convert amount ("floor to an integer; NaN or negative becomes 0; cap at available CAPs (total minus the signup amount). The initial value is min(1000, available).")', () => {
   it('available CAPs are the total minus the signup amount', () => {
     expect(convertibleCaps(200)).toBe(0);
     expect(convertibleCaps(475)).toBe(275);
@@ -38,7 +38,7 @@ describe('convert amount (SPEC §5: "floor to an integer; NaN or negative become
   });
 });
 
-describe('one rate for the convert page and the swap modal (issue 16: SPEC §9 has 6.028 CAPs per REME and 0.166 REME per CAP)', () => {
+describe('one rate for the convert page and the swap modal (6.028 CAPs per REME and 0.166 REME per CAP are that rate rounded)', () => {
   it('shows the one pair both ways, each rounded to four significant digits', () => {
     expect(conversionRates).toEqual({ capsPerReme: '6.028', remePerCap: '0.1659' });
   });

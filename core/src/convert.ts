@@ -1,4 +1,4 @@
-// The convert page's amount rules (SPEC §4, §5) and the swap modal's figures (SPEC §2, §9), both
+// The convert page's amount rules and the swap modal's figures, both
 // at the one rate CAPS_REME_RATE. Both are previews: no call is made and nothing is converted.
 import { formatAmount } from './amounts';
 import { BASE_UNIT, CAPS_REME_RATE, SIGNUP_CAPS } from './constants';

@@ -1,5 +1,5 @@
 // Stable error codes of the API ({ code, message } bodies). Codes never change once published;
-// messages are the texts a member sees (SPEC §8 where it gives one).
+// messages are the texts a member sees (docs/product.md, "Messages").
 export const errorMessages = {
   invalid_request: 'The request is not valid.',
   invalid_credentials: 'Invalid email or password. Please check your credentials.',

@@ -10,7 +10,7 @@ const keystore = (over: Record<string, unknown> = {}, kdfparams: Record<string, 
     ...over,
   });
 
-describe('keystoreProblem (DESIGN §3: scrypt N=131072, r=8, p=1)', () => {
+describe('keystoreProblem (scrypt N=131072, r=8, p=1)', () => {
   it('accepts an ethers v3 keystore for the address', () => {
     expect(keystoreProblem(keystore(), address)).toBeNull();
     expect(keystoreProblem(keystore(), address.toUpperCase().replace('0X', '0x'))).toBeNull();

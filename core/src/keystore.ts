@@ -1,4 +1,4 @@
-// What a wallet keystore must look like before the server stores it (DESIGN §3): ethers' JSON v3
+// What a wallet keystore must look like before the server stores it: ethers' JSON v3
 // with scrypt N=131072, r=8, p=1, for the address it is stored with.
 export const KEYSTORE_SCRYPT = { n: 131_072, r: 8, p: 1 } as const;
 export const KEYSTORE_MAX_LENGTH = 4_096;

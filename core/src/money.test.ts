@@ -3,7 +3,7 @@ import { formatGbp, formatTokens, formatWithGbp } from './money';
 
 const fee = 71_234_567_891_234n; // 0.000071234567891234 ETH: a claim's fee at ~1 gwei
 
-describe('formatTokens: a few significant digits, never 18 decimals (issue 16)', () => {
+describe('formatTokens: a few significant digits, never 18 decimals', () => {
   it('keeps four significant digits of a small amount, rounding down what is held and up what is owed', () => {
     expect(formatTokens(fee)).toBe('0.00007123');
     expect(formatTokens(fee, { rounding: 'up' })).toBe('0.00007124');

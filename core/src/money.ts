@@ -1,4 +1,4 @@
-// Amounts as a member reads them (issue 16): a few significant digits instead of 18 decimals, and
+// Amounts as a member reads them: a few significant digits instead of 18 decimals, and
 // their value in pounds beside them where a price is known. Base units (10^18) in, text out, no
 // floating point.
 import { BASE_UNIT } from './constants';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { faucetFor, isTestNetwork } from './networks';
 
-describe('test networks and their faucets (issue 16: no "Buy ETH" on a test network)', () => {
+describe('test networks and their faucets (no "Buy ETH" on a test network)', () => {
   it('knows Sepolia and the development chain as test networks, and Ethereum as not one', () => {
     expect(isTestNetwork(11155111)).toBe(true);
     expect(isTestNetwork(31337)).toBe(true);

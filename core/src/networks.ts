@@ -1,4 +1,4 @@
-// Test networks (issue 16): their ETH is free test ETH from a faucet, never bought, so a member who
+// Test networks: their ETH is free test ETH from a faucet, never bought, so a member who
 // needs some for a fee is pointed to a faucet rather than told to buy ETH.
 const TEST_NETWORK_FAUCETS: Record<number, string | null> = {
   11155111: 'https://cloud.google.com/application/web3/faucet/ethereum/sepolia',

@@ -3,7 +3,7 @@ import { decidePendingReferral, parsePendingReferral } from './pending-referral'
 
 const entry = { referralCode: 'ABC123', newUserId: 'u1', timestamp: 1_000_000, processed: false };
 
-describe('pending referral (SPEC §4)', () => {
+describe('pending referral', () => {
   it('"processed at the next sign-in when the new user\'s id matches"', () => {
     expect(decidePendingReferral(entry, 'u1', entry.timestamp + 1000)).toBe('process');
     expect(decidePendingReferral(entry, 'someone-else', entry.timestamp + 1000)).toBe('keep');

@@ -1,4 +1,4 @@
-// SPEC §3/§4's pending referral (browser storage): written at a referred sign-up, processed at the
+// The pending referral (browser storage): written at a referred sign-up, processed at the
 // next sign-in of that same member, then marked processed; entries older than 24 h are deleted.
 import { PENDING_REFERRAL_EXPIRY_MS } from './constants';
 

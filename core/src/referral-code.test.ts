@@ -6,7 +6,7 @@ const url = (href: string) => {
   return { pathname: u.pathname, search: u.search, hash: u.hash };
 };
 
-describe('findReferralCode (SPEC §5: "Detected from the query parameter ref or referral, the path /r/{code} or /signup/{code}, or the hash ref=")', () => {
+describe('findReferralCode ("Detected from the query parameter ref or referral, the path /r/{code} or /signup/{code}, or the hash ref=")', () => {
   it('reads the query parameter ref', () => {
     expect(findReferralCode(url('/?ref=ABC123'))).toBe('ABC123');
   });
@@ -84,7 +84,7 @@ describe('own referral codes', () => {
     expect(code).toMatch(/^[A-HJKMNP-Z2-9]{8}$/);
     expect(normalizeReferralCode(code)).toBe(code);
   });
-  it("unknown codes get SPEC §8's message: 'Invalid referral code: {code}. Please check the code and try again.'", async () => {
+  it("unknown codes get the message: 'Invalid referral code: {code}. Please check the code and try again.'", async () => {
     const { invalidReferralCodeMessage } = await import('./referral-code');
     expect(invalidReferralCodeMessage('NOPE1')).toBe(
       'Invalid referral code: NOPE1. Please check the code and try again.',

@@ -1,4 +1,4 @@
-// Where a referral code may arrive from (SPEC §5) and what counts as one.
+// Where a referral code may arrive from and what counts as one.
 import { DEFAULT_REFERRAL_CODE } from './constants';
 
 export const REFERRAL_CODE_MAX_LENGTH = 16;
@@ -22,7 +22,7 @@ export function normalizeReferralCode(raw: string | null | undefined): string | 
   return input.kind === 'code' ? input.code : null;
 }
 
-/** SPEC §8: the text an unknown or malformed code gets, naming the code as it was typed. */
+/** The text an unknown or malformed code gets, naming the code as it was typed. */
 export function invalidReferralCodeMessage(code: string): string {
   return `Invalid referral code: ${code}. Please check the code and try again.`;
 }

@@ -1,4 +1,4 @@
-// A sponsored claim (issue 14): the member's wallet signs what it asks the operator to claim for
+// A sponsored claim: the member's wallet signs what it asks the operator to claim for
 // it — EIP-712 typed data, so a wallet shows it field by field and the signature is good for this
 // chain and this distributor only. The server checks it and queues the claim; the relayer pays the
 // network fee. The distributor pays `account` whoever sends, so nothing here can redirect tokens.

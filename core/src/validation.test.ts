@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as v from './validation';
 
-describe('sign-in (SPEC §5)', () => {
+describe('sign-in', () => {
   it("email required ('Email address is required'); password required ('Password is required')", () => {
     expect(v.validateSignIn({ email: ' ', password: 'x' })).toEqual({
       field: 'email',
@@ -18,7 +18,7 @@ describe('sign-in (SPEC §5)', () => {
   });
 });
 
-describe('sign-up on the auth screen (SPEC §5, with 8 characters as everywhere: issue 16)', () => {
+describe('sign-up on the auth screen (with 8 characters as everywhere)', () => {
   const ok = { email: 'a@b.co', password: 'secret12', confirmPassword: 'secret12' };
   it("email must contain @ and a dot ('Please enter a valid email address')", () => {
     expect(v.validateAuthSignUp({ ...ok, email: 'ab.co' })).toEqual({
@@ -51,7 +51,7 @@ describe('sign-up on the auth screen (SPEC §5, with 8 characters as everywhere:
   });
 });
 
-describe('registration screen, checked in this order (SPEC §5)', () => {
+describe('registration screen, checked in this order', () => {
   const ok = {
     firstName: 'Ada',
     lastName: 'L',
@@ -82,7 +82,7 @@ describe('registration screen, checked in this order (SPEC §5)', () => {
   });
 });
 
-describe('resend (SPEC §5)', () => {
+describe('resend', () => {
   it("resend confirmation needs an e-mail ('Email address is required to resend confirmation')", () => {
     expect(v.validateResend('')).toEqual({
       field: 'email',
@@ -92,7 +92,7 @@ describe('resend (SPEC §5)', () => {
   });
 });
 
-describe('confirming the recovery code (issue 16: capitals and spaces do not count; the wrong word is named)', () => {
+describe('confirming the recovery code (capitals and spaces do not count; the wrong word is named)', () => {
   const phrase = 'apple banana cherry date elder fig grape hazel iris juniper kiwi lemon';
   const words = phrase.split(' ');
   const withWord = (i: number, word: string) => words.map((w, j) => (j === i ? word : w)).join(' ');

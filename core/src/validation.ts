@@ -1,4 +1,4 @@
-// SPEC §5's form rules. Each returns the one problem to show (checked in the SPEC's order) with
+// The form rules. Each returns the one problem to show (checked in a fixed order) with
 // the field it belongs to, so the form can mark that field; or null.
 import { MNEMONIC_WORDS, PASSWORD_MIN_LENGTH } from './constants';
 
@@ -6,7 +6,7 @@ export const messages = {
   emailRequired: 'Email address is required',
   passwordRequired: 'Password is required',
   invalidEmail: 'Please enter a valid email address',
-  // The auth screen's sentence, with the 8 characters every new password needs (issue 16).
+  // The auth screen's sentence, with the 8 characters every new password needs.
   authPasswordTooShort: `Password must be at least ${PASSWORD_MIN_LENGTH} characters long`,
   passwordsDoNotMatch: 'Passwords do not match',
   registerPasswordTooShort: `Password minimum: At least ${PASSWORD_MIN_LENGTH} characters`,

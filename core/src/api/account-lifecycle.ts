@@ -1,4 +1,4 @@
-// The account page's password change, data export and deletion (issue 18). Each change needs the
+// The account page's password change, data export and deletion. Each change needs the
 // member's current auth secret again (re-authentication), not just the session: a session left
 // open on a shared device must not be enough to lock the member out or erase them.
 import * as z from 'zod/mini';

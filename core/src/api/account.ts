@@ -31,7 +31,7 @@ export const registerRequest = z.object({
   firstName: z.optional(plainText(80, { trim: true })),
   lastName: z.optional(plainText(80, { trim: true })),
   wallet: walletPayload,
-  // Checked on the server, so a bad code gets SPEC §8's message naming it.
+  // Checked on the server, so a bad code gets the message naming it.
   referralCode: z.optional(plainText(200)),
 });
 export type RegisterRequest = z.input<typeof registerRequest>;
@@ -82,7 +82,7 @@ export const publicConfigResponse = z.object({
     market: z.string(),
   }),
   chain: publicChain,
-  /** What a member needs to know about ETH for fees (issue 16). */
+  /** What a member needs to know about ETH for fees. */
   eth: z.object({
     /** GBP per ETH (ETH_PRICE_GBP), a decimal string: the £ value beside ETH amounts. */
     priceGbp: z.string(),

@@ -53,7 +53,7 @@ export const memberTokens = z.object({
   claimed: z.nullable(amount),
   /** Distributed minus claimed on the chain. */
   forClaiming: amount,
-  /** SPEC §4's split of forClaiming. */
+  /** forClaiming split: the unclaimed signup bonus first, then the rest. */
   claimSplit: z.object({ signup: amount, referral: amount }),
   signupTokens: amount,
   remeHeld: z.nullable(amount),

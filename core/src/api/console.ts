@@ -1,4 +1,4 @@
-// The operator console's API (/api/console, issue 15): a signed-in operator whose session passed
+// The operator console's API (/api/console): a signed-in operator whose session passed
 // two-factor sign-in. The Bearer-key operator API (/api/operator) stays for the CLI.
 import * as z from 'zod/mini';
 import { capsTotals, ledgerEntry } from './account-lifecycle';

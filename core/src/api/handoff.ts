@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 
-/** Lifetime of a sister-app hand-off code (DESIGN §3: 60 s, single use). */
+/** Lifetime of a sister-app hand-off code (60 s, single use). */
 export const HANDOFF_CODE_TTL_S = 60;
 /** 32 random bytes, base64url. */
 export const HANDOFF_CODE_PATTERN = /^[A-Za-z0-9_-]{43}$/;

@@ -10,7 +10,7 @@ export const hierarchyItem = z.object({
   created_at: z.string(),
 });
 
-/** GET /api/referrals/network: SPEC §3's network stats response. */
+/** GET /api/referrals/network: the member's network stats. */
 export const networkStatsResponse = z.object({
   success: z.boolean(),
   data: z.object({
@@ -21,7 +21,7 @@ export const networkStatsResponse = z.object({
 });
 export type NetworkStats = z.infer<typeof networkStatsResponse>;
 
-/** GET /api/referrals/credits: SPEC §3's referral credit history items. */
+/** GET /api/referrals/credits: the referral credit history items. */
 export const creditHistoryResponse = z.object({
   data: z.array(
     z.object({
@@ -35,10 +35,10 @@ export const creditHistoryResponse = z.object({
   ),
 });
 
-/** GET /api/referrals/balance: SPEC §3's referral balance response. */
+/** GET /api/referrals/balance: the referral balance. */
 export const referralBalanceResponse = z.object({ data: z.object({ total_earned: z.int() }) });
 
-/** The Total CAPs Earned breakdown (SPEC §2 dashboard). */
+/** The Total CAPs Earned breakdown (on the dashboard). */
 export const capsBreakdown = z.object({
   registration: z.int(),
   referrals: z.int(),
@@ -52,7 +52,7 @@ export type CapsBreakdown = z.infer<typeof capsBreakdown>;
 export const referralCodeParams = z.object({ code: plainText(64) });
 export const referralCodeCheckResponse = z.object({ valid: z.boolean() });
 
-/** POST /api/referrals/pending: the pending referral of SPEC §4, processed at sign-in. */
+/** POST /api/referrals/pending: the pending referral kept at sign-up, processed at sign-in. */
 export const pendingReferralRequest = z.object({ referralCode: plainText(200) });
 export const pendingReferralResponse = z.object({
   success: z.boolean(),
