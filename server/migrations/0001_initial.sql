@@ -1,4 +1,4 @@
--- SPEC §3's tables and the mail outbox. Amounts of REME/ETH are integers in base units
+-- The product's tables and the mail outbox. Amounts of REME/ETH are integers in base units
 -- (numeric(78,0)); CAPs are whole numbers (bigint). Profile ids are the auth user's id.
 
 CREATE TABLE profiles (

@@ -2,7 +2,7 @@
 ALTER TABLE profiles
   ADD CONSTRAINT profiles_user_fk FOREIGN KEY (id) REFERENCES "user" (id) ON DELETE CASCADE;
 
--- SPEC §4: the account-deletion routine, for testing only (wired to no visible control).
+-- The account-deletion routine, for testing only (wired to no visible control).
 CREATE FUNCTION delete_current_user(user_uuid text) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 BEGIN

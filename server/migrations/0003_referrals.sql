@@ -1,4 +1,4 @@
--- Referrals three levels deep and the rewards ledger (DESIGN §4). A member's referrer is fixed at
+-- Referrals three levels deep and the rewards ledger. A member's referrer is fixed at
 -- sign-up; the chain and the credits are written when the referred member confirms the e-mail.
 
 ALTER TABLE user_token_distributions ADD COLUMN signup_caps bigint NOT NULL DEFAULT 0 CHECK (signup_caps >= 0);
@@ -60,7 +60,7 @@ BEGIN
 END;
 $$;
 
--- SPEC §7: records the chain above the referred member (levels 1..3) and credits each referrer
+-- Records the chain above the referred member (levels 1..3) and credits each referrer
 -- 100 / 50 / 25 CAPs and REME. Idempotent: a repeat credits nothing.
 CREATE FUNCTION process_referral(referrer_uuid text, referred_uuid text, ref_code text) RETURNS jsonb
 LANGUAGE plpgsql AS $$
@@ -95,7 +95,7 @@ BEGIN
 END;
 $$;
 
--- SPEC §7: process_referral with every check first; a refusal changes nothing.
+-- process_referral with every check first; a refusal changes nothing.
 CREATE FUNCTION process_referral_enhanced(referrer_uuid text, referred_uuid text, ref_code text) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE

@@ -1,4 +1,4 @@
--- One-time hand-off codes for the sister community app (DESIGN §3): only a hash is kept, a code
+-- One-time hand-off codes for the sister community app: only a hash is kept, a code
 -- lives 60 s and is redeemed once (the redeeming UPDATE sets used_at where it is still null).
 CREATE TABLE handoff_codes (
   code_hash  text PRIMARY KEY CHECK (code_hash ~ '^[0-9a-f]{64}$'),

@@ -1,4 +1,4 @@
--- The chain follower (DESIGN §9, issue 13): the contracts' events read from the node and what they
+-- The chain follower: the contracts' events read from the node and what they
 -- add up to, so member reads never call the chain. One row of state: where the follower is (the
 -- last processed block and its hash), the node's head it last saw, the current round, and when it
 -- last reached the node. Rebuilt from scratch when the chain or the contract addresses change.

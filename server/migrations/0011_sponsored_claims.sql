@@ -1,4 +1,4 @@
--- Sponsored claims (issue 14): members' signed requests, queued until the relayer sends them in a
+-- Sponsored claims: members' signed requests, queued until the relayer sends them in a
 -- batch, and the relayer's transactions, recorded before they are broadcast so that a crash never
 -- loses one, never sends a nonce twice and never leaves one behind.
 CREATE TABLE relayer_transactions (

@@ -1,10 +1,10 @@
--- Issue 18: the account page changes the password (the keystore re-encrypted with a fresh wallet
+-- The account page changes the password (the keystore re-encrypted with a fresh wallet
 -- proof of its own purpose) and deletes the account for the member.
 ALTER TABLE wallet_challenges DROP CONSTRAINT IF EXISTS wallet_challenges_purpose_check;
 ALTER TABLE wallet_challenges ADD CONSTRAINT wallet_challenges_purpose_check
   CHECK (purpose IN ('register', 'save-wallet', 'change-password'));
 
--- SPEC §4's deletion routine, now reached by members (DELETE /api/account) as well as the dev
+-- The account-deletion routine, now reached by members (DELETE /api/account) as well as the dev
 -- route. Deleting "user" cascades to the sessions (whose trigger tells every process), the
 -- better-auth account, the profile, wallet, distributions row, the member's own ledger rows,
 -- referral rows on both sides, hand-off codes, wallet challenges and sponsored claims. What points

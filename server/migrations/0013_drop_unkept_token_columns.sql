@@ -1,4 +1,4 @@
--- Issue 18: four columns of SPEC §3's user_token_distributions were never kept true, and their
+-- Four columns of user_token_distributions were never kept true, and their
 -- figures come from where the truth is (decision 0016): what is incoming, distributed and ready
 -- to claim is worked out per request from the reward ledger, the published round's entry and the
 -- chain follower's index (distribution/claims.ts tokenFigures). A column that only looks right is

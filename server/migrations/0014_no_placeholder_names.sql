@@ -1,4 +1,4 @@
--- Issue 16: members who joined through a referral link were stored with the placeholder name
+-- Members who joined through a referral link were stored with the placeholder name
 -- "User User" (the original sign-up form's fixed first and last name). Greetings use the full name,
 -- else the username, else the e-mail's local part; the placeholder is cleared so they say the name
 -- the member gave.

@@ -1,4 +1,4 @@
--- Issue 16 (sign-in speed): a password reset cannot re-lock the wallet (only the member's browser
+-- Sign-in speed: a password reset cannot re-lock the wallet (only the member's browser
 -- can, with the old password or the 12 words), so the server remembers that the keystore is still
 -- locked by the old password. Sign-in then goes straight to the recovery screen, or straight to the
 -- dashboard, without opening the keystore first. Set by the reset, cleared when a re-locked keystore

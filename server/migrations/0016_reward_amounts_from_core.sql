@@ -1,4 +1,4 @@
--- Issue 17: the amounts credited for a registration and for each referral level were literals in
+-- The amounts credited for a registration and for each referral level were literals in
 -- 0003 (200; 100 / 50 / 25), a second copy of core's constants. They now live in one row that the
 -- server writes from core (SIGNUP_CAPS, SIGNUP_REME, REFERRAL_CAPS_BY_LEVEL, REFERRAL_REME_BY_LEVEL)
 -- each time it migrates (db/reward-amounts.ts), and the two functions that credit read that row.

@@ -1,4 +1,4 @@
--- Issue 15: the operator console. Operators are members with the operator role (granted and
+-- The operator console. Operators are members with the operator role (granted and
 -- revoked with `npm run ops -- grant-operator / revoke-operator`); the console answers only a
 -- session that passed two-factor sign-in; every operator action is kept in an append-only log.
 

@@ -1,4 +1,4 @@
-// The account page's password change, data export and deletion (issue 18), on PGlite and (with
+// The account page's password change, data export and deletion, on PGlite and (with
 // TEST_DB=postgres) PostgreSQL: each route's success, and the attacks — no session, a wrong
 // current password (refused, then limited, nothing changed), another wallet's keystore, a bad or
 // replayed proof, malformed bodies, a failure half-way — and that no member's export or deletion

@@ -1,4 +1,4 @@
-// The account page's settings (issue 18): the member's sessions — listed without their tokens,
+// The account page's settings: the member's sessions — listed without their tokens,
 // ended one by one or all but this one, never another member's — the profile the greetings use,
 // and the event stream that tells an open page its session ended.
 import { sql } from 'kysely';

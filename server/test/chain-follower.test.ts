@@ -1,4 +1,4 @@
-// The chain follower on the embedded chain (issue 13): a claim and a published round reach its
+// The chain follower on the embedded chain: a claim and a published round reach its
 // tables as they are mined, members' reads then make no call to the node, and a restart resumes
 // from the last processed block without counting anything twice.
 import { mkdtempSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// The embedded chain's accounts (issue 12): the operator and the faucet hold keys made per
+// The embedded chain's accounts: the operator and the faucet hold keys made per
 // install and kept in DATA_DIR, never Hardhat's public test mnemonic that anyone can sign with.
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';

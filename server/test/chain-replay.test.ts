@@ -1,4 +1,4 @@
-// The embedded chain's journal replay (issue 12): replay mines every journaled transaction at its
+// The embedded chain's journal replay: replay mines every journaled transaction at its
 // recorded block number and timestamp and checks the block hash; an entry that does not replay
 // stops the start with its seq and hash, and CHAIN_JOURNAL_ON_DIVERGENCE=archive recovers.
 import { mkdtempSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Acceptance (issue 14): a member's REME never depends on this server. With the real app on a test
+// Acceptance: a member's REME never depends on this server. With the real app on a test
 // database and a Hardhat node in its own process, a member joins, a round is published, and the claim
 // kit is built exactly as the web app builds it (core's buildClaimKit over the GET /api/me,
 // /api/claim and /api/config answers) and written to a file. Then the server is closed, and a

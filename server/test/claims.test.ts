@@ -272,7 +272,7 @@ describe(`distribution rounds and claims (${testDbKind})`, () => {
       distributorAddress: distributor,
       explorerUrl: null,
     });
-    // Issue 16: the £ price of ETH for fees, and the embedded chain is a test network with no public faucet.
+    // The £ price of ETH for fees, and the embedded chain is a test network with no public faucet.
     expect(config.eth).toEqual({ priceGbp: '2000', testNetwork: true, faucetUrl: null });
     expect(JSON.stringify(config)).not.toMatch(/rpc_url|http:\/\/127|8545/i);
   });

@@ -42,7 +42,7 @@ describe('parseConfig', () => {
   });
 });
 
-describe('ETH_PRICE_GBP and FAUCET_URL (issue 16)', () => {
+describe('ETH_PRICE_GBP and FAUCET_URL', () => {
   it('prices ETH at £2,000 unless told, and names no faucet', () => {
     const result = parseConfig({});
     expect(result.ok && [result.config.ETH_PRICE_GBP, result.config.FAUCET_URL]).toEqual([

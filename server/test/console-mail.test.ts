@@ -1,4 +1,4 @@
-// The console's mail outbox (issue 15): pending, sent and failing mails with the transport's error,
+// The console's mail outbox: pending, sent and failing mails with the transport's error,
 // a retry of a waiting mail that is audited, never a sent one, never a mail's body.
 import { randomUUID } from 'node:crypto';
 import { MAIL_PAGE_SIZE } from '@crw/core/console';

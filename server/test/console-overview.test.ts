@@ -1,4 +1,4 @@
-// The console's overview (issue 15): the community's figures for an operator who passed two-factor
+// The console's overview: the community's figures for an operator who passed two-factor
 // sign-in, served from a snapshot computed at most once a minute; the snapshot's stale-while-
 // revalidate rule and the search for each day's first block, on their own.
 import { randomUUID } from 'node:crypto';

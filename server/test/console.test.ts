@@ -1,4 +1,4 @@
-// The operator console's API (issue 15): granted by the Bearer key (the CLI), open only to an
+// The operator console's API: granted by the Bearer key (the CLI), open only to an
 // operator whose session passed two-factor sign-in, every action in an append-only audit log.
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';

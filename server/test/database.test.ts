@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => t.drop());
 
 describe(`the database (${testDbKind})`, () => {
-  it('holds SPEC §3 tables and the outbox after migrating', async () => {
+  it('holds the product tables and the outbox after migrating', async () => {
     const tables = await sql<{ table_name: string }>`
       SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name`.execute(
       t.database.db,

@@ -1,4 +1,4 @@
-// An attacker's look at the account page's security (issue 18): what a password alone, a pending
+// An attacker's look at the account page's security: what a password alone, a pending
 // two-factor sign-in, a replayed link or code, or many guesses can reach. Each test asserts the
 // safe outcome.
 import { TOTP } from 'otpauth';

@@ -1,4 +1,4 @@
-// Probe (security review of issue 14): POST /api/operator/relayer/fund answers 500 for input and
+// Probe (security review of sponsored claims): POST /api/operator/relayer/fund answers 500 for input and
 // timing the operator controls. The fuzz test's rule is "no 500" for every route as the operator;
 // these two escape it because the schema accepts them and the failure comes from the chain:
 // - an amount the operator's account does not hold (`eth` passes /^\d+(\.\d{1,18})?$/);

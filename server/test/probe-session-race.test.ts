@@ -1,4 +1,4 @@
-// Probe (security review of issue 13): a session that ends while a request is being checked is
+// Probe (security review of the session check): a session that ends while a request is being checked is
 // remembered afterwards. SessionCheck asks better-auth about a token it does not remember; if the
 // session row is read, then deleted (sign-out) and the deletion heard, before better-auth's answer
 // is back in JavaScript, the answer is remembered anyway — nothing like MemberCache's epoch guards

@@ -1,4 +1,4 @@
-// Several server processes on one database (DESIGN §9): work that must happen once happens once.
+// Several server processes on one database: work that must happen once happens once.
 // Two app instances on one database stand for two processes (on PostgreSQL each has its own pool).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_KEYS } from '../src/db/lock-keys';

@@ -54,7 +54,7 @@ async function balances(id: string) {
     .executeTakeFirstOrThrow();
 }
 
-/** DESIGN §4: every balance equals the sum of its ledger. */
+/** Every balance equals the sum of its ledger. */
 async function expectBalancesEqualLedger() {
   const mismatches = await sql<{ user_id: string }>`
     SELECT d.user_id FROM user_token_distributions d
@@ -456,7 +456,7 @@ describe('care actions (operator API)', () => {
   });
 });
 
-describe('a pending referral (SPEC §4) finishes a sign-up, nothing later', () => {
+describe('a pending referral finishes a sign-up, nothing later', () => {
   async function signedIn(member: MemberKeys) {
     const res = await t.app.inject({
       method: 'POST',

@@ -1,4 +1,4 @@
-// Issue 14, acceptance test 2: the relayer's server process killed with SIGKILL in the middle of
+// The relayer's server process killed with SIGKILL in the middle of
 // sending 200 members' sponsored claims (batches of 25) to a Hardhat node process, on PostgreSQL.
 // Mining is paused so that each kill finds a batch recorded and not mined: the first while its
 // batch waits in the node's pool (mined while no server runs), the second as if it died between

@@ -1,4 +1,4 @@
-// Issue 14, acceptance test 3: a stuck batch. The chain is a Hardhat node process whose mining is
+// A stuck batch. The chain is a Hardhat node process whose mining is
 // paused (no automine, no interval mining), so the relayer's batch waits in its pool; after
 // RELAYER_REPLACE_AFTER_SECONDS it is signed again, same nonce and calldata, both fees raised; once
 // a block is mined exactly one version is in it, once, the claims are confirmed and the spend

@@ -1,4 +1,4 @@
-// Publishing never assumes the chain holds the round it built (issue 12): a root published by
+// Publishing never assumes the chain holds the round it built: a root published by
 // someone else holding the operator key, or a chain that disagrees with the stored round, leaves
 // the round unpublished with an error that names both roots.
 import { hexlify, randomBytes } from 'ethers';

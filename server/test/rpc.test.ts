@@ -1,4 +1,4 @@
-// /rpc as an anonymous caller meets it (issue 12): simulations only of the two contracts' own
+// /rpc as an anonymous caller meets it: simulations only of the two contracts' own
 // functions with bounded gas and time, and relayed transactions only a member's claim or transfer.
 import { HDNodeWallet, Transaction, Wallet, ZeroAddress, hexlify, randomBytes } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

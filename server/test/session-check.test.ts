@@ -1,4 +1,4 @@
-// The per-request session check (issue 13): at most one indexed query — the session by its token
+// The per-request session check: at most one indexed query — the session by its token
 // joined to its user — and none while the process remembers better-auth's answer; yet exact: a
 // session that ends is forgotten at once, in this process and in every other one.
 import { createHash } from 'node:crypto';

@@ -1,4 +1,4 @@
-// The two checks a sign-up makes before the wallet is built (issue 16): whether the referral link's
+// The two checks a sign-up makes before the wallet is built: whether the referral link's
 // code names a member (asked when the link is opened) and whether the e-mail is free. Both are open
 // to strangers, so each is tried as a stranger would: no session, someone else's session, malformed
 // and oversized input, and many requests from one address.

@@ -1,4 +1,4 @@
-// Sponsored claims (issue 14) on the embedded chain: a member with no ETH signs a claim request,
+// Sponsored claims on the embedded chain: a member with no ETH signs a claim request,
 // the relayer pays the fee in a batch, the REME arrives and the spend is recorded; and every abuse
 // (wrong signature, another member's claim, an old round, twice, expired, over budget) is refused
 // with a clear message and costs the sponsor nothing.

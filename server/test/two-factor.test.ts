@@ -1,4 +1,4 @@
-// Two-factor sign-in (issue 18): enrolment with an authenticator app, the code asked at sign-in,
+// Two-factor sign-in: enrolment with an authenticator app, the code asked at sign-in,
 // backup codes once each, wrong codes limited, and turning it off with the password and a code.
 import { TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

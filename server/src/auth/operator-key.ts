@@ -1,5 +1,5 @@
 // The operator API key: OPERATOR_API_KEY, or in the embedded default one made at first start and
-// kept in DATA_DIR/operator-key, where the CLI on the same machine finds it (DESIGN §2).
+// kept in DATA_DIR/operator-key, where the CLI on the same machine finds it.
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../app-error';
 import type { Config } from '../config';

@@ -1,4 +1,4 @@
-// The server's hash of the browser-derived auth secret (DESIGN §3): scrypt with an OWASP
+// The server's hash of the browser-derived auth secret: scrypt with an OWASP
 // parameter set (N=2^14, r=8, p=5: 16 MiB), salted per account, compared in constant time.
 import {
   randomBytes,

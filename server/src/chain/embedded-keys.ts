@@ -1,7 +1,7 @@
 // The embedded chain's two genesis accounts: the operator (deploys the contracts, holds the
 // treasury, owns the distributor) and the development faucet. Their keys are made per install at
 // first start and kept in DATA_DIR, never Hardhat's public test mnemonic, whose keys anyone can
-// sign with (issue 12). The journal in the database replays only with these keys: keep both.
+// sign with. The journal in the database replays only with these keys: keep both.
 import { Wallet } from 'ethers';
 import { keyFromFile } from '../key-file';
 

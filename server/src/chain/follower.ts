@@ -1,4 +1,4 @@
-// The chain follower (DESIGN §9): indexes the contracts' events into the database so member reads
+// The chain follower: indexes the contracts' events into the database so member reads
 // never call the chain. One process leads (leader-lock.ts) and polls every CHAIN_POLL_INTERVAL_MS;
 // the others try to take over at the same pace. The embedded chain also syncs after each mined
 // transaction, before its send answers, so what a member just did reads back at once.

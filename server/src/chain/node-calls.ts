@@ -1,5 +1,5 @@
 // Counts every JSON-RPC call made through a ChainNode, in total and by method, so tests and
-// metrics can tell who asks the node what (member reads must ask it nothing: DESIGN §9).
+// metrics can tell who asks the node what (member reads must ask it nothing).
 import type { ChainNode } from './node';
 
 export interface NodeCalls {

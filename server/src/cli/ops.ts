@@ -1,5 +1,5 @@
 // The operator CLI (`npm run ops -- <command>`): a client of the running server's operator API,
-// never a second opener of its database (DESIGN §2). `deploy` alone talks to the chain, before any
+// never a second opener of its database. `deploy` alone talks to the chain, before any
 // server runs.
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';

@@ -1,6 +1,6 @@
 // A member's claim data (their leaf in the current round, its proof read from the stored tree) and
-// their token figures (entitlement, round, chain balances, SPEC §4 claim split). The chain's part
-// comes from the chain follower's tables: reading them never calls the node (DESIGN §9).
+// their token figures (entitlement, round, chain balances, claim split). The chain's part
+// comes from the chain follower's tables: reading them never calls the node.
 import {
   bytesToHex,
   claimSplit,

@@ -1,4 +1,4 @@
-// Distribution rounds (DESIGN §4): compute every wallet's cumulative entitlement, store the tree
+// Distribution rounds: compute every wallet's cumulative entitlement, store the tree
 // and every member's leaf, then publish the root on-chain. Each step is recorded before the next
 // starts, so a rerun after an interruption finishes the open round instead of starting another,
 // and a transaction already sent is found by its hash (or sent again, byte for byte). A round is

@@ -163,7 +163,7 @@ export function registerMetrics(app: FastifyInstance, services: AppServices): Re
   });
   for (const gauge of [balance, owed, checkedRound]) registry.registerMetric(gauge);
 
-  // The sponsored-claims relayer (issue 14): its queue, its ETH, what it spent today.
+  // The sponsored-claims relayer: its queue, its ETH, what it spent today.
   new Gauge({
     name: 'crw_sponsored_claims',
     help: 'Sponsored claims by status',

@@ -1,4 +1,4 @@
-// The relayer (issue 14): sends queued sponsored claims in batches (the distributor's claimMany)
+// The relayer: sends queued sponsored claims in batches (the distributor's claimMany)
 // from its own wallet, in one process at a time (leader lock). Its rules:
 // - A transaction is signed and recorded (relayer_transactions) before it is broadcast, so a crash
 //   at any point leaves a record to finish from: a recorded transaction the node does not know is

@@ -1,4 +1,4 @@
-// Sponsored claims, the member's side (issue 14): whether the operator pays the fee now, and the
+// Sponsored claims, the member's side: whether the operator pays the fee now, and the
 // checks a signed claim request passes before it is queued — the session's own wallet signed it,
 // for this chain and distributor, for the member's leaf in the current round, fresh, not already
 // claimed or on its way, within the day's budget and the fee ceiling. A refused request costs the

@@ -1,5 +1,5 @@
 // Waiting for something to happen: check a condition until it holds, with a deadline. The one
-// polling loop of the server's tests (issue 17): a test waits for the event a fixed sleep stood for.
+// polling loop of the server's tests: a test waits for the event a fixed sleep stood for.
 
 export interface UntilOptions {
   /** Give up after this long (default 15 s). */

@@ -1,4 +1,4 @@
-// The account lifecycle's storage (issue 18): the member's password row, the records a password
+// The account lifecycle's storage: the member's password row, the records a password
 // change and a deletion rewrite, and the export file's contents.
 import { getAddress } from 'ethers';
 import { sql, type Kysely, type Transaction } from 'kysely';

@@ -1,4 +1,4 @@
-// The account page's password change, data export and account deletion (issue 18). Changing the
+// The account page's password change, data export and account deletion. Changing the
 // password and deleting the account ask for the member's current auth secret again, limited per
 // member like sign-in (auth/attempt-limits.ts), so a session alone cannot do either.
 import {

@@ -1,4 +1,4 @@
-// The console's overview (GET /api/console/overview, issue 15): members, CAPs credited per day by
+// The console's overview (GET /api/console/overview): members, CAPs credited per day by
 // kind, REME distributed and claimed, claims per day, and the treasury's, distributor's and
 // relayer's balances. Figures over a million members are not added up per request: each process
 // keeps a snapshot, computed at most once a minute (OVERVIEW_MAX_AGE_SECONDS). A request gets the

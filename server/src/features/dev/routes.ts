@@ -112,7 +112,7 @@ export const devRoutes =
       },
     );
 
-    // SPEC §4's test-only account deletion: delete_current_user() for the signed-in member.
+    // The test-only account deletion: delete_current_user() for the signed-in member.
     await app.register(
       memberRoutes(services.sessions, async (member) => {
         member.delete(

@@ -1,4 +1,4 @@
-// The sister community app's hand-off (DESIGN §3): the member's app asks for a one-time code and
+// The sister community app's hand-off: the member's app asks for a one-time code and
 // opens the sister app with it as `authtoken`; the sister app redeems it server to server, once and
 // within 60 s, for a JWT of the member's identity signed with the keys published at /auth/.well-known/jwks.json.
 import { randomBytes } from 'node:crypto';

@@ -1,4 +1,4 @@
-// The referrals feature's reads and writes, through the SQL functions of SPEC §7 (described in
+// The referrals feature's reads and writes, through the referral SQL functions (described in
 // docs/product.md) so the screens and the functions can never disagree.
 import { PENDING_REFERRAL_EXPIRY_MS } from '@crw/core';
 import { sql, type Kysely } from 'kysely';

@@ -1,4 +1,4 @@
-// What POST /rpc passes on to the chain for anonymous callers (issue 12). Calls and estimates go
+// What POST /rpc passes on to the chain for anonymous callers. Calls and estimates go
 // only to the REME token and the rewards distributor, only to functions of that contract's ABI,
 // with the gas clamped: an open eth_call ran arbitrary code for up to the block gas limit and
 // grew the node by ~350 MiB per million gas. Transactions are relayed only when they are what a
