@@ -1,4 +1,4 @@
-// The account page's deletion (issue 18): nothing is sent before both of SPEC §4's questions are
+// The account page's deletion: nothing is sent before both confirmation questions are
 // answered; then the member is signed out to the start page, or told why it failed.
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';

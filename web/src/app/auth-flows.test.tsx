@@ -1,4 +1,4 @@
-// Issue 16's account-screen defects, on the screens: a referral link's code checked on arrival, a
+// The account screens' fixes, on the screens: a referral link's code checked on arrival, a
 // confirmation link that did not work explained, no dead ends for a signed-in member, and forms
 // that mark the field in error.
 import { fireEvent, screen, waitFor } from '@testing-library/react';
@@ -31,7 +31,7 @@ function serveVisitor(answers: Record<string, () => Response | object> = {}) {
 const fill = (label: string, value: string) =>
   fireEvent.change(screen.getByLabelText(label, { selector: 'input' }), { target: { value } });
 
-describe('a referral link is checked as it opens (defect 4)', () => {
+describe('a referral link is checked as it opens', () => {
   it("a member's code: applied", async () => {
     serveVisitor({ '/api/referrals/codes/GOOD2345': () => ({ valid: true }) });
     renderAt('/r/GOOD2345');
@@ -71,7 +71,7 @@ describe('a referral link is checked as it opens (defect 4)', () => {
   });
 });
 
-describe('a confirmation link that did not work is explained (defect 6)', () => {
+describe('a confirmation link that did not work is explained', () => {
   it.each([
     ['INVALID_TOKEN', /^This confirmation link does not work/],
     ['TOKEN_EXPIRED', /^This confirmation link has expired/],
@@ -95,7 +95,7 @@ describe('a confirmation link that did not work is explained (defect 6)', () => 
   });
 });
 
-describe('no dead ends for a signed-in member (defect 7)', () => {
+describe('no dead ends for a signed-in member', () => {
   it('/ sends a signed-in member to the dashboard', async () => {
     serveMember();
     const router = renderAt('/');
@@ -119,7 +119,7 @@ describe('no dead ends for a signed-in member (defect 7)', () => {
   });
 });
 
-describe('forms mark the field in error (defect 11)', () => {
+describe('forms mark the field in error', () => {
   it('the message sits under its field, which is aria-invalid and described by it', async () => {
     serveVisitor();
     renderAt('/signup');

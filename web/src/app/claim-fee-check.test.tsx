@@ -1,4 +1,4 @@
-// Issue 16, defect 1: the claim screen says whether the wallet's ETH covers the fee before it asks
+// The claim screen says whether the wallet's ETH covers the fee before it asks
 // for the password, and sees ETH that arrives while it is open; the insufficient-balance screen
 // speaks of test ETH and a faucet on a test network, of buying ETH elsewhere.
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';

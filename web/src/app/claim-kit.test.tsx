@@ -61,7 +61,7 @@ function catchDownloads() {
   return saved;
 }
 
-describe('the claim kit on the claim screen (issue 14)', () => {
+describe('the claim kit on the claim screen', () => {
   it("downloads a file that parses with the kit's schema and carries the member's proof, amount, round and the contracts", async () => {
     serveClaim(claimable, claimData);
     const saved = catchDownloads();

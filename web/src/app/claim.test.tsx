@@ -26,7 +26,7 @@ function serveClaim(feeBalance: () => unknown) {
   });
 }
 
-describe('the claim screen reads the ETH balance from the chain on arrival (DESIGN §9)', () => {
+describe('the claim screen reads the ETH balance from the chain on arrival', () => {
   it('asks the server at each arrival from the dashboard, never reusing an earlier answer', async () => {
     let wei = '0';
     serveClaim(() => ({ ethBalance: wei }));
@@ -68,7 +68,7 @@ describe('the claim screen reads the ETH balance from the chain on arrival (DESI
   });
 });
 
-describe('the dashboard says when its REME figures may be out of date (DESIGN §9)', () => {
+describe('the dashboard says when its REME figures may be out of date', () => {
   it('shows the last known figures with a plain note when the chain could not be reached', async () => {
     serveMember(() => ({
       ...claimable,

@@ -15,8 +15,8 @@ const convertNow = () =>
 
 appTestHooks({ fakeClock: true });
 
-describe('convert page amount (SPEC §4, §5)', () => {
-  it('starts at min(1000, available) where available is the total minus the signup amount, saying why, and not as an error (issue 16)', async () => {
+describe('convert page amount', () => {
+  it('starts at min(1000, available) where available is the total minus the signup amount, saying why, and not as an error', async () => {
     renderConvert(350);
     await screen.findByRole('heading', { name: 'Convert CAPs' });
     expect(screen.getByTestId('caps-available').textContent).toBe('150');
@@ -61,7 +61,7 @@ describe('convert page amount (SPEC §4, §5)', () => {
     expect(screen.getByTestId('convert-receive').textContent).toBe('24.7179 REME');
   });
 
-  it('an emptied field converts nothing: Convert Now is disabled until an amount is typed (issue 16)', async () => {
+  it('an emptied field converts nothing: Convert Now is disabled until an amount is typed', async () => {
     renderConvert(350);
     await screen.findByRole('heading', { name: 'Convert CAPs' });
     expect(convertNow().disabled).toBe(false);
@@ -73,7 +73,7 @@ describe('convert page amount (SPEC §4, §5)', () => {
     expect(convertNow().disabled).toBe(false);
   });
 
-  it('Convert Now says what converting would give, never that it happened, and calls nothing (issue 16)', async () => {
+  it('Convert Now says what converting would give, never that it happened, and calls nothing', async () => {
     renderConvert(350);
     await screen.findByRole('heading', { name: 'Convert CAPs' });
     const before = requests.length;
@@ -101,7 +101,7 @@ describe('convert page amount (SPEC §4, §5)', () => {
     expect(requests.slice(before).filter((r) => !r.startsWith('GET /api/me'))).toEqual([]);
   });
 
-  it('shows one rate and explains the market price beside it (issue 16)', async () => {
+  it('shows one rate and explains the market price beside it', async () => {
     renderConvert(350);
     await screen.findByRole('heading', { name: 'Convert CAPs' });
     expect(screen.getByTestId('convert-rate').textContent).toBe(

@@ -14,7 +14,7 @@ import {
 
 appTestHooks({ fakeClock: true });
 
-describe('dashboard refresh (SPEC §4: "refreshes every 10 s, on window focus, and when another tab updates the user")', () => {
+describe('dashboard refresh ("refreshes every 10 s, on window focus, and when another tab updates the user")', () => {
   it('reloads the details every 10 s', async () => {
     serveMember();
     renderAt('/dashboard');
@@ -134,8 +134,8 @@ describe('dashboard refresh (SPEC §4: "refreshes every 10 s, on window focus, a
   });
 });
 
-describe('the swap modal (SPEC §2, §8, §9)', () => {
-  it('shows the coming-soon preview at the convert page’s rate (issue 16: one rate, not 0.166 and 6.028) and makes no call', async () => {
+describe('the swap modal', () => {
+  it('shows the coming-soon preview at the convert page’s rate (one rate, not 0.166 and 6.028) and makes no call', async () => {
     serveMember();
     renderAt('/dashboard');
     fireEvent.click(await screen.findByRole('button', { name: 'Swap CAPs to REME' }));
@@ -160,7 +160,7 @@ describe('the swap modal (SPEC §2, §8, §9)', () => {
   });
 });
 
-describe('a sponsored claim on the dashboard (issue 14)', () => {
+describe('a sponsored claim on the dashboard', () => {
   const sponsored = (latest: unknown) => ({
     '/api/claim/sponsored': () => ({ available: true, reason: null, latest }),
   });
@@ -226,7 +226,7 @@ describe('a sponsored claim on the dashboard (issue 14)', () => {
   });
 });
 
-describe('the dashboard as SPEC §2 lists it', () => {
+describe('the dashboard as docs/product.md lists it', () => {
   it('shows the wallet shortened with copy, the breakdown, balances, Explore More and the Rewards Hub coming soon', async () => {
     serveMember();
     renderAt('/dashboard');
@@ -244,12 +244,12 @@ describe('the dashboard as SPEC §2 lists it', () => {
     expect((await screen.findByRole('link', { name: /Market/ })).getAttribute('target')).toBe(
       '_blank',
     );
-    // Issue 16: the Rewards Hub is marked coming soon like its neighbours, no longer a struck-through button.
+    // The Rewards Hub is marked coming soon like its neighbours, no longer a struck-through button.
     expect(screen.queryByRole('button', { name: 'Rewards Hub' })).toBeNull();
     const hub = screen.getByText(/^Rewards Hub/).closest('[aria-disabled="true"]');
     expect(hub?.textContent).toBe('Rewards Hub Coming Soon');
 
-    // Issue 16: the wallet heads the balance card, always in sight (it was a card of its own,
+    // The wallet heads the balance card, always in sight (it was a card of its own,
     // folded by a toggle, when it listed the contracts too).
     const balance = within(screen.getByRole('region', { name: 'Your REME' }));
     expect(balance.getByText('0x1111...1111')).toBeTruthy();
@@ -273,7 +273,7 @@ describe('the dashboard as SPEC §2 lists it', () => {
   });
 });
 
-describe('the dashboard’s numbers and crypto details for a newcomer (issue 16)', () => {
+describe('the dashboard’s numbers and crypto details for a newcomer', () => {
   it('shows the CAPs total once, and the gauge as progress toward the next milestone, not a full ring', async () => {
     serveMember();
     renderAt('/dashboard');
@@ -337,7 +337,7 @@ describe('the dashboard’s numbers and crypto details for a newcomer (issue 16)
   });
 });
 
-describe('themes and layouts (SPEC §3, §9)', () => {
+describe('themes and layouts', () => {
   it('apply to the whole document and persist in rcb-background and rcb-layout', async () => {
     serveMember();
     renderAt('/rcb');

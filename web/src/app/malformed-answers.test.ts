@@ -1,5 +1,5 @@
 // Every call the web app makes, against answers of the wrong shape: each fails as an ApiError with
-// a plain sentence, never a schema's report (issue 18: "Login failed: [ { "expected": …" was shown).
+// a plain sentence, never a schema's report ("Login failed: [ { "expected": …" was shown).
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { changePassword, deleteMyAccount, downloadMyData } from '../features/account/api/lifecycle';
 import {

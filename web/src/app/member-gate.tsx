@@ -1,5 +1,5 @@
-// Member pages need a session and the local `allowed` flag (SPEC §6); otherwise: the start page.
-// A failure to load the member's details logs them out (SPEC §4, §6).
+// Member pages need a session and the local `allowed` flag; otherwise: the start page.
+// A failure to load the member's details logs them out.
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Navigate, Outlet } from 'react-router';

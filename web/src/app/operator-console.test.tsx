@@ -1,4 +1,4 @@
-// The operator console in the browser (issue 15): the gate's answers to a member and to an
+// The operator console in the browser: the gate's answers to a member and to an
 // operator without two-factor, and for an operator the members list, a member's page with a care
 // action that keeps its idempotency key across a retry, and the audit log.
 import { fireEvent, screen, waitFor } from '@testing-library/react';

@@ -1,4 +1,4 @@
-// The console's mail outbox in the browser (issue 15): failing mails show their error, Retry posts
+// The console's mail outbox in the browser: failing mails show their error, Retry posts
 // to the mail's retry path and reloads the list, the filter asks the server for that status.
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';

@@ -1,4 +1,4 @@
-// The console's overview in the browser (issue 15): the figures from GET /api/console/overview at
+// The console's overview in the browser: the figures from GET /api/console/overview at
 // once, and the charts from their own lazily loaded chunk, each named for what it shows with its
 // numbers beside it. happy-dom draws no canvas: the tests read the names and the numbers.
 import type { ConsoleOverview } from '@crw/core/console';

@@ -1,4 +1,4 @@
-// The console's rounds screen (issue 15): the dry run's figures and rows, publishing after a
+// The console's rounds screen: the dry run's figures and rows, publishing after a
 // second question, its steps from the server's event stream, and the rounds so far.
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';

@@ -4,7 +4,7 @@ import { appTestHooks, renderAt, serveMember, signedOut } from '../test-fixtures
 
 appTestHooks();
 
-describe('routing rules that need no account (SPEC §2)', () => {
+describe('routing rules that need no account', () => {
   it.each(['/r/ABC123', '/signup/ABC123'])('%s redirects to /?ref={code}', async (path) => {
     signedOut();
     const router = renderAt(path);

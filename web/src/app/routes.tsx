@@ -1,4 +1,4 @@
-// Every route of SPEC §2. Screens load lazily so each page downloads only its own code. The
+// Every route (docs/product.md, "Screens and routes"). Screens load lazily so each page downloads only its own code. The
 // declarative router (useRoutes) is enough here: no loaders or actions, and it is about 17 KB
 // gzipped lighter than the data router, which keeps the auth screen within its budget.
 import { lazy, Suspense, type ComponentType } from 'react';
@@ -40,7 +40,7 @@ export const routes: RouteObject[] = [
     element: screen(() => import('../features/auth/routes/reset-password')),
   },
   {
-    // SPEC §6: these need a session and the allowed flag.
+    // These need a session and the allowed flag.
     element: <MemberGate />,
     children: [
       { path: '/claim', element: screen(() => import('../features/claim/routes/claim')) },
@@ -63,7 +63,7 @@ export const routes: RouteObject[] = [
       },
       { path: '/account', element: screen(() => import('../features/account/routes/account')) },
       // The operator console: the gate asks the server first and loads the console only for an
-      // operator (issue 15), so a member never downloads its code.
+      // operator, so a member never downloads its code.
       { path: '/operator/*', element: screen(() => import('../features/operator/routes/gate')) },
     ],
   },

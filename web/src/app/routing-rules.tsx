@@ -1,4 +1,4 @@
-// The routing rules that need no account (SPEC §2): referral links, the first-arrival flag and
+// The routing rules that need no account: referral links, the first-arrival flag and
 // the start page (also where a confirmation link lands).
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -21,7 +21,7 @@ export function ReferralFlagRedirect() {
 
 /**
  * The start page sends a signed-in member (the allowed flag and a session) to /dashboard, as SPEC's
- * ?confirmed=true does; anyone else gets the sign-in card (issue 16: a member opening / saw the
+ * ?confirmed=true does; anyone else gets the sign-in card (a member opening / saw the
  * sign-in form). A confirmation link that failed (`error` beside `confirmed`), or that leaves no
  * session to open (used before, or opened in another browser), stays here to be explained.
  */

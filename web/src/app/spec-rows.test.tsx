@@ -1,4 +1,4 @@
-// Rows of the specification checked on the screens (issue 18): the first-time-referral flag on the
+// Rows of the specification checked on the screens: the first-time-referral flag on the
 // user-details call, the goal bonuses shown as coming soon, and the market card's ceiling.
 import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
@@ -82,7 +82,7 @@ describe('texts of the specification', () => {
   });
 });
 
-describe('greetings (issue 16)', () => {
+describe('greetings', () => {
   it('use the full name, else the username, never a placeholder', async () => {
     serveMember(() => ({ ...member, fullName: '', username: 'kind-neighbour' }));
     renderAt('/dashboard');
@@ -90,7 +90,7 @@ describe('greetings (issue 16)', () => {
   });
 });
 
-describe('registration CAPs (issue 16)', () => {
+describe('registration CAPs', () => {
   it('the tooltip says the 200 the breakdown counts, never 20', async () => {
     serveMember();
     renderAt('/dashboard');

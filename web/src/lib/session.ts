@@ -1,4 +1,4 @@
-// The signed-in member as the server knows them, the local flags of SPEC §4, and logout.
+// The signed-in member as the server knows them, its local flags, and logout.
 import {
   okResponse,
   publicConfigResponse,
@@ -69,7 +69,7 @@ export interface LogoutOptions {
   notice?: string;
 }
 
-/** SPEC §4 Logout: clears the local keys, ends the server session (also when that call fails),
+/** Logout: clears the local keys, ends the server session (also when that call fails),
  * tells the member's other tabs (they sign out at once), forgets every cached answer and goes to
  * the start page. */
 export function useLogout(): (options?: LogoutOptions) => Promise<void> {

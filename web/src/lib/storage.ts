@@ -1,4 +1,4 @@
-// The SPEC §3 local storage keys, read and written in one place.
+// The local storage keys, read and written in one place.
 import { STORAGE_KEYS } from '@crw/core';
 
 type StorageKey = keyof typeof STORAGE_KEYS;

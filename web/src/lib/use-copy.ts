@@ -1,7 +1,7 @@
 import { COPIED_INDICATOR_MS } from '@crw/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
 
-/** Copies text to the clipboard; `copied` stays true for SPEC §9's 2 s. Resolves false if blocked. */
+/** Copies text to the clipboard; `copied` stays true for 2 s. Resolves false if blocked. */
 export function useCopy() {
   const [copied, setCopied] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);

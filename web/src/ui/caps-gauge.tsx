@@ -12,7 +12,7 @@ interface GaugeProps {
   caption?: string;
 }
 
-/** The circular CAPs gauge; the ring fills up to the maximum (SPEC §9: 200 unless told). */
+/** The circular CAPs gauge; the ring fills up to the maximum (200 unless told). */
 export function CapsGauge({
   value,
   label,

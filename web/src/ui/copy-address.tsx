@@ -1,4 +1,4 @@
-// An address shown as its first 6 and last 4 characters (SPEC §9), the whole of it for screen
+// An address shown as its first 6 and last 4 characters, the whole of it for screen
 // readers and on hover, with Copy (2 s copied state) and, where the chain has one, an explorer link.
 import { shortAddress } from '@crw/core';
 import { Check, Copy, ExternalLink } from 'lucide-react';

@@ -1,4 +1,4 @@
-// What a member never needs day to day, out of their way (issue 16): the REME contracts are
+// What a member never needs day to day, out of their way: the REME contracts are
 // programs, not wallets, and anything sent to them is lost, so their addresses sit folded away here,
 // with no Copy button, never beside the member's own wallet.
 import { useQuery } from '@tanstack/react-query';

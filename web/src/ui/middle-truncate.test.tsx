@@ -1,4 +1,4 @@
-// Issue 16, defect 12: links and addresses are shortened in the middle, never broken inside, and
+// Links and addresses are shortened in the middle, never broken inside, and
 // stay whole for copying and screen readers.
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue 16, defect 13: a page on its way shows its shape (skeletons), not the word "Loading…".
+// A page on its way shows its shape (skeletons), not the word "Loading…".
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PageLoading } from './page-loading';

@@ -1,4 +1,4 @@
-// Issue 16: the bars read right at 0, 20 and 100 % (a native <progress> looked full at 0 %).
+// The bars read right at 0, 20 and 100 % (a native <progress> looked full at 0 %).
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProgressBar } from './progress-bar';

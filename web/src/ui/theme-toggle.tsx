@@ -7,7 +7,7 @@ const THEME_OPTIONS: Array<[Theme, string]> = [
   ['crimson', 'Crimson'],
 ];
 
-/** SPEC §2: the Aurora/Crimson toggle; the choice applies app-wide and persists (rcb-background). */
+/** The Aurora/Crimson toggle; the choice applies app-wide and persists (rcb-background). */
 export function ThemeToggle() {
   const { theme, setTheme } = useTheme();
   return <ToggleGroup label="Theme" value={theme} onChange={setTheme} options={THEME_OPTIONS} />;

@@ -1,4 +1,4 @@
-// Toasts (SPEC §9): top right, at most 5 at once, 5 s each, in the page's theme. Sonner is loaded
+// Toasts: top right, at most 5 at once, 5 s each, in the page's theme. Sonner is loaded
 // with the first toast, not with the first screen (it kept the sign-in screen over its 120 KB
 // budget: bench/web.ts); that toast shows as soon as the toaster is in the page.
 import { TOAST_DURATION_MS, TOAST_MAX_VISIBLE } from '@crw/core';

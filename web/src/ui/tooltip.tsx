@@ -1,4 +1,4 @@
-// A hint on hover and keyboard focus, with SPEC §9's delays (200 ms to open, 150 ms between hints).
+// A hint on hover and keyboard focus, with these delays (200 ms to open, 150 ms between hints).
 import * as RadixTooltip from '@radix-ui/react-tooltip';
 import { TOOLTIP_DELAY_MS, TOOLTIP_SKIP_DELAY_MS } from '@crw/core';
 import type { ReactElement } from 'react';

@@ -1,5 +1,5 @@
 // A claim's transaction as a member can use it: shortened, with a link to the block explorer where
-// one is configured, never a bare 66-character hash (issue 16).
+// one is configured, never a bare 66-character hash.
 import { shortAddress } from '@crw/core';
 import { useQuery } from '@tanstack/react-query';
 import { ExternalLink } from 'lucide-react';

@@ -1,4 +1,4 @@
-// What the start page says after a confirmation link (issue 16). better-auth sends a link it cannot
+// What the start page says after a confirmation link. better-auth sends a link it cannot
 // use back to its callback (/?confirmed=true) with `error=<its code>`; a link used before, or one
 // opened in another browser, lands without a session to open. Either way the member is told what
 // happened and what to do next, not shown a blank sign-in card.

@@ -1,4 +1,4 @@
-// SPEC §8's texts for the auth screens, chosen from the API's stable error codes.
+// The texts for the auth screens (docs/product.md, "Messages"), chosen from the API's stable error codes.
 import { ApiError, INVALID_RESPONSE } from '../../lib/api-client';
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -1,4 +1,4 @@
-// Delete my account (issue 18, SPEC §4's deletion): what stays and what is lost first, the
+// Delete my account: what stays and what is lost first, the
 // password again, then the two confirmations; the server deletes everything of the member and
 // ends every session, and this browser forgets the member and returns to the start page.
 import type { UserDetails } from '@crw/core';
@@ -16,7 +16,7 @@ import account from './account.module.css';
 import styles from './account-lifecycle.module.css';
 import { ConfirmDialog } from './confirm-dialog';
 
-/** SPEC §4's two questions, asked in this order. */
+/** The two confirmation questions, asked in this order. */
 export const FIRST_QUESTION =
   'Are you sure you want to delete your account? This action cannot be undone.';
 export const SECOND_QUESTION =

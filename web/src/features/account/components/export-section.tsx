@@ -1,4 +1,4 @@
-// Download my data (issue 18): everything the service holds about the member, as a JSON file made
+// Download my data: everything the service holds about the member, as a JSON file made
 // from GET /api/account/export. It names no other member.
 import { useState } from 'react';
 import { Button } from '../../../ui/button';

@@ -1,4 +1,4 @@
-// Change password (issue 18): one step replaces both locks — the login secret the server checks
+// Change password: one step replaces both locks — the login secret the server checks
 // and the keystore the password opens — so the wallet never stays locked with the old password.
 import { validatePasswordChange, type UserDetails } from '@crw/core';
 import { useQueryClient } from '@tanstack/react-query';

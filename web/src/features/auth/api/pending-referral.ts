@@ -1,4 +1,4 @@
-// The pending referral of SPEC §4 in browser storage: kept at a referred sign-up, processed at the
+// The pending referral in browser storage: kept at a referred sign-up, processed at the
 // next sign-in of that member (the server's process_referral_enhanced is idempotent).
 import {
   decidePendingReferral,

@@ -1,4 +1,4 @@
-// The checks a sign-up makes before the wallet is built (issue 16), so a taken e-mail or a broken
+// The checks a sign-up makes before the wallet is built, so a taken e-mail or a broken
 // referral link is said in a moment, not after seconds of wallet building.
 import { okResponse, referralCodeCheckResponse } from '@crw/core';
 import { queryOptions } from '@tanstack/react-query';

@@ -1,4 +1,4 @@
-// What a referral link's code means, said as the link opens (issue 16): applied, or not a member's
+// What a referral link's code means, said as the link opens: applied, or not a member's
 // code, with a way on without it. The server still refuses a sign-up with an unknown code.
 import { useQuery } from '@tanstack/react-query';
 import { Button } from '../../../ui/button';

@@ -44,7 +44,7 @@ export function useCreateAccount(onError: (error: unknown) => void) {
         authSecret,
       );
       if (input.referralCode) rememberPendingReferral(input.referralCode, userId);
-      // No confirmation needed: the member has a session from here on (SPEC §4 "a token is returned").
+      // No confirmation needed: the member has a session from here on.
       if (!needsEmailConfirmation) await signIn(input.email, input.password, authSecret);
       handoff.put('mnemonic', wallet.phrase);
       navigate('/mnemonic', {

@@ -1,4 +1,4 @@
-// The auth screen (SPEC §2): sign in, create account, reset password.
+// The auth screen: sign in, create account, reset password.
 import {
   defaultUsername,
   findReferralCode,
@@ -196,7 +196,7 @@ export function Component() {
       </AuthCard>
     );
   }
-  /** Drops a referral link's unknown code and keeps what was typed (issue 16). */
+  /** Drops a referral link's unknown code and keeps what was typed. */
   function continueWithoutCode() {
     navigate({ pathname: location.pathname, search: '', hash: '' }, { replace: true });
   }

@@ -1,4 +1,4 @@
-// The mnemonic screen (SPEC §2, §4): the phrase is shown once, saved, then typed back.
+// The mnemonic screen: the phrase is shown once, saved, then typed back.
 import {
   COPIED_INDICATOR_MS,
   MNEMONIC_FILE_NAME,

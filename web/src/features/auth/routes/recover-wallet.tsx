@@ -1,4 +1,4 @@
-// Wallet recovery (SPEC §2, §4): after a password reset the keystore still opens only with the
+// Wallet recovery: after a password reset the keystore still opens only with the
 // old password; unlock it with that or with the 12 words, and re-encrypt it with the new one.
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';

@@ -1,4 +1,4 @@
-// The registration screen (SPEC §2): the full form, then the wallet, then the phrase.
+// The registration screen: the full form, then the wallet, then the phrase.
 import { findReferralCode, validateRegistration } from '@crw/core';
 import { useQuery } from '@tanstack/react-query';
 import type { FormEvent } from 'react';

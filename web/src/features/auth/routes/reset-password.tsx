@@ -1,5 +1,5 @@
-// The page the reset e-mail links to: choose a new password (SPEC §4). A link that does not work
-// (used, expired, cut short) says so and sends a new one from here (issue 16).
+// The page the reset e-mail links to: choose a new password. A link that does not work
+// (used, expired, cut short) says so and sends a new one from here.
 import { validateAuthSignUp } from '@crw/core';
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';

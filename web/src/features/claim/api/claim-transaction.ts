@@ -1,4 +1,4 @@
-// The claim call: encoded with the distributor's ABI, priced as estimated gas × gas price (SPEC §7),
+// The claim call: encoded with the distributor's ABI, priced as estimated gas × gas price,
 // checked against the root on the chain before anything is signed.
 import { verifyProof, type ClaimData } from '@crw/core';
 import { Interface } from 'ethers';

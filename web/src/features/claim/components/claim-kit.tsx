@@ -1,4 +1,4 @@
-// The claim kit (issue 14): a file with the member's leaf, proof, round, contracts and plain
+// The claim kit: a file with the member's leaf, proof, round, contracts and plain
 // instructions, built in the browser from what the claim screen has already fetched, so the member
 // can claim with any wallet through a block explorer even if this site is gone.
 import {

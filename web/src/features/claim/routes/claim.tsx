@@ -1,11 +1,11 @@
-// The claim screen (SPEC §2, §4): the amount, the fee (estimated gas × gas price), the ETH balance
+// The claim screen: the amount, the fee (estimated gas × gas price), the ETH balance
 // (read from the chain on arrival), the password. Before the password is asked it says whether the
 // wallet's ETH covers the fee; when it does not, it asks for no password, shows how much is missing
-// and how to add it, and reads the balance again every few seconds, so ETH that arrives is seen
-// (issue 16). Complete opens the keystore in the worker, checks the proof against the chain's root,
+// and how to add it, and reads the balance again every few seconds, so ETH that arrives is
+// seen. Complete opens the keystore in the worker, checks the proof against the chain's root,
 // then sends the claim (or, should the fee have risen meanwhile, goes to the insufficient-balance
 // screen). When the chain cannot be reached it says so and offers no claim.
-// When the community pays the fee (sponsored claims, issue 14) the wallet signs a claim request
+// When the community pays the fee (sponsored claims) the wallet signs a claim request
 // instead and the operator's relayer sends it; when it does not, the screen says why and the
 // member pays as above.
 import { errorMessages, formatAmount, formatGbp, formatWithGbp } from '@crw/core';
@@ -30,14 +30,14 @@ import { ClaimCard } from '../components/claim-card';
 import { ClaimKit } from '../components/claim-kit';
 import styles from '../components/claim.module.css';
 
-const CLAIM_FAILED = errorMessages.claim_failed; // SPEC §8
+const CLAIM_FAILED = errorMessages.claim_failed;
 const UNREACHABLE =
   'The blockchain network cannot be reached right now, so claiming is not possible. Please try again shortly.';
 /** How often the ETH balance is read again while it cannot pay the fee. */
 const FEE_BALANCE_RECHECK_MS = 4_000;
 
 export function Component() {
-  // SPEC §2 has the dashboard pass the ETH balance in the state; the screen reads it fresh itself
+  // The original had the dashboard pass the ETH balance in the state; the screen reads it fresh itself
   // (docs/decisions/0012) and, as before, opens only from the dashboard.
   const state = useLocation().state as { fromDashboard?: boolean } | null;
   if (state?.fromDashboard !== true) return <Navigate replace to="/dashboard" />;

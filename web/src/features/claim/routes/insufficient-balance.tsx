@@ -1,6 +1,6 @@
-// SPEC §2: the fee is more than the wallet's ETH; explain how to get ETH to the shown address. On a
+// The fee is more than the wallet's ETH; explain how to get ETH to the shown address. On a
 // test network the ETH is free test ETH: point to a faucet (or the community's organisers), never
-// "Buy ETH" (issue 16).
+// "Buy ETH".
 import { formatWithGbp } from '@crw/core';
 import { useQuery } from '@tanstack/react-query';
 import { Navigate, useLocation, useNavigate } from 'react-router';

@@ -1,4 +1,4 @@
-// Issue 16, defect 12: on a phone the graph shrank to unlabelled 10 px dots. It is drawn at its own
+// On a phone the graph shrank to unlabelled 10 px dots. It is drawn at its own
 // size now, so a wide network scrolls sideways instead of shrinking.
 import type { NetworkStats } from '@crw/core';
 import { cleanup, render, screen } from '@testing-library/react';

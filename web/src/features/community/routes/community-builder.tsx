@@ -1,4 +1,4 @@
-// The simpler static builder page (SPEC §2 /community-builder).
+// The simpler static builder page (/community-builder).
 import { goalBonusText, REFERRAL_GOAL_FRIENDS } from '@crw/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';

@@ -1,4 +1,4 @@
-// Community Builder (SPEC §2 /rcb): the member's network, three levels deep, and the link to grow it.
+// Community Builder (/rcb): the member's network, three levels deep, and the link to grow it.
 import {
   goalBonusText,
   greetingName,

@@ -1,5 +1,5 @@
-// SPEC §2/§4/§5 convert card: a number field, MAX and a slider kept in sync, clamped to the CAPs
-// available. It is a preview (issue 16): Convert Now says what converting would give, never that
+// The convert card: a number field, MAX and a slider kept in sync, clamped to the CAPs
+// available. It is a preview: Convert Now says what converting would give, never that
 // it happened, and an empty field converts nothing. No call is made and nothing is converted.
 import {
   clampConvertAmount,

@@ -1,6 +1,6 @@
-// Convert CAPs (SPEC §2 /convert-caps): a preview of the care-finance hub's conversion. It says why
+// Convert CAPs (/convert-caps): a preview of the care-finance hub's conversion. It says why
 // fewer CAPs are available than the dashboard's total, and what the member would have after
-// converting, as what would happen, not what did (issue 16).
+// converting, as what would happen, not what did.
 import {
   convertibleCaps,
   formatAmount,

@@ -1,4 +1,4 @@
-// POST /api/handoff: a one-time code for the sister community app, already in its URL (DESIGN §3).
+// POST /api/handoff: a one-time code for the sister community app, already in its URL.
 import { handoffResponse } from '@crw/core';
 import { apiFetch } from '../../../lib/api-client';
 

@@ -1,4 +1,4 @@
-// The dashboard's main card (issue 16): what the member holds first — REME with its £ value, CAPs
+// The dashboard's main card: what the member holds first — REME with its £ value, CAPs
 // beneath — then the wallet it sits in and the three things to do with it: claim, invite, swap.
 // A figure that goes up while the page is open says so ("+100 CAPs"), once, with a glow.
 import { formatAmount, formatGbp, type UserDetails } from '@crw/core';

@@ -16,8 +16,8 @@ import styles from './dashboard.module.css';
 const REGISTRATION_TOOLTIP = `${SIGNUP_CAPS} CAPs on registering as a member`;
 
 /**
- * SPEC §2's CAPs breakdown — registration, referrals, care actions — with the gauge. The total is
- * the CAPs balance's, shown there once (issue 16: it was shown four times), and the gauge measures
+ * The CAPs breakdown — registration, referrals, care actions — with the gauge. The total is
+ * the CAPs balance's, shown there once (it was shown four times), and the gauge measures
  * progress toward the next milestone (its maximum was the registration CAPs: full for everyone new).
  */
 export function CapsBreakdown({ caps }: { caps: Breakdown }) {

@@ -1,4 +1,4 @@
-// SPEC §2 claim entry: what the member can claim now (with SPEC §4's split) and what is still
+// The claim entry: what the member can claim now (the signup bonus first) and what is still
 // incoming (next round). The Claim button is on the balance card (balance-card.tsx), whose claim
 // screen reads the ETH balance itself on arrival.
 import { formatAmount, type MemberTokens } from '@crw/core';

@@ -9,7 +9,7 @@ import { ThemeToggle } from '../../../ui/theme-toggle';
 import hidden from '../../../ui/visually-hidden.module.css';
 import styles from './dashboard.module.css';
 
-/** SPEC §2: the Aurora/Crimson theme toggle and Logout, and the way to the account settings. On a
+/** The Aurora/Crimson theme toggle and Logout, and the way to the account settings. On a
  * phone, Account and Logout are their icons (their names stay for screen readers and the title). */
 export function DashboardHeader() {
   const logout = useLogout();

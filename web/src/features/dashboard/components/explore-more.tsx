@@ -1,4 +1,4 @@
-// SPEC §2 Explore More: Community Builder, the care-finance hub (COMING SOON), Market (new tab),
+// Explore More: Community Builder, the care-finance hub (COMING SOON), Market (new tab),
 // a further token feature and the Rewards Hub (both coming soon); and the sister community app,
 // opened with a one-time hand-off code (never the session).
 import { MARKET_FIAT_CEILING_REME } from '@crw/core';
@@ -80,7 +80,7 @@ export function ExploreMore() {
   );
 }
 
-/** Opens the sister app with a fresh one-time code as `authtoken` (DESIGN §3). */
+/** Opens the sister app with a fresh one-time code as `authtoken`. */
 function CommunityAppLink() {
   const [busy, setBusy] = useState(false);
   async function open() {

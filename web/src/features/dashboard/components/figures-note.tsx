@@ -1,4 +1,4 @@
-// DESIGN §9: the dashboard's REME figures come from the server's index of the chain; when that has
+// The dashboard's REME figures come from the server's index of the chain; when that has
 // not reached the chain lately, say plainly that they may be out of date.
 import { chainFiguresMayBeOutdated, type ChainFiguresAsOf } from '@crw/core';
 import callout from '../../../ui/callout.module.css';

@@ -1,4 +1,4 @@
-// SPEC §2 Processing card: after a claim is broadcast, follows its receipt (kept in storage, so a
+// The Processing card: after a claim is broadcast, follows its receipt (kept in storage, so a
 // reload keeps following it) to confirmed — balances refresh — or failed.
 import { formatAmount } from '@crw/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';

@@ -1,4 +1,4 @@
-// The Processing card of a sponsored claim (issue 14): the server's record of it, followed live
+// The Processing card of a sponsored claim: the server's record of it, followed live
 // (the event stream refetches it when the relayer moves it on; a slow poll backs that up) from
 // queued to sent to confirmed, or failed with the reason and a way to try again. It is the
 // server's record, so a reload or another device shows the same card.

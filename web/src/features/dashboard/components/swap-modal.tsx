@@ -1,6 +1,6 @@
-// SPEC §2 Swap modal: a preview of swapping CAPs to REME at the one rate the convert page also
-// uses (SPEC §9's 0.166 REME per CAP is that rate rounded: issue 16). The amount input and MAX are
-// disabled; Swap only says it is coming soon (SPEC §8) and makes no call.
+// The swap modal: a preview of swapping CAPs to REME at the one rate the convert page also
+// uses (the original's 0.166 REME per CAP is that rate rounded). The amount input and MAX are
+// disabled; Swap only says it is coming soon and makes no call.
 import { conversionRates, formatGbp, remeBaseUnitsForCaps, remeForCaps } from '@crw/core';
 import * as Dialog from '@radix-ui/react-dialog';
 import { ArrowRightLeft, X } from 'lucide-react';

@@ -1,5 +1,5 @@
-// SPEC §4 Dashboard: details on mount, then every 10 s, on window focus, and when another tab
-// updates the cached `user`; the cache holds only what the dashboard shows (DESIGN §3). A failure
+// The dashboard's details on mount, then every 10 s, on window focus, and when another tab
+// updates the cached `user`; the cache holds only what the dashboard shows. A failure
 // to load logs the member out (the member gate does that for every member page).
 import { DASHBOARD_REFRESH_MS, STORAGE_KEYS, type UserDetails } from '@crw/core';
 import { useQuery } from '@tanstack/react-query';
@@ -7,7 +7,7 @@ import { useEffect } from 'react';
 import { meQuery } from '../../../lib/session';
 import { readStored, writeStored } from '../../../lib/storage';
 
-/** SPEC §3 dashboard state: what the dashboard displays, nothing secret (no keystore). */
+/** The dashboard state: what the dashboard displays, nothing secret (no keystore). */
 function cachedUser(details: UserDetails): string {
   return JSON.stringify({
     email: details.email,
@@ -21,7 +21,7 @@ function cachedUser(details: UserDetails): string {
   });
 }
 
-/** SPEC §3 "Preloaded community data": what the community pages show first, never a secret (the
+/** The preloaded community data: what the community pages show first, never a secret (the
  * wallet goes as its address only). */
 function preloadData(details: UserDetails): Record<string, unknown> {
   return {

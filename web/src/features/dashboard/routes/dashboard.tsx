@@ -1,4 +1,4 @@
-// The wallet dashboard (SPEC §2), in one hierarchy (issue 16): the header with the brand, the
+// The wallet dashboard, in one hierarchy: the header with the brand, the
 // greeting, the balance card (REME and its £ value, CAPs, the wallet, Claim, Invite and Swap), a
 // claim on its way, then what the claim is made of, how the CAPs were earned and Explore More; the
 // contracts last, folded away under Details for experts.
@@ -22,7 +22,7 @@ import { useDashboardDetails } from '../hooks/use-dashboard-details';
 
 export function Component() {
   const me = useDashboardDetails();
-  // SPEC §4: a first-time referral arrival shows the notice once and resets the flag; the details
+  // A first-time referral arrival shows the notice once and resets the flag; the details
   // were asked with the flag, and the server says whether the member did join through a referral.
   const [flagged] = useState(() => {
     if (readStored('referralFlag') !== 'true') return false;

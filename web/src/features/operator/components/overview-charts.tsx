@@ -1,4 +1,4 @@
-// The overview's charts (issue 15), loaded lazily by overview-screen.tsx so that uPlot (a small
+// The overview's charts, loaded lazily by overview-screen.tsx so that uPlot (a small
 // canvas chart library) lands in this chunk alone: members joined per day, CAPs credited per day
 // by kind, claims per day, and REME distributed against claimed. Each chart is an image with a
 // name that says what it shows, and its numbers stand beside it (and day by day, folded away).

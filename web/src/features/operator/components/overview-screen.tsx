@@ -1,4 +1,4 @@
-// The console's overview (issue 15): the community's figures at once, from GET /api/console/overview
+// The console's overview: the community's figures at once, from GET /api/console/overview
 // (computed by the server at most once a minute), and their last 30 days as charts. The charts and
 // their library load only here, in a chunk of their own, while the figures are already on screen.
 import { formatTokens } from '@crw/core';
