@@ -1,4 +1,4 @@
-// The account page's security settings as a member uses them (issue 18): two-factor sign-in with
+// The account page's security settings as a member uses them: two-factor sign-in with
 // an authenticator app (the test is the app: it computes codes from the key the page shows), the
 // places they are signed in, the profile the greeting uses, and signing out reaching every tab
 // and every other browser at once.

@@ -1,4 +1,4 @@
-// The account page's password change, data download and account deletion (issue 18) in Chromium
+// The account page's password change, data download and account deletion in Chromium
 // against the real server: one step re-locks the wallet and changes the login, other browsers are
 // signed out; the download is the member's JSON; deletion asks twice, signs out and frees the
 // e-mail while the referrer keeps every CAP. Screenshots of the three sections at 375 and 1280 px

@@ -43,7 +43,7 @@ async function claimInBrowser(page: Page, amount: string) {
   await expect(page.locator('dt:text-is("Tokens to claim") + dd')).toHaveText(
     new RegExp(`^${amount.replace('.', '\\.')} REME \\(≈ £\\d+\\.\\d\\d\\)$`),
   );
-  // The fee in a few digits with its £ value (issue 16), never 18 decimals.
+  // The fee in a few digits with its £ value, never 18 decimals.
   await expect(page.locator('dt:text-is("Transaction fee") + dd')).toHaveText(
     /^0\.0*[1-9]\d{0,3} ETH \(≈ £\d+\.\d\d\)$/,
   );
@@ -83,7 +83,7 @@ test('claim: distribute, insufficient ETH, fund, claim in the browser, then only
   await expect(stat(page, 'Signup claim')).toHaveText('200.0000');
   await expect(stat(page, 'Referral claim')).toHaveText('0.0000');
 
-  // With 0 ETH the claim screen says so before asking for the password (issue 16), and shows how
+  // With 0 ETH the claim screen says so before asking for the password, and shows how
   // to add ETH: the insufficient-balance screen with the fee and the wallet address. This is a test
   // network with no public faucet: test ETH from the community's organisers, never "Buy ETH".
   await page.getByRole('button', { name: 'Claim 200.0000 REME' }).click();

@@ -104,7 +104,7 @@ test('the dashboard by keyboard: theme, copy, the swap modal, focus always visib
   const dialog = page.getByRole('dialog', { name: 'Swap CAPs to REME – Coming Soon' });
   await expect(dialog).toBeVisible();
   await expect(dialog.getByTestId('swap-pay')).toHaveText('200 CAPs');
-  // At the one rate the convert page also shows (issue 16), not the swap modal's own 0.166.
+  // At the one rate the convert page also shows, not the swap modal's own 0.166.
   await expect(dialog.getByTestId('swap-receive')).toHaveText('33.1785 REME');
   // Focus stays inside the dialog: Tab cycles between Swap and Close (amount and MAX are disabled).
   const swap = dialog.getByRole('button', { name: 'Swap' });

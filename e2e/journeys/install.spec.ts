@@ -1,4 +1,4 @@
-// Installable on a phone (issue 16): the web app manifest with its icons, the theme colour, and
+// Installable on a phone: the web app manifest with its icons, the theme colour, and
 // the service worker that keeps the app shell (index.html, JS, CSS) and never an API answer — the
 // member's keystore comes with /api/me. Against the server that needs no e-mail confirmation, so a
 // member is signed in straight after registering.

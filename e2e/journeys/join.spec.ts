@@ -101,7 +101,7 @@ test.describe('join: sign up, keep the phrase, confirm, sign in', () => {
 
     await page.getByLabel('Your 12-word code').fill(phrase.split(' ').reverse().join(' '));
     await page.getByRole('button', { name: 'Continue' }).click();
-    // Issue 16: the first wrong word is named (the original said only "Entered mnemonic mismatch the original one").
+    // The first wrong word is named (the original said only "Entered mnemonic mismatch the original one").
     await expect(page.getByRole('alert')).toHaveText('Word 1 does not match your recovery code.');
     await page.getByRole('button', { name: 'Go back to copy again' }).click();
     await expect(page.getByRole('button', { name: 'Copy All Words' })).toBeVisible();
@@ -117,7 +117,7 @@ test.describe('join: sign up, keep the phrase, confirm, sign in', () => {
     const second = await waitForMail(request, email, 'Confirm your e-mail address', first.id);
     await page.goto(second.links.find((l) => l.includes('/auth/verify-email'))!);
     await expect(page).toHaveURL(/\/dashboard$/);
-    // No name or username given: greeted by the e-mail's local part (issue 16: not "User").
+    // No name or username given: greeted by the e-mail's local part (not "User").
     await expect(
       page.getByRole('heading', { name: `Hello, ${email.split('@')[0]}` }),
     ).toBeVisible();

@@ -1,4 +1,4 @@
-// Issue 16's defects as a member meets them, each shown fixed in Chromium against the real stack.
+// The member-experience fixes as a member meets them, each shown in Chromium against the real stack.
 import {
   confirmByMail,
   joinThroughLink,

@@ -1,5 +1,5 @@
-// Every validation and error message of SPEC §5 and §8 on the account screens, exactly; each under
-// the field it is about, which is marked invalid and described by it (issue 16).
+// Every validation and error message (docs/product.md, "Messages") on the account screens, exactly; each under
+// the field it is about, which is marked invalid and described by it.
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures/test';
 import { confirmByMail, newEmail, registerOnRegisterScreen, waitForMail } from '../fixtures/member';
@@ -115,7 +115,7 @@ test.describe.serial('messages', () => {
     await expectFieldError(page, 'Email', 'Please enter a valid email address');
   });
 
-  // 8 characters, as on /register (issue 16: the sign-up card took 6).
+  // 8 characters, as on /register (the sign-up card took 6).
   test("auth sign-up: 'Password must be at least 8 characters long'", async ({ page }) => {
     await authSignUp(page, 'a@example.test', '1234567', '1234567');
     await expectFieldError(page, 'Password', 'Password must be at least 8 characters long');

@@ -1,4 +1,4 @@
-// Issue 16, defect 12: a member on a 375 px phone. The dashboard's figures sit on one line each and
+// A member on a 375 px phone. The dashboard's figures sit on one line each and
 // line up; the referral link and addresses are never broken inside (shortened in the middle, whole
 // for copying); the network graph is drawn at a readable size. Screenshots of each screen at 375
 // and 1280 px in both themes, each checked by axe.

@@ -1,4 +1,4 @@
-// Issue 16's defects on the money screens (1, 8, 9, 10) as a member meets them, in Chromium against
+// The money screens as a member meets them, in Chromium against
 // the real server, database, chain and mail: the claim screen's fee check, the dashboard's numbers,
 // the convert preview, and crypto a newcomer can read.
 import type { Page } from '@playwright/test';
@@ -30,7 +30,7 @@ function colours(page: Page, selector: string) {
   }, selector);
 }
 
-test('defect 1: the claim screen says before the password whether the ETH covers the fee, and claims as soon as ETH arrives', async ({
+test('the claim screen says before the password whether the ETH covers the fee, and claims as soon as ETH arrives', async ({
   page,
   request,
 }) => {
@@ -74,7 +74,7 @@ test('defect 1: the claim screen says before the password whether the ETH covers
   await expect(page).not.toHaveURL(/insufficient-balance/);
 });
 
-test('defect 10: plain crypto: the contracts folded away from the wallet, fees in a few digits with £, test ETH and a faucet, transactions linked', async ({
+test('plain crypto: the contracts folded away from the wallet, fees in a few digits with £, test ETH and a faucet, transactions linked', async ({
   page,
   request,
 }) => {
@@ -140,7 +140,7 @@ test('defect 10: plain crypto: the contracts folded away from the wallet, fees i
 test.describe('on the server whose community pays claim fees', () => {
   test.use({ baseURL: noConfirmURL });
 
-  test('defect 8: the CAPs total once, a gauge toward the next milestone, CAPs available explained, one rate', async ({
+  test('the CAPs total once, a gauge toward the next milestone, CAPs available explained, one rate', async ({
     page,
   }) => {
     test.setTimeout(180_000);
@@ -192,7 +192,7 @@ test.describe('on the server whose community pays claim fees', () => {
     await expect(page.getByText(/£6\.03/)).toHaveCount(0);
   });
 
-  test('defect 9: the convert preview opens calm, says what would happen, never that it happened, and an empty field converts nothing', async ({
+  test('the convert preview opens calm, says what would happen, never that it happened, and an empty field converts nothing', async ({
     page,
   }) => {
     test.setTimeout(180_000);
@@ -241,7 +241,7 @@ test.describe('on the server whose community pays claim fees', () => {
     await expect(page.getByRole('button', { name: 'Convert Now' })).toBeEnabled();
   });
 
-  test('defect 10 with a sponsored claim: no ETH check, the transaction linked', async ({
+  test('plain crypto with a sponsored claim: no ETH check, the transaction linked', async ({
     page,
   }) => {
     test.setTimeout(180_000);

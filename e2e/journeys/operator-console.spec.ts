@@ -1,4 +1,4 @@
-// The operator console as an operator uses it (issue 15): granted by the CLI, closed until
+// The operator console as an operator uses it: granted by the CLI, closed until
 // two-factor sign-in is on (the test is the authenticator app), then a member found by search,
 // a care action credited on their page, and both actions in the audit log. A member who opens
 // /operator is told it is not for them and never downloads the console's code.

@@ -1,4 +1,4 @@
-// The production path end to end (issue 13): a separate chain node (Hardhat's, standing in for
+// The production path end to end: a separate chain node (Hardhat's, standing in for
 // Sepolia), the contracts put there by `ops deploy`, PostgreSQL and two server processes. A member
 // registers on one process, the operator distributes, the member claims in Chromium through the
 // other, and the dashboard shows the claimed REME from the database once the follower has seen the

@@ -40,7 +40,7 @@ test('A shares the link; B, C, D, E join down the chain: A earns 100 + 50 + 25, 
     link = await referralLinkOf(friend);
     await context.close();
   }
-  // The CAPs total is the balance's, shown once (issue 16: the breakdown no longer repeats it).
+  // The CAPs total is the balance's, shown once (the breakdown no longer repeats it).
   await expect(page.getByTestId('caps-balance')).toHaveText(String(200 + 175));
 
   // Community Builder shows the same numbers the SQL functions return.
@@ -107,7 +107,7 @@ test('a first-time referral arrival shows the notice once and resets the flag', 
   await expect(page.getByText("Congratulations you've earned 200 CAPs.")).toHaveCount(0);
 });
 
-// Issue 16: said as the link opens, not after the wallet is built (the server still refuses a
+// Said as the link opens, not after the wallet is built (the server still refuses a
 // sign-up with an unknown code: server/test/referrals.test.ts), with a way on without it.
 test('an unknown referral code is said as the link opens, and the member can join without it', async ({
   page,

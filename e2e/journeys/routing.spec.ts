@@ -1,8 +1,8 @@
 import { expect, test } from '../fixtures/test';
 
-test.describe('routing rules that need no account (SPEC §2)', () => {
+test.describe('routing rules that need no account', () => {
   for (const prefix of ['r', 'signup']) {
-    // ABC123 names no member, so the sign-up card says so as it opens (issue 16: it said "applied").
+    // ABC123 names no member, so the sign-up card says so as it opens (it said "applied").
     test(`/${prefix}/{code} redirects to /?ref={code}, where the code is checked`, async ({
       page,
     }) => {
@@ -28,7 +28,7 @@ test.describe('routing rules that need no account (SPEC §2)', () => {
   });
 
   // A signed-in member goes on to /dashboard (join.spec.ts); without a session to open, the sign-in
-  // card says the address is confirmed (issue 16: it was a blank sign-in card).
+  // card says the address is confirmed (it was a blank sign-in card).
   test('/?confirmed=true without a session: the sign-in card, saying the address is confirmed', async ({
     page,
   }) => {
@@ -49,7 +49,7 @@ test.describe('routing rules that need no account (SPEC §2)', () => {
     await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
   });
 
-  test('every SPEC §2 route renders without errors (member pages send a visitor to /)', async ({
+  test('every route renders without errors (member pages send a visitor to /)', async ({
     page,
   }) => {
     for (const [path, heading] of [

@@ -1,4 +1,4 @@
-// Every SPEC §2 screen as a member meets it, at 375 px and 1280 px in both themes: screenshots
+// Every screen as a member meets it, at 375 px and 1280 px in both themes: screenshots
 // saved as artifacts, axe with no serious or critical violation, no sideways scrolling on a phone.
 import {
   confirmByMail,

@@ -1,4 +1,4 @@
-// Issue 14, acceptance 1: a member with 0 ETH claims in Chromium, the community pays the network
+// A member with 0 ETH claims in Chromium, the community pays the network
 // fee through the relayer, the REME arrive and the dashboard shows them; the sponsor's spend is
 // recorded. The Processing card follows the claim live and survives a reload.
 import type { Page } from '@playwright/test';

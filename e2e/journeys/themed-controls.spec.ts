@@ -1,4 +1,4 @@
-// Issue 16, defect 13: the controls a member meets wear the theme. A page on its way shows its
+// The controls a member meets wear the theme. A page on its way shows its
 // shape, not "Loading…"; toasts take the theme's colours, not black; a disabled button looks
 // unavailable; the Rewards Hub is marked coming soon, not struck through; the Processing card of a
 // claim on its way turns a spinner. Checks are soft: a run reports every control that is wrong.

@@ -1,4 +1,4 @@
-// Issue 16: the main screens compared with their reference screenshots (journeys/visual.spec.ts-
+// The main screens compared with their reference screenshots (journeys/visual.spec.ts-
 // snapshots/), so a layout drift — a card wider than a phone, a header that stretches, a balance
 // that wraps — fails here before a member sees it. What differs by member (the wallet address,
 // the referral link) is masked. A deliberate design change updates the references:
