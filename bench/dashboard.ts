@@ -15,12 +15,12 @@ import {
   cookieOf,
   makeMemberKeys,
   registerBody,
-} from '@crw/server/test/helpers/members';
-import { startHardhatNode } from '@crw/server/test/helpers/hardhat-node';
+} from '@crw/server/testing/members';
+import { startHardhatNode } from '@crw/server/testing/hardhat-node';
 import { freePort, median, repoRoot, waitFor } from './lib/harness';
 
 process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
-const { createPostgresDatabase } = await import('@crw/server/test/helpers/test-database');
+const { createPostgresDatabase } = await import('@crw/server/testing/database');
 
 const runs = Number(process.env.RUNS ?? 3);
 const duration = Number(process.env.DURATION ?? 10);

@@ -20,7 +20,7 @@ import { openDatabase } from '@crw/server/db/database';
 import { setUpSchema } from '@crw/server/db/setup';
 import { claimData } from '@crw/server/distribution/claims';
 import { publishRound } from '@crw/server/distribution/rounds';
-import { createPostgresDatabase } from '@crw/server/test/helpers/test-database';
+import { createPostgresDatabase } from '@crw/server/testing/database';
 
 process.env.TEST_DATABASE_URL ??=
   process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

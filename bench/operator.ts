@@ -40,13 +40,13 @@ import {
   ORIGIN,
   signedInCookie,
   type MemberKeys,
-} from '@crw/server/test/helpers/members';
+} from '@crw/server/testing/members';
 import {
   spawnServer,
   waitForHealthy,
   type ServerProcess,
-} from '@crw/server/test/helpers/server-process';
-import { buildTestApp } from '@crw/server/test/helpers/test-app';
+} from '@crw/server/testing/server-process';
+import { buildTestApp } from '@crw/server/testing/app';
 import { measureRoundsScreen, type RoundsScreenFigures } from './lib/console-browser';
 import { freePort } from './lib/harness';
 

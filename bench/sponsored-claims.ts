@@ -15,8 +15,8 @@ import {
   registerBody,
   signIn,
   cookieOf,
-} from '@crw/server/test/helpers/members';
-import { buildTestApp } from '@crw/server/test/helpers/test-app';
+} from '@crw/server/testing/members';
+import { buildTestApp } from '@crw/server/testing/app';
 import { median } from './lib/harness';
 
 const MEMBERS = Number(process.env.MEMBERS ?? 1_000);

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { BrowserContext, Page } from '@playwright/test';
-import { makeMemberKeys, registerBody } from '@crw/server/test/helpers/members';
+import { makeMemberKeys, registerBody } from '@crw/server/testing/members';
 import { launchChromium, median, repoRoot, startServer } from './lib/harness';
 
 const runs = Number(process.env.RUNS ?? 7);

@@ -1,6 +1,6 @@
 // Small pieces every benchmark uses.
 import { chromium } from '@playwright/test';
-import { freePort } from '@crw/server/test/helpers/ports';
+import { freePort } from '@crw/server/testing/ports';
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
