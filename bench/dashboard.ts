@@ -17,7 +17,7 @@ import {
   registerBody,
 } from '@crw/server/testing/members';
 import { startHardhatNode } from '@crw/server/testing/hardhat-node';
-import { freePort, median, repoRoot, waitFor } from './lib/harness';
+import { freePort, median, repoRoot, waitForHealth } from './lib/harness';
 
 process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
 const { createPostgresDatabase } = await import('@crw/server/testing/database');
@@ -37,10 +37,7 @@ async function startServer(env: Record<string, string>) {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(
-    async () => (await fetch(`${url}/api/health`).catch(() => undefined))?.status === 200,
-    120_000,
-  );
+  await waitForHealth(url);
   return { url, stop: () => child.kill('SIGTERM') };
 }
 

@@ -18,7 +18,7 @@
 // kind, default 30), --browser, --web-dist DIR, --keep-database (left for investigation).
 // BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test) names the server; only a new
 // crw_bench_operator_* database on it is used.
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -34,13 +34,11 @@ import { memberDetail, searchMembers } from '@crw/server/features/console/member
 import { computeOverview, DayBlocks } from '@crw/server/features/console/overview';
 import type { AppServices } from '@crw/server/services';
 import {
-  cookieOf,
-  joinAndConfirm,
-  makeMemberKeys,
-  ORIGIN,
-  signedInCookie,
-  type MemberKeys,
-} from '@crw/server/testing/members';
+  consoleOperator,
+  totpCode,
+  type ConsoleOperator,
+} from '@crw/server/testing/console-operator';
+import { cookieOf, makeMemberKeys, ORIGIN, type MemberKeys } from '@crw/server/testing/members';
 import {
   spawnServer,
   waitForHealthy,
@@ -48,7 +46,7 @@ import {
 } from '@crw/server/testing/server-process';
 import { buildTestApp } from '@crw/server/testing/app';
 import { measureRoundsScreen, type RoundsScreenFigures } from './lib/console-browser';
-import { freePort } from './lib/harness';
+import { freePort, percentile } from './lib/harness';
 
 const { values: options } = parseArgs({
   options: {
@@ -267,54 +265,15 @@ async function seed(n: number): Promise<number> {
 // The operator: registered, confirmed and granted the role through the API, then signed in with
 // an authenticator code (RFC 6238, as an authenticator app computes it).
 
-function totp(base32Secret: string, at = Date.now()): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let bits = '';
-  for (const ch of base32Secret.replace(/=+$/, '').toUpperCase())
-    bits += alphabet.indexOf(ch).toString(2).padStart(5, '0');
-  const key = Buffer.from((bits.match(/.{8}/g) ?? []).map((b) => parseInt(b, 2)));
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(Math.floor(at / 30_000)));
-  const mac = createHmac('sha1', key).update(counter).digest();
-  const offset = mac[mac.length - 1]! & 0xf;
-  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
-}
-
 type App = Awaited<ReturnType<typeof buildTestApp>>;
-interface Operator {
+interface Operator extends ConsoleOperator {
   keys: MemberKeys;
-  /** The authenticator's secret (base32), to sign in again elsewhere. */
-  secret: string;
-  /** The console's session (cookie header). */
-  cookie: string;
 }
 
 async function signInOperator(t: App): Promise<Operator> {
   const keys = await makeMemberKeys({ email: 'operator@bench.test' });
-  await joinAndConfirm(t.app, t.services.database.db, keys);
-  const post = async (url: string, payload: object, headers: Record<string, string>) => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url,
-      headers: { origin: ORIGIN, ...headers },
-      payload,
-    });
-    if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
-    return res;
-  };
-  await post(
-    '/api/operator/operators',
-    { email: keys.email, operator: true },
-    { authorization: `Bearer ${t.services.operatorKey}` },
-  );
-  const cookie = await signedInCookie(t.app, keys);
-  const enabled = await post('/auth/two-factor/enable', { password: keys.authSecret }, { cookie });
-  const secret = new URL((enabled.json() as { totpURI: string }).totpURI).searchParams.get(
-    'secret',
-  )!;
-  // Turning two-factor on ends in a new session that passed the code: the console's session.
-  const verified = await post('/auth/two-factor/verify-totp', { code: totp(secret) }, { cookie });
-  return { keys, secret, cookie: cookieOf(verified.headers['set-cookie']) };
+  const db = t.services.database.db;
+  return { keys, ...(await consoleOperator(t.app, db, keys, t.services.operatorKey)) };
 }
 
 /** The operator signs in to a running server as the browser does (password, then the code);
@@ -335,7 +294,7 @@ async function signInOverHttp(base: string, operator: Operator) {
   });
   const passed = await post(
     '/auth/two-factor/verify-totp',
-    { code: totp(operator.secret) },
+    { code: totpCode(operator.secret) },
     cookieOf(pending.headers.getSetCookie()),
   );
   const cookies = passed.headers
@@ -543,9 +502,6 @@ interface Result {
   samples: Sample[];
   capped: boolean;
 }
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 
 const OVERVIEW = '/api/console/overview';
 const DRY_RUN = '/api/console/rounds/dry-run?filter=changed';

@@ -6,15 +6,12 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase } from '@crw/server/db/database';
 import { setUpSchema } from '@crw/server/db/setup';
+import { percentile } from './lib/harness';
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const sizes = (process.env.SIZES ?? '10000,1000000').split(',').map(Number);
 const iterations = Number(process.env.ITERATIONS ?? 200);
 const newMembers = Number(process.env.CREDIT_MEMBERS ?? 2000);
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 async function timed(fn: () => Promise<unknown>): Promise<number> {
   const started = process.hrtime.bigint();

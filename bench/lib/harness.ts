@@ -17,12 +17,27 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-export async function waitFor(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+/** The value below which p % of `sorted` lie (nearest rank). */
+export function percentile(sorted: number[], p: number): number {
+  return sorted[
+    Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
+  ]!;
+}
+
+async function waitFor(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error('timed out');
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** Resolves once the server at `url` answers GET /api/health with 200 (two minutes at most). */
+export function waitForHealth(url: string): Promise<void> {
+  return waitFor(
+    async () => (await fetch(`${url}/api/health`).catch(() => undefined))?.status === 200,
+    120_000,
+  );
 }
 
 /** BENCH_URL when given; otherwise a fresh server process (embedded database, quiet logs). */
@@ -52,10 +67,7 @@ export async function startServer(
     stdio: 'inherit',
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(
-    async () => (await fetch(`${url}/api/health`).catch(() => undefined))?.status === 200,
-    120_000,
-  );
+  await waitForHealth(url);
   return { url, dataDir, stop: () => child.kill('SIGTERM') };
 }
 
