@@ -4,6 +4,7 @@
 // per request) and the chain calls the server made meanwhile; /api/me also with `Cache-Control:
 // no-cache` (every read from the database, as after a "changed" event); then /api/me on two server
 // processes. RUNS rounds (default 3), DURATION seconds each (default 10); medians printed.
+// --smoke: one round of 1 s, 5 members.
 import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,15 +18,23 @@ import {
   registerBody,
 } from '@crw/server/testing/members';
 import { startHardhatNode } from '@crw/server/testing/hardhat-node';
-import { freePort, median, repoRoot, waitForHealth } from './lib/harness';
+import {
+  freePort,
+  median,
+  repoRoot,
+  sized,
+  smokeNeedsPostgres,
+  waitForHealth,
+} from './lib/harness';
 
 process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
+await smokeNeedsPostgres(process.env.TEST_DATABASE_URL);
 const { createPostgresDatabase } = await import('@crw/server/testing/database');
 
-const runs = Number(process.env.RUNS ?? 3);
-const duration = Number(process.env.DURATION ?? 10);
+const runs = sized(Number(process.env.RUNS ?? 3), 1);
+const duration = sized(Number(process.env.DURATION ?? 10), 1);
 const connections = 50;
-const MEMBERS = 50;
+const MEMBERS = sized(50, 5);
 const operatorApiKey = 'bench-operator-key-0123456789-0123456789';
 
 async function startServer(env: Record<string, string>) {

@@ -3,13 +3,22 @@
 // screen is usable, for sign-up (CREATE ACCOUNT → the 12 words shown), sign-in (LOGIN → the
 // dashboard's greeting and claim button), claim (Complete → the Processing card) and recovery
 // (Recover → the dashboard), and the longest main-thread task in that time (PerformanceObserver
-// "longtask"). Medians of RUNS members (default 5). Needs `npm run build -w web` (and contracts).
+// "longtask"). Medians of RUNS members (default 5; --smoke: 1). Needs `npm run build -w web` (and
+// contracts).
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { BrowserContext, BrowserContextOptions, Page } from '@playwright/test';
-import { launchChromium, median, repoRoot, startServer } from './lib/harness';
+import {
+  launchChromium,
+  median,
+  repoRoot,
+  sized,
+  smokeNeedsChromium,
+  startServer,
+} from './lib/harness';
 
-const runs = Number(process.env.RUNS ?? 5);
+smokeNeedsChromium();
+const runs = sized(Number(process.env.RUNS ?? 5), 1);
 const PASSWORD = 'Journey-Bench-1';
 const NEW_PASSWORD = 'Journey-Bench-2';
 

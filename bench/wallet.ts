@@ -1,13 +1,21 @@
 // Wallet work in Chromium, as members' browsers do it: creation + encryption (scrypt N=131072,
 // r=8, p=1) and decryption in the built wallet worker, and the longest main-thread task during
-// each (the page must never freeze). RUNS rounds (default 5); medians printed.
+// each (the page must never freeze). RUNS rounds (default 5; --smoke: 1); medians printed.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 
 import { walletChallenge } from '@crw/server/testing/members';
-import { launchChromium, median, repoRoot, startServer } from './lib/harness';
+import {
+  launchChromium,
+  median,
+  repoRoot,
+  sized,
+  smokeNeedsChromium,
+  startServer,
+} from './lib/harness';
 
-const runs = Number(process.env.RUNS ?? 5);
+smokeNeedsChromium();
+const runs = sized(Number(process.env.RUNS ?? 5), 1);
 const workerAsset = readdirSync(path.join(repoRoot, 'web/dist/assets')).find((f) =>
   /^wallet\.worker-.*\.js$/.test(f),
 );
