@@ -1,4 +1,4 @@
-// The dashboard's reads at load (issue 13): the production shape — PostgreSQL, a separate chain
+// The dashboard's reads at load: the production shape — PostgreSQL, a separate chain
 // node (Hardhat's, standing in for Sepolia) and the contracts deployed by `ops deploy` — with 50
 // connections: /api/config, /api/me and /api/referrals/network (req/s, p50, p99, the server's CPU
 // per request) and the chain calls the server made meanwhile; /api/me also with `Cache-Control:

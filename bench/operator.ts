@@ -1,4 +1,4 @@
-// The operator console's API at community scale (issue 15): on PostgreSQL with N members (default
+// The operator console's API at community scale: on PostgreSQL with N members (default
 // 1,000,000; `--members N`), the latency of member search, of a member's page and of the overview,
 // each request through the real HTTP stack (the app built in process, listening on a port, asked
 // with fetch) by an operator who signed in with two-factor exactly as a person does. Goal: each

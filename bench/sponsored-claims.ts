@@ -1,4 +1,4 @@
-// Sponsored claims at scale (issue 14): MEMBERS (default 1,000) members on the embedded chain each
+// Sponsored claims at scale: MEMBERS (default 1,000) members on the embedded chain each
 // sign a claim request and POST it; the relayer sends them in batches of RELAYER_BATCH_SIZE
 // (default 100) through claimMany. Timed from the first request to the last claim confirmed:
 // claims confirmed per minute; and from the relayer's transactions: gas per claim, the sponsor's
