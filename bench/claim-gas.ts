@@ -2,7 +2,8 @@
 // claims after a second round raises those members' amounts. Prints medians and ranges.
 // Then the relayer's claimMany in a 1,000-member round (BATCH_MEMBERS): gas per claim (the batch's
 // gasUsed / its claims) of 5 batches each of 10, 50 and 100 first claims, then of the same batches
-// as repeat claims after a second round.
+// as repeat claims after a second round. --smoke: 5 claims in a 1,000-member round, one batch of
+// each size in a 200-member round.
 import type { Contract } from 'ethers';
 import { BrowserProvider, Wallet, getAddress, hexlify, parseEther, randomBytes } from 'ethers';
 import { buildTree, proofAt, type Entitlement } from '@crw/core';
@@ -13,13 +14,13 @@ import {
   WELL_KNOWN_TEST_KEYS,
   type BatchClaim,
 } from '@crw/contracts';
-import { median } from './lib/harness';
+import { median, sized } from './lib/harness';
 
-const MEMBERS = Number(process.env.MEMBERS ?? 100_000);
-const SAMPLE = 20;
-const BATCH_MEMBERS = Number(process.env.BATCH_MEMBERS ?? 1_000);
+const MEMBERS = sized(Number(process.env.MEMBERS ?? 100_000), 1_000);
+const SAMPLE = sized(20, 5);
+const BATCH_MEMBERS = sized(Number(process.env.BATCH_MEMBERS ?? 1_000), 200);
 const BATCH_SIZES = [10, 50, 100];
-const BATCHES = 5;
+const BATCHES = sized(5, 1);
 if (BATCH_MEMBERS < BATCHES * BATCH_SIZES.reduce((sum, size) => sum + size, 0))
   throw new Error('BATCH_MEMBERS is too small for the batches');
 

@@ -1,9 +1,10 @@
-// The dashboard's reads at load (issue 13): the production shape — PostgreSQL, a separate chain
+// The dashboard's reads at load: the production shape — PostgreSQL, a separate chain
 // node (Hardhat's, standing in for Sepolia) and the contracts deployed by `ops deploy` — with 50
 // connections: /api/config, /api/me and /api/referrals/network (req/s, p50, p99, the server's CPU
 // per request) and the chain calls the server made meanwhile; /api/me also with `Cache-Control:
 // no-cache` (every read from the database, as after a "changed" event); then /api/me on two server
 // processes. RUNS rounds (default 3), DURATION seconds each (default 10); medians printed.
+// --smoke: one round of 1 s, 5 members.
 import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,17 +16,25 @@ import {
   cookieOf,
   makeMemberKeys,
   registerBody,
-} from '@crw/server/test/helpers/members';
-import { startHardhatNode } from '@crw/server/test/helpers/hardhat-node';
-import { freePort, median, repoRoot, waitFor } from './lib/harness';
+} from '@crw/server/testing/members';
+import { startHardhatNode } from '@crw/server/testing/hardhat-node';
+import {
+  freePort,
+  median,
+  repoRoot,
+  sized,
+  smokeNeedsPostgres,
+  waitForHealth,
+} from './lib/harness';
 
 process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
-const { createPostgresDatabase } = await import('@crw/server/test/helpers/test-database');
+await smokeNeedsPostgres(process.env.TEST_DATABASE_URL);
+const { createPostgresDatabase } = await import('@crw/server/testing/database');
 
-const runs = Number(process.env.RUNS ?? 3);
-const duration = Number(process.env.DURATION ?? 10);
+const runs = sized(Number(process.env.RUNS ?? 3), 1);
+const duration = sized(Number(process.env.DURATION ?? 10), 1);
 const connections = 50;
-const MEMBERS = 50;
+const MEMBERS = sized(50, 5);
 const operatorApiKey = 'bench-operator-key-0123456789-0123456789';
 
 async function startServer(env: Record<string, string>) {
@@ -37,10 +46,7 @@ async function startServer(env: Record<string, string>) {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(
-    async () => (await fetch(`${url}/api/health`).catch(() => undefined))?.status === 200,
-    120_000,
-  );
+  await waitForHealth(url);
   return { url, stop: () => child.kill('SIGTERM') };
 }
 

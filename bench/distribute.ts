@@ -5,7 +5,8 @@
 // embedded chain. Afterwards every member's proof is derived from the stored nodes, a sample of
 // proofs served by getClaimData is checked with @openzeppelin/merkle-tree against the root read
 // from the chain, and a few of them are claimed on chain.
-// Usage: DATABASE_URL=postgres://… npm run bench:distribute [-- 100000 1000000]
+// Usage: DATABASE_URL=postgres://… npm run bench:distribute [-- 100000 1000000]; --smoke: 1,000
+// members, 20 proofs checked.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,12 +21,14 @@ import { openDatabase } from '@crw/server/db/database';
 import { setUpSchema } from '@crw/server/db/setup';
 import { claimData } from '@crw/server/distribution/claims';
 import { publishRound } from '@crw/server/distribution/rounds';
-import { createPostgresDatabase } from '@crw/server/test/helpers/test-database';
+import { createPostgresDatabase } from '@crw/server/testing/database';
+import { sized, smokeNeedsPostgres } from './lib/harness';
 
 process.env.TEST_DATABASE_URL ??=
   process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const sizes = process.argv.slice(2).map(Number).filter(Boolean);
-const SAMPLE = 200;
+await smokeNeedsPostgres(process.env.TEST_DATABASE_URL);
+const sizes = sized(process.argv.slice(2).map(Number).filter(Boolean), [1_000]);
+const SAMPLE = sized(200, 20);
 const CLAIMS = 3;
 const silent = { info() {}, warn() {}, error() {}, debug() {} } as unknown as FastifyBaseLogger;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;

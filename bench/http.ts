@@ -1,11 +1,12 @@
 // HTTP throughput of the one server process: autocannon, 50 connections, 10 s each, on
 // /api/health and on a hashed static asset; RUNS rounds (default 3), medians printed.
 // BENCH_URL=http://host:port uses a server you started; otherwise one is started here.
+// --smoke: one round of 1 s.
 import autocannon from 'autocannon';
-import { median, startServer } from './lib/harness';
+import { median, sized, startServer } from './lib/harness';
 
-const runs = Number(process.env.RUNS ?? 3);
-const duration = Number(process.env.DURATION ?? 10);
+const runs = sized(Number(process.env.RUNS ?? 3), 1);
+const duration = sized(Number(process.env.DURATION ?? 10), 1);
 const connections = 50;
 
 async function staticAssetPath(url: string): Promise<string> {

@@ -3,13 +3,22 @@
 // screen is usable, for sign-up (CREATE ACCOUNT → the 12 words shown), sign-in (LOGIN → the
 // dashboard's greeting and claim button), claim (Complete → the Processing card) and recovery
 // (Recover → the dashboard), and the longest main-thread task in that time (PerformanceObserver
-// "longtask"). Medians of RUNS members (default 5). Needs `npm run build -w web` (and contracts).
+// "longtask"). Medians of RUNS members (default 5; --smoke: 1). Needs `npm run build -w web` (and
+// contracts).
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import type { Page } from '@playwright/test';
-import { launchChromium, median, repoRoot, startServer } from './lib/harness';
+import type { BrowserContext, BrowserContextOptions, Page } from '@playwright/test';
+import {
+  launchChromium,
+  median,
+  repoRoot,
+  sized,
+  smokeNeedsChromium,
+  startServer,
+} from './lib/harness';
 
-const runs = Number(process.env.RUNS ?? 5);
+smokeNeedsChromium();
+const runs = sized(Number(process.env.RUNS ?? 5), 1);
 const PASSWORD = 'Journey-Bench-1';
 const NEW_PASSWORD = 'Journey-Bench-2';
 
@@ -60,6 +69,21 @@ async function devMailLink(
   throw new Error(`no "${subject}" mail for ${to}`);
 }
 
+/** A browser context whose pages record their long tasks from their first script on. */
+async function watchedContext(options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+  await context.addInitScript(() => {
+    const w = window as unknown as { __name: unknown; __longTasks: PerformanceEntry[] };
+    w.__name = (fn: unknown) => fn; // tsx names functions with a helper the page lacks
+    w.__longTasks = [];
+    new PerformanceObserver((list) => w.__longTasks.push(...list.getEntries())).observe({
+      type: 'longtask',
+      buffered: true,
+    });
+  });
+  return context;
+}
+
 const server = await startServer({ REQUIRE_EMAIL_CONFIRMATION: 'false', SPONSOR_CLAIMS: 'true' });
 const browser = await launchChromium();
 const results: Record<'signUp' | 'signIn' | 'claim' | 'recovery', Timing[]> = {
@@ -73,19 +97,7 @@ try {
   for (let run = 0; run < runs; run++) {
     const email = `journey.${Date.now().toString(36)}${run}@example.test`;
     emails.push(email);
-    const context = await browser.newContext({
-      viewport: { width: 1280, height: 900 },
-      permissions: ['clipboard-read', 'clipboard-write'],
-    });
-    await context.addInitScript(() => {
-      const w = window as unknown as { __name: unknown; __longTasks: PerformanceEntry[] };
-      w.__name = (fn: unknown) => fn; // tsx names functions with a helper the page lacks
-      w.__longTasks = [];
-      new PerformanceObserver((list) => w.__longTasks.push(...list.getEntries())).observe({
-        type: 'longtask',
-        buffered: true,
-      });
-    });
+    const context = await watchedContext({ permissions: ['clipboard-read', 'clipboard-write'] });
     const page = await context.newPage();
 
     // Sign-up on the start page's card: to the 12 words.
@@ -149,16 +161,7 @@ try {
   );
 
   for (const email of emails) {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await context.addInitScript(() => {
-      const w = window as unknown as { __name: unknown; __longTasks: PerformanceEntry[] };
-      w.__name = (fn: unknown) => fn;
-      w.__longTasks = [];
-      new PerformanceObserver((list) => w.__longTasks.push(...list.getEntries())).observe({
-        type: 'longtask',
-        buffered: true,
-      });
-    });
+    const context = await watchedContext();
     const page = await context.newPage();
     await page.goto(`${server.url}/`);
     await page.getByLabel('Email').fill(email);

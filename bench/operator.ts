@@ -1,4 +1,4 @@
-// The operator console's API at community scale (issue 15): on PostgreSQL with N members (default
+// The operator console's API at community scale: on PostgreSQL with N members (default
 // 1,000,000; `--members N`), the latency of member search, of a member's page and of the overview,
 // each request through the real HTTP stack (the app built in process, listening on a port, asked
 // with fetch) by an operator who signed in with two-factor exactly as a person does. Goal: each
@@ -16,9 +16,11 @@
 // handed to the browser; goal: no main-thread task > 200 ms, tens of row elements at once.
 // Options: --members N, --requests N (per kind, default 200), --kind-seconds S (a time cap per
 // kind, default 30), --browser, --web-dist DIR, --keep-database (left for investigation).
+// --smoke: 1,000 members, 5 requests per kind, 5 s per kind, without the 31 s wait for a stale dry
+// run; the rounds screen in Chromium (web/dist) when there is a Chromium.
 // BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test) names the server; only a new
 // crw_bench_operator_* database on it is used.
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -34,21 +36,28 @@ import { memberDetail, searchMembers } from '@crw/server/features/console/member
 import { computeOverview, DayBlocks } from '@crw/server/features/console/overview';
 import type { AppServices } from '@crw/server/services';
 import {
-  cookieOf,
-  joinAndConfirm,
-  makeMemberKeys,
-  ORIGIN,
-  signedInCookie,
-  type MemberKeys,
-} from '@crw/server/test/helpers/members';
+  consoleOperator,
+  totpCode,
+  type ConsoleOperator,
+} from '@crw/server/testing/console-operator';
+import { cookieOf, makeMemberKeys, ORIGIN, type MemberKeys } from '@crw/server/testing/members';
 import {
   spawnServer,
   waitForHealthy,
   type ServerProcess,
-} from '@crw/server/test/helpers/server-process';
-import { buildTestApp } from '@crw/server/test/helpers/test-app';
+} from '@crw/server/testing/server-process';
+import { buildTestApp } from '@crw/server/testing/app';
 import { measureRoundsScreen, type RoundsScreenFigures } from './lib/console-browser';
-import { freePort } from './lib/harness';
+import {
+  freePort,
+  hasChromium,
+  percentile,
+  repoRoot,
+  sized,
+  smoke,
+  smokeLacksChromium,
+  smokeNeedsPostgres,
+} from './lib/harness';
 
 const { values: options } = parseArgs({
   options: {
@@ -60,21 +69,25 @@ const { values: options } = parseArgs({
     'web-dist': { type: 'string', default: '/tmp/webdist-bench' },
     /** Leave the database for investigation (printed; drop it yourself). */
     'keep-database': { type: 'boolean', default: false },
+    smoke: { type: 'boolean', default: false },
   },
 });
-const N = Number(options.members);
-const REQUESTS = Number(options.requests);
-const KIND_SECONDS = Number(options['kind-seconds']);
-const WARM_UP = 20;
+const N = sized(Number(options.members), 1000);
+const REQUESTS = sized(Number(options.requests), 5);
+const KIND_SECONDS = sized(Number(options['kind-seconds']), 5);
+const WARM_UP = sized(20, 2);
 const GOAL_MS = 100;
 if (!Number.isInteger(N) || N < 1000) throw new Error('--members must be an integer ≥ 1000');
-const WEB_DIST = path.resolve(options['web-dist']);
-if (options.browser && !existsSync(path.join(WEB_DIST, 'index.html')))
+if (smoke && !hasChromium()) smokeLacksChromium('The rounds screen in Chromium is NOT measured');
+const BROWSER = options.browser || (smoke && hasChromium());
+const WEB_DIST = sized(path.resolve(options['web-dist']), path.join(repoRoot, 'web/dist'));
+if (BROWSER && !existsSync(path.join(WEB_DIST, 'index.html')))
   throw new Error(
     `no built web app in ${WEB_DIST}: cd web && npx vite build --outDir ${WEB_DIST} --emptyOutDir`,
   );
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+await smokeNeedsPostgres(adminUrl);
 const dbName = `crw_bench_operator_${randomBytes(4).toString('hex')}`;
 const dbUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString();
 
@@ -267,54 +280,15 @@ async function seed(n: number): Promise<number> {
 // The operator: registered, confirmed and granted the role through the API, then signed in with
 // an authenticator code (RFC 6238, as an authenticator app computes it).
 
-function totp(base32Secret: string, at = Date.now()): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let bits = '';
-  for (const ch of base32Secret.replace(/=+$/, '').toUpperCase())
-    bits += alphabet.indexOf(ch).toString(2).padStart(5, '0');
-  const key = Buffer.from((bits.match(/.{8}/g) ?? []).map((b) => parseInt(b, 2)));
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(Math.floor(at / 30_000)));
-  const mac = createHmac('sha1', key).update(counter).digest();
-  const offset = mac[mac.length - 1]! & 0xf;
-  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
-}
-
 type App = Awaited<ReturnType<typeof buildTestApp>>;
-interface Operator {
+interface Operator extends ConsoleOperator {
   keys: MemberKeys;
-  /** The authenticator's secret (base32), to sign in again elsewhere. */
-  secret: string;
-  /** The console's session (cookie header). */
-  cookie: string;
 }
 
 async function signInOperator(t: App): Promise<Operator> {
   const keys = await makeMemberKeys({ email: 'operator@bench.test' });
-  await joinAndConfirm(t.app, t.services.database.db, keys);
-  const post = async (url: string, payload: object, headers: Record<string, string>) => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url,
-      headers: { origin: ORIGIN, ...headers },
-      payload,
-    });
-    if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
-    return res;
-  };
-  await post(
-    '/api/operator/operators',
-    { email: keys.email, operator: true },
-    { authorization: `Bearer ${t.services.operatorKey}` },
-  );
-  const cookie = await signedInCookie(t.app, keys);
-  const enabled = await post('/auth/two-factor/enable', { password: keys.authSecret }, { cookie });
-  const secret = new URL((enabled.json() as { totpURI: string }).totpURI).searchParams.get(
-    'secret',
-  )!;
-  // Turning two-factor on ends in a new session that passed the code: the console's session.
-  const verified = await post('/auth/two-factor/verify-totp', { code: totp(secret) }, { cookie });
-  return { keys, secret, cookie: cookieOf(verified.headers['set-cookie']) };
+  const db = t.services.database.db;
+  return { keys, ...(await consoleOperator(t.app, db, keys, t.services.operatorKey)) };
 }
 
 /** The operator signs in to a running server as the browser does (password, then the code);
@@ -335,7 +309,7 @@ async function signInOverHttp(base: string, operator: Operator) {
   });
   const passed = await post(
     '/auth/two-factor/verify-totp',
-    { code: totp(operator.secret) },
+    { code: totpCode(operator.secret) },
     cookieOf(pending.headers.getSetCookie()),
   );
   const cookies = passed.headers
@@ -543,9 +517,6 @@ interface Result {
   samples: Sample[];
   capped: boolean;
 }
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 
 const OVERVIEW = '/api/console/overview';
 const DRY_RUN = '/api/console/rounds/dry-run?filter=changed';
@@ -913,15 +884,19 @@ try {
 
   // Once the dry run is older than its 30 s, the next page waits for the round to be worked out
   // again (as an operator still scrolling the table would).
-  const lastComputed = Math.max(dryRunStarted, ...dryRunComputations.map((c) => c.at));
-  await sleep(Math.max(0, lastComputed + 31_000 - performance.now()));
-  const computedBefore = dryRunComputations.length;
-  const expired = await askWatched(base, cookie, { path: `${DRY_RUN}&${randomPage()}` });
-  const again =
-    dryRunComputations.length > computedBefore ? 'worked out again' : 'NOT worked out again';
-  console.log(
-    `  dry run: a page once it is 30 s old                 ${seconds(expired.ms)} (${again}); event loop blocked up to ${expired.stallMs.toFixed(0)} ms meanwhile`,
-  );
+  let expired: Awaited<ReturnType<typeof askWatched>> | undefined;
+  if (smoke) console.log('  dry run: a page once it is 30 s old: not asked with --smoke');
+  else {
+    const lastComputed = Math.max(dryRunStarted, ...dryRunComputations.map((c) => c.at));
+    await sleep(Math.max(0, lastComputed + 31_000 - performance.now()));
+    const computedBefore = dryRunComputations.length;
+    expired = await askWatched(base, cookie, { path: `${DRY_RUN}&${randomPage()}` });
+    const again =
+      dryRunComputations.length > computedBefore ? 'worked out again' : 'NOT worked out again';
+    console.log(
+      `  dry run: a page once it is 30 s old                 ${seconds(expired.ms)} (${again}); event loop blocked up to ${expired.stallMs.toFixed(0)} ms meanwhile`,
+    );
+  }
 
   console.log(`\nsummary (${N.toLocaleString('en')} members; goal: each p99 ≤ ${GOAL_MS} ms)`);
   for (const endpoint of ['member search', 'member page', 'overview', 'dry-run page'] as const) {
@@ -937,7 +912,7 @@ try {
     `  ${label.padEnd(46)} ${ms.toFixed(1).padStart(9)} ms  ${ms <= GOAL_MS ? 'ok' : 'SLOW'}`;
   console.log(firstLine('overview: first request (computes)', overviewFirstMs));
   console.log(firstLine('dry run: first request (works out the round)', dryRun.ms));
-  console.log(firstLine('dry run: a page once 30 s old (works it out)', expired.ms));
+  if (expired) console.log(firstLine('dry run: a page once 30 s old (works it out)', expired.ms));
   if (recomputed.length)
     console.log(
       `  (the round was worked out again while pages were asked, warm-ups included: ${recomputed.map((c) => `asked ${seconds(c.at - dryRunStarted)} after the first request, answered in ${seconds(c.ms)}`).join('; ')})`,
@@ -977,7 +952,7 @@ try {
   }
   console.log(`\nAPI phase ${seconds(performance.now() - startedAt)}`);
 
-  if (options.browser) {
+  if (BROWSER) {
     // One server on the database at a time: this one goes, the real server process starts.
     await t.close();
     t = undefined;

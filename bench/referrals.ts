@@ -2,19 +2,18 @@
 // become large hubs), then time the dashboard's read path — network stats and credit history, as
 // the API runs them — for members with small, median and the largest networks, and the crediting
 // throughput of confirmations. SIZES (default 10000,1000000); BENCH_DATABASE_URL (default local).
+// --smoke: 1,000 members, 5 timed reads each, 50 confirmations.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase } from '@crw/server/db/database';
 import { setUpSchema } from '@crw/server/db/setup';
+import { percentile, sized, smokeNeedsPostgres } from './lib/harness';
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const sizes = (process.env.SIZES ?? '10000,1000000').split(',').map(Number);
-const iterations = Number(process.env.ITERATIONS ?? 200);
-const newMembers = Number(process.env.CREDIT_MEMBERS ?? 2000);
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
+await smokeNeedsPostgres(adminUrl);
+const sizes = sized((process.env.SIZES ?? '10000,1000000').split(',').map(Number), [1_000]);
+const iterations = sized(Number(process.env.ITERATIONS ?? 200), 5);
+const newMembers = sized(Number(process.env.CREDIT_MEMBERS ?? 2000), 50);
 
 async function timed(fn: () => Promise<unknown>): Promise<number> {
   const started = process.hrtime.bigint();

@@ -1,11 +1,12 @@
-// Sponsored claims at scale (issue 14): MEMBERS (default 1,000) members on the embedded chain each
+// Sponsored claims at scale: MEMBERS (default 1,000) members on the embedded chain each
 // sign a claim request and POST it; the relayer sends them in batches of RELAYER_BATCH_SIZE
 // (default 100) through claimMany. Timed from the first request to the last claim confirmed:
 // claims confirmed per minute; and from the relayer's transactions: gas per claim, the sponsor's
 // ETH per claim at 1 gwei. Goals: ≤ 40,000 gas per first-time claim in a batch; all 1,000 within
 // 2 minutes. The app runs in this process;
 // the members' sign-ups are not timed. RUNS rounds (default 1), each on a fresh install.
-// Run with TEST_DB=postgres TEST_DATABASE_URL=… for PostgreSQL; PGlite otherwise.
+// Run with TEST_DB=postgres TEST_DATABASE_URL=… for PostgreSQL; PGlite otherwise. --smoke: 5
+// members, one run.
 import { claimRequestDomain, claimRequestTypes, CLAIM_REQUEST_LIFETIME_S } from '@crw/core';
 import { Wallet, formatEther, parseUnits } from 'ethers';
 import {
@@ -15,13 +16,13 @@ import {
   registerBody,
   signIn,
   cookieOf,
-} from '@crw/server/test/helpers/members';
-import { buildTestApp } from '@crw/server/test/helpers/test-app';
-import { median } from './lib/harness';
+} from '@crw/server/testing/members';
+import { buildTestApp } from '@crw/server/testing/app';
+import { median, sized } from './lib/harness';
 
-const MEMBERS = Number(process.env.MEMBERS ?? 1_000);
+const MEMBERS = sized(Number(process.env.MEMBERS ?? 1_000), 5);
 const BATCH = process.env.RELAYER_BATCH_SIZE ?? '100';
-const runs = Number(process.env.RUNS ?? 1);
+const runs = sized(Number(process.env.RUNS ?? 1), 1);
 const CONCURRENCY = 20;
 
 async function pool<T>(items: T[], work: (item: T, i: number) => Promise<void>): Promise<void> {

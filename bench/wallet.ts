@@ -1,12 +1,21 @@
 // Wallet work in Chromium, as members' browsers do it: creation + encryption (scrypt N=131072,
 // r=8, p=1) and decryption in the built wallet worker, and the longest main-thread task during
-// each (the page must never freeze). RUNS rounds (default 5); medians printed.
+// each (the page must never freeze). RUNS rounds (default 5; --smoke: 1); medians printed.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 
-import { launchChromium, median, repoRoot, startServer } from './lib/harness';
+import { walletChallenge } from '@crw/server/testing/members';
+import {
+  launchChromium,
+  median,
+  repoRoot,
+  sized,
+  smokeNeedsChromium,
+  startServer,
+} from './lib/harness';
 
-const runs = Number(process.env.RUNS ?? 5);
+smokeNeedsChromium();
+const runs = sized(Number(process.env.RUNS ?? 5), 1);
 const workerAsset = readdirSync(path.join(repoRoot, 'web/dist/assets')).find((f) =>
   /^wallet\.worker-.*\.js$/.test(f),
 );
@@ -27,54 +36,59 @@ try {
     decryptLongest: number;
   }> = [];
   for (let run = 1; run <= runs; run++) {
-    const figures = await page.evaluate(async (workerUrl) => {
-      const longTasks: Array<[number, number]> = [];
-      const observer = new PerformanceObserver((list) =>
-        list.getEntries().forEach((e) => longTasks.push([e.startTime, e.duration])),
-      );
-      observer.observe({ type: 'longtask' });
-      const task = (message: unknown) =>
-        new Promise<{
-          result: { wallet?: { keystore: string }; opens?: boolean };
-          ms: number;
-          longest: number;
-        }>((resolve, reject) => {
-          const worker = new Worker(workerUrl, { type: 'module' });
-          const started = performance.now();
-          worker.onmessage = (event) => {
-            if (event.data.type === 'progress') return;
-            const ended = performance.now();
-            worker.terminate();
-            if (event.data.type !== 'done') return reject(new Error(event.data.message));
-            // Long tasks are reported a little after they end; wait one frame before reading.
-            setTimeout(() => {
-              const during = longTasks
-                .filter(([start]) => start >= started && start <= ended)
-                .map(([, d]) => d);
-              resolve({
-                result: event.data.result,
-                ms: ended - started,
-                longest: Math.max(0, ...during),
-              });
-            }, 50);
-          };
-          worker.postMessage(message);
+    // Creation signs the server's wallet challenge too, as at sign-up.
+    const challenge = await walletChallenge(base, 'register');
+    const figures = await page.evaluate(
+      async ({ workerUrl, challenge }) => {
+        const longTasks: Array<[number, number]> = [];
+        const observer = new PerformanceObserver((list) =>
+          list.getEntries().forEach((e) => longTasks.push([e.startTime, e.duration])),
+        );
+        observer.observe({ type: 'longtask' });
+        const task = (message: unknown) =>
+          new Promise<{
+            result: { wallet?: { keystore: string }; opens?: boolean };
+            ms: number;
+            longest: number;
+          }>((resolve, reject) => {
+            const worker = new Worker(workerUrl, { type: 'module' });
+            const started = performance.now();
+            worker.onmessage = (event) => {
+              if (event.data.type === 'progress') return;
+              const ended = performance.now();
+              worker.terminate();
+              if (event.data.type !== 'done') return reject(new Error(event.data.message));
+              // Long tasks are reported a little after they end; wait one frame before reading.
+              setTimeout(() => {
+                const during = longTasks
+                  .filter(([start]) => start >= started && start <= ended)
+                  .map(([, d]) => d);
+                resolve({
+                  result: event.data.result,
+                  ms: ended - started,
+                  longest: Math.max(0, ...during),
+                });
+              }, 50);
+            };
+            worker.postMessage(message);
+          });
+        const created = await task({ kind: 'create', password: 'bench-password-1', challenge });
+        const opened = await task({
+          kind: 'check',
+          keystore: created.result.wallet!.keystore,
+          password: 'bench-password-1',
         });
-      const created = await task({ kind: 'create', password: 'bench-password-1' });
-      const opened = await task({
-        kind: 'check',
-        keystore: created.result.wallet!.keystore,
-        password: 'bench-password-1',
-      });
-      observer.disconnect();
-      if (!opened.result.opens) throw new Error('the keystore did not open');
-      return {
-        create: created.ms,
-        createLongest: created.longest,
-        decrypt: opened.ms,
-        decryptLongest: opened.longest,
-      };
-    }, `/assets/${workerAsset}`);
+        observer.disconnect();
+        if (!opened.result.opens) throw new Error('the keystore did not open');
+        return {
+          create: created.ms,
+          createLongest: created.longest,
+          decrypt: opened.ms,
+          decryptLongest: opened.longest,
+        };
+      },
+      { workerUrl: `/assets/${workerAsset}`, challenge },
+    );
     rows.push(figures);
     console.log(
       `run ${run}/${runs}: create+encrypt ${figures.create.toFixed(0)} ms (longest main-thread task ${figures.createLongest.toFixed(0)} ms), ` +

@@ -3,15 +3,23 @@
 // among it, and in Chromium the time from navigation to the first frame where the screen is usable
 // (the auth form's LOGIN button enabled; the dashboard's greeting and claim button shown), checked
 // in the page on every animation frame; each the median of RUNS cold loads (default 7) in fresh
-// browser contexts. Needs `npm run build -w web`.
+// browser contexts (--smoke: 1). Needs `npm run build -w web`.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { BrowserContext, Page } from '@playwright/test';
-import { makeMemberKeys, registerBody } from '@crw/server/test/helpers/members';
-import { launchChromium, median, repoRoot, startServer } from './lib/harness';
+import { makeMemberKeys, registerBody } from '@crw/server/testing/members';
+import {
+  launchChromium,
+  median,
+  repoRoot,
+  sized,
+  smokeNeedsChromium,
+  startServer,
+} from './lib/harness';
 
-const runs = Number(process.env.RUNS ?? 7);
+smokeNeedsChromium();
+const runs = sized(Number(process.env.RUNS ?? 7), 1);
 const dist = path.join(repoRoot, 'web/dist');
 if (!existsSync(path.join(dist, 'index.html')))
   throw new Error('no built web app: run `npm run build -w web` first');

@@ -1,4 +1,4 @@
-// The operator console's rounds screen in Chromium (issue 15's browser goal: the dry run of a
+// The operator console's rounds screen in Chromium (its goal: the dry run of a
 // round for a million members rendered without freezing the page — no main-thread task over
 // 200 ms, virtualized rows). The page is opened with an operator's session cookies, long tasks
 // are observed from before the app's first script, and the dry-run table is scrolled through

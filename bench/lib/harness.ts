@@ -1,15 +1,77 @@
 // Small pieces every benchmark uses.
 import { chromium } from '@playwright/test';
-import { freePort } from '@crw/server/test/helpers/ports';
+import { freePort } from '@crw/server/testing/ports';
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 
 export { freePort };
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** `--smoke`: the benchmark at a tiny size, the same code path in seconds; `npm test` runs every
+ * benchmark so (smoke.sh), so none can break unseen. Its figures mean nothing. */
+export const smoke = process.argv.includes('--smoke');
+
+/** The full run's size, or the smoke size with --smoke (environment overrides apply to full runs). */
+export function sized<T>(full: T, smokeSize: T): T {
+  return smoke ? smokeSize : full;
+}
+
+/** Says loudly that a smoke run lacks `what` (`hint`: how to get it) and what is `skipped`;
+ * under CI=true that fails the run instead (as the e2e journeys do for a missing Chromium). */
+function smokeLacks(what: string, hint: string, skipped: string): void {
+  const banner = '!'.repeat(78);
+  const name = path.basename(process.argv[1] ?? 'bench');
+  console.error(`\n${banner}\n!! ${name} --smoke: ${what}.\n!! ${hint}`);
+  if (process.env.CI === 'true') {
+    console.error(`!! CI=true: a missing dependency fails the run.\n${banner}\n`);
+    process.exit(1);
+  }
+  console.error(`!! ${skipped} (outside CI).\n${banner}\n`);
+}
+
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export const hasChromium = () => existsSync(chromiumPath);
+
+/** In a smoke run without Chromium: says so loudly; `skipped` says what is not measured. */
+export function smokeLacksChromium(skipped: string): void {
+  smokeLacks(
+    `no Chromium at ${chromiumPath}`,
+    'Install it with: apt-get update && apt-get install -y chromium',
+    skipped,
+  );
+}
+
+/** A smoke run of a benchmark that needs Chromium ends here (skipped, loudly) without one. */
+export function smokeNeedsChromium(): void {
+  if (!smoke || hasChromium()) return;
+  smokeLacksChromium('SKIPPED: nothing in the browser was measured');
+  process.exit(0);
+}
+
+/** A smoke run of a benchmark that needs PostgreSQL at `url` ends here (skipped, loudly) when
+ * nothing answers there. */
+export async function smokeNeedsPostgres(url: string): Promise<void> {
+  if (!smoke) return;
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  try {
+    await client.connect();
+  } catch (error) {
+    smokeLacks(
+      `no PostgreSQL at ${new URL(url).host} (${(error as Error).message})`,
+      'Start PostgreSQL there, or name another server as the benchmark reads it (its header).',
+      'SKIPPED: this benchmark did not run',
+    );
+    process.exit(0);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
 
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -17,12 +79,27 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-export async function waitFor(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+/** The value below which p % of `sorted` lie (nearest rank). */
+export function percentile(sorted: number[], p: number): number {
+  return sorted[
+    Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
+  ]!;
+}
+
+async function waitFor(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error('timed out');
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** Resolves once the server at `url` answers GET /api/health with 200 (two minutes at most). */
+export function waitForHealth(url: string): Promise<void> {
+  return waitFor(
+    async () => (await fetch(`${url}/api/health`).catch(() => undefined))?.status === 200,
+    120_000,
+  );
 }
 
 /** BENCH_URL when given; otherwise a fresh server process (embedded database, quiet logs). */
@@ -52,17 +129,14 @@ export async function startServer(
     stdio: 'inherit',
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(
-    async () => (await fetch(`${url}/api/health`).catch(() => undefined))?.status === 200,
-    120_000,
-  );
+  await waitForHealth(url);
   return { url, dataDir, stop: () => child.kill('SIGTERM') };
 }
 
 /** Debian's Chromium, headless, with the flags every benchmark runs it with (as the journeys do). */
 export function launchChromium() {
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: chromiumPath,
     args: [
       '--headless',
       '--no-sandbox',

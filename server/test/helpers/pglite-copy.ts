@@ -1,6 +1,6 @@
 // The migrated PGlite database the run's global setup made (pglite-template.ts), read once per
 // worker: what test-database.ts starts each file's in-memory database from. Only loaded inside
-// vitest (bench and the journeys import test-database.ts for PostgreSQL only).
+// vitest (only test-database.ts imports it, and only for PGlite).
 import { readFile } from 'node:fs/promises';
 import { inject } from 'vitest';
 

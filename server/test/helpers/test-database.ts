@@ -1,76 +1,18 @@
-// A fresh database per test file: in-memory PGlite, or (TEST_DB=postgres) a new database on the
-// server named by TEST_DATABASE_URL, dropped afterwards. Migrated either way, from a copy of one
-// database migrated once per run (pglite-template.ts, postgres-template.ts).
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { openDatabase, type Database } from '../../src/db/database';
+// The test database of src/testing/database.ts; each file's starts from the run's migrated copy
+// (pglite-template.ts, postgres-template.ts), read only inside vitest.
+import { openTestDatabase as open, type OpenTestDatabaseOptions } from '../../src/testing/database';
 
-export const testDbKind: 'pglite' | 'postgres' =
-  process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
+export {
+  createPostgresDatabase,
+  sameTestDatabase,
+  testDbKind,
+  type TestDatabase,
+} from '../../src/testing/database';
 
-export interface TestDatabase {
-  database: Database;
-  /** Set on PostgreSQL: the URL of this test's own database (for spawned servers). */
-  url?: string;
-  drop(): Promise<void>;
-}
-
-async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
-
-/** A new PostgreSQL database, empty or a copy of `template`; returns its URL and a drop function. */
-export async function createPostgresDatabase(template?: string): Promise<{
-  url: string;
-  drop: () => Promise<void>;
-}> {
-  if (!process.env.TEST_DATABASE_URL) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
-  const name = `crw_test_${randomBytes(6).toString('hex')}`;
-  await admin((c) => c.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`));
-  const url = new URL(process.env.TEST_DATABASE_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: () =>
-      admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
-  };
-}
-
-export async function openTestDatabase(opts: { migrated?: boolean } = {}): Promise<TestDatabase> {
-  const migrated = opts.migrated ?? true;
-  if (testDbKind === 'pglite') {
-    const database = migrated
-      ? await openDatabase({
-          kind: 'pglite',
-          loadDataDir: await (await import('./pglite-copy')).migratedPglite(),
-        })
-      : await openDatabase({ kind: 'pglite' });
-    return { database, drop: () => database.close() };
-  }
-  const created = await createPostgresDatabase(
-    migrated ? (await import('./postgres-clone')).migratedPostgresTemplate() : undefined,
-  );
-  const database = await openDatabase({ kind: 'postgres', url: created.url, poolSize: 10 });
-  return {
-    database,
-    url: created.url,
-    drop: async () => {
-      await database.close();
-      await created.drop();
-    },
-  };
-}
-
-/** Another handle on the same database, as a second server process would have: its own pool on
- * PostgreSQL; on PGlite (in memory, one session per process) the same handle, left open on drop. */
-export async function sameTestDatabase(of: TestDatabase): Promise<TestDatabase> {
-  if (!of.url) return { database: of.database, drop: async () => undefined };
-  const database = await openDatabase({ kind: 'postgres', url: of.url, poolSize: 10 });
-  return { database, url: of.url, drop: () => database.close() };
+export function openTestDatabase(opts: Pick<OpenTestDatabaseOptions, 'migrated'> = {}) {
+  return open({
+    ...opts,
+    migratedPglite: async () => (await import('./pglite-copy')).migratedPglite(),
+    postgresTemplate: async () => (await import('./postgres-clone')).migratedPostgresTemplate(),
+  });
 }
