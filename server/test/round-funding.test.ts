@@ -4,16 +4,11 @@
 // process, contracts deployed as `ops deploy` does, the relayer paying the fees), and after every
 // step the distributor holds at least what the latest round still owes (read from the chain, leaf
 // by leaf, from the round's public tree).
-import {
-  claimRequestDomain,
-  claimRequestTypes,
-  CLAIM_REQUEST_LIFETIME_S,
-  type ClaimRequest,
-} from '@crw/core';
 import { deployContracts } from '@crw/contracts';
 import { JsonRpcProvider, Wallet, parseEther } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHardhatNode, type HardhatNode } from './helpers/hardhat-node';
+import { askSponsoredClaim, deleteAccount, type SignedInMember } from './helpers/sponsored-claim';
 import {
   cloneMemberKeys,
   joinAndConfirm,
@@ -28,10 +23,7 @@ import { until } from './helpers/until';
 
 const REME = 10n ** 18n;
 
-interface Member {
-  keys: MemberKeys;
-  cookie: string;
-}
+type Member = SignedInMember;
 
 function scenario(shape: string, start: () => Promise<{ t: TestApp; stop?: () => Promise<void> }>) {
   describe(`round funding: ${shape} (${testDbKind})`, () => {
@@ -116,32 +108,11 @@ function scenario(shape: string, start: () => Promise<{ t: TestApp; stop?: () =>
       );
     }
 
-    async function claimSponsored(m: Member): Promise<void> {
-      const claim = (
-        await t.app.inject({ method: 'GET', url: '/api/claim', headers: { cookie: m.cookie } })
-      ).json() as { distributedTokens: string; distributionIndex: number };
-      const request: ClaimRequest = {
-        account: m.keys.address,
-        cumulativeAmount: claim.distributedTokens,
-        round: claim.distributionIndex,
-        deadline: Math.floor(Date.now() / 1000) + CLAIM_REQUEST_LIFETIME_S,
-      };
-      const signature = await new Wallet(m.keys.privateKey).signTypedData(
-        claimRequestDomain(chain().chainId, distributorAddress()),
-        claimRequestTypes,
-        request,
-      );
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/claim/sponsored',
-        headers: { cookie: m.cookie, origin: ORIGIN },
-        payload: { ...request, signature },
-      });
-      expect(res.statusCode, res.body).toBe(202);
-    }
-
     async function claimAll(members: Member[]): Promise<void> {
-      for (const m of members) await claimSponsored(m);
+      for (const m of members) {
+        const res = await askSponsoredClaim(t, m);
+        expect(res.statusCode, res.body).toBe(202);
+      }
       await until(
         async () => {
           await t.services.relayer!.passNow();
@@ -168,12 +139,7 @@ function scenario(shape: string, start: () => Promise<{ t: TestApp; stop?: () =>
       await expectFunded('the first members claimed');
 
       for (const m of first) {
-        const res = await t.app.inject({
-          method: 'DELETE',
-          url: '/api/account',
-          headers: { cookie: m.cookie, origin: ORIGIN },
-          payload: { authSecret: m.keys.authSecret },
-        });
+        const res = await deleteAccount(t, m);
         expect(res.statusCode, res.body).toBe(200);
       }
       await expectFunded('they deleted their accounts');
@@ -206,12 +172,7 @@ function scenario(shape: string, start: () => Promise<{ t: TestApp; stop?: () =>
           headers: { cookie: m.cookie },
         });
         ids.push((me.json() as { id: string }).id);
-        await t.app.inject({
-          method: 'DELETE',
-          url: '/api/account',
-          headers: { cookie: m.cookie, origin: ORIGIN },
-          payload: { authSecret: m.keys.authSecret },
-        });
+        expect((await deleteAccount(t, m)).statusCode).toBe(200);
       }
       // An install that published under the old rule dropped the leaves of deleted members.
       await t.services.database.db
