@@ -35,15 +35,7 @@ export async function measureFunding(db: Kysely<DB>): Promise<FundingStatus | nu
     WHERE s.block_hash IS NOT NULL`.execute(db);
   const row = rows[0];
   if (!row) return null;
-  const balance = BigInt(row.balance ?? 0);
-  const owed = BigInt(row.owed ?? 0);
-  return {
-    round: row.round_index,
-    blockNumber: Number(row.block_number),
-    balance,
-    owed,
-    shortfall: owed > balance ? owed - balance : 0n,
-  };
+  return funding(row.round_index, row.block_number, row.balance ?? 0, row.owed ?? 0);
 }
 
 /** Keeps `status` as the last check, for /metrics in every process. */
@@ -66,11 +58,20 @@ export async function recordFunding(db: Kysely<DB>, status: FundingStatus): Prom
 export async function lastFunding(db: Kysely<DB>): Promise<FundingStatus | null> {
   const row = await db.selectFrom('distributor_funding').selectAll().executeTakeFirst();
   if (!row) return null;
-  const balance = BigInt(row.balance);
-  const owed = BigInt(row.owed);
+  return funding(row.round_index, row.block_number, row.balance, row.owed);
+}
+
+function funding(
+  round: number,
+  block: number | string,
+  held: bigint | string | number,
+  owing: bigint | string | number,
+): FundingStatus {
+  const balance = BigInt(held);
+  const owed = BigInt(owing);
   return {
-    round: row.round_index,
-    blockNumber: Number(row.block_number),
+    round,
+    blockNumber: Number(block),
     balance,
     owed,
     shortfall: owed > balance ? owed - balance : 0n,
