@@ -15,12 +15,12 @@ import { LEAF_ENCODING, proofAt } from '@crw/core';
 import type { Contract } from 'ethers';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
-import { openChain } from '@crw/server/chain/chain';
+import { openChain } from '@crw/server/infra/chain/chain';
 import type { Config } from '@crw/server/config';
-import { openDatabase } from '@crw/server/db/database';
-import { setUpSchema } from '@crw/server/db/setup';
-import { claimData } from '@crw/server/distribution/claims';
-import { publishRound } from '@crw/server/distribution/rounds';
+import { openDatabase } from '@crw/server/infra/db/database';
+import { setUpSchema } from '@crw/server/setup-schema';
+import { claimData } from '@crw/server/domain/distribution/claims';
+import { publishRound } from '@crw/server/domain/distribution/rounds';
 import { createPostgresDatabase } from '@crw/server/testing/database';
 import { sized, smokeNeedsPostgres } from './lib/harness';
 

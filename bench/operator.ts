@@ -28,12 +28,12 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Kysely, PostgresDialect, type LogEvent } from 'kysely';
 import pg from 'pg';
-import { openDatabase } from '@crw/server/db/database';
-import type { DB } from '@crw/server/db/schema';
-import { setUpSchema } from '@crw/server/db/setup';
-import { entitlements, latestPublishedRound } from '@crw/server/distribution/entitlements';
-import { memberDetail, searchMembers } from '@crw/server/features/console/members';
-import { computeOverview, DayBlocks } from '@crw/server/features/console/overview';
+import { openDatabase } from '@crw/server/infra/db/database';
+import type { DB } from '@crw/server/infra/db/schema';
+import { setUpSchema } from '@crw/server/setup-schema';
+import { entitlements, latestPublishedRound } from '@crw/server/domain/distribution/entitlements';
+import { memberDetail, searchMembers } from '@crw/server/http/routes/console/members';
+import { computeOverview, DayBlocks } from '@crw/server/http/routes/console/overview';
 import type { AppServices } from '@crw/server/services';
 import {
   consoleOperator,

@@ -5,8 +5,8 @@
 // --smoke: 1,000 members, 5 timed reads each, 50 confirmations.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { openDatabase } from '@crw/server/db/database';
-import { setUpSchema } from '@crw/server/db/setup';
+import { openDatabase } from '@crw/server/infra/db/database';
+import { setUpSchema } from '@crw/server/setup-schema';
 import { percentile, sized, smokeNeedsPostgres } from './lib/harness';
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

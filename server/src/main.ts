@@ -2,7 +2,7 @@
 // SIGINT let in-flight requests finish and exit within 10 s.
 import { existsSync } from 'node:fs';
 import { buildApp } from './app';
-import { drainInFlight } from './plugins/in-flight';
+import { drainInFlight } from './http/plugins/in-flight';
 import { parseConfig } from './config';
 import { logOptions } from './logging';
 import { closeServices, openServices } from './services';

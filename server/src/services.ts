@@ -1,26 +1,26 @@
 // The long-lived parts the app is built from; main.ts opens them, tests open their own.
 import type { FastifyBaseLogger } from 'fastify';
-import { createAuth, type Auth } from './auth/auth';
-import { SessionCache, SessionCheck } from './auth/session';
-import { FollowerProgressReader, MemberCache } from './features/account/member-cache';
-import type { MemberRow } from './features/account/member';
-import { openChain, type Chain } from './chain/chain';
-import { ChainFollower } from './chain/follower';
-import { FundingWatch } from './distribution/funding-watch';
-import { authSigningKey } from './auth/auth-secret-key';
-import { communityAppSecret, operatorApiKey } from './auth/operator-key';
+import { createAuth, type Auth } from './infra/identity/auth';
+import { SessionCache, SessionCheck } from './infra/identity/session';
+import { FollowerProgressReader, MemberCache } from './domain/members/member-cache';
+import type { MemberRow } from './domain/members/member';
+import { openChain, type Chain } from './infra/chain/chain';
+import { ChainFollower } from './domain/indexer/follower';
+import { FundingWatch } from './domain/distribution/funding-watch';
+import { authSigningKey } from './infra/identity/auth-secret-key';
+import { communityAppSecret, operatorApiKey } from './infra/identity/operator-key';
 import type { Config } from './config';
 import { makePrivate } from './data-dir';
-import { openDatabase, type Database } from './db/database';
-import { setUpSchema } from './db/setup';
-import { auditLogRewritableBecause, migrateAsOwner } from './db/database-roles';
-import { OutboxWorker, type OutboxWorkerOptions } from './mail/outbox';
-import { MemberEvents } from './realtime/member-events';
-import { embeddedRelayerKey } from './chain/embedded-keys';
-import { requeueVanishedBatches } from './relayer/lost-batches';
-import { Relayer, relayerSettings } from './relayer/relayer';
+import { openDatabase, type Database } from './infra/db/database';
+import { setUpSchema } from './setup-schema';
+import { auditLogRewritableBecause, migrateAsOwner } from './infra/db/database-roles';
+import { OutboxWorker, type OutboxWorkerOptions } from './infra/mail/outbox';
+import { MemberEvents } from './infra/db/member-notices';
+import { embeddedRelayerKey } from './infra/chain/embedded-keys';
+import { requeueVanishedBatches } from './domain/sponsorship/lost-batches';
+import { Relayer, relayerSettings } from './domain/sponsorship/relayer';
 import { parseEther } from 'ethers';
-import { devMailboxTransport, smtpTransport, type MailTransport } from './mail/transports';
+import { devMailboxTransport, smtpTransport, type MailTransport } from './infra/mail/transports';
 
 export interface AppServices {
   config: Config;

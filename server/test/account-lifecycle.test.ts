@@ -6,8 +6,8 @@
 import { deriveAuthSecret } from '@crw/core';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prepareRound } from '../src/distribution/rounds';
-import { entitlements } from '../src/distribution/entitlements';
+import { prepareRound } from '../src/domain/distribution/rounds';
+import { entitlements } from '../src/domain/distribution/entitlements';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import { testDbKind } from './helpers/test-database';
 import {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALL_ADDRESSES_FACTOR } from '../src/auth/attempt-limits';
+import { ALL_ADDRESSES_FACTOR } from '../src/http/guards/attempt-limits';
 import {
   cloneMemberKeys,
   joinAndConfirm,

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateAuthTables } from '../src/auth/auth';
-import { migrate, migrationsDir } from '../src/db/migrate';
-import { enqueueMail } from '../src/mail/outbox';
+import { migrateAuthTables } from '../src/infra/identity/auth';
+import { migrate, migrationsDir } from '../src/infra/db/migrate';
+import { enqueueMail } from '../src/infra/mail/outbox';
 import { consoleOperatorCookie } from './helpers/console-operator';
 import {
   cloneMemberKeys,

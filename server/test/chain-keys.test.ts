@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { HDNodeWallet, Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHAIN_FAUCET_KEY_FILE, CHAIN_OPERATOR_KEY_FILE } from '../src/chain/embedded-keys';
+import { CHAIN_FAUCET_KEY_FILE, CHAIN_OPERATOR_KEY_FILE } from '../src/infra/chain/embedded-keys';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import { testDbKind } from './helpers/test-database';
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Transaction, Wallet, hexlify, randomBytes } from 'ethers';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChainNode } from '../src/chain/node';
+import type { ChainNode } from '../src/infra/chain/node';
 import { joinAndConfirm, makeMemberKeys } from './helpers/members';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import { openTestDatabase, testDbKind, type TestDatabase } from './helpers/test-database';

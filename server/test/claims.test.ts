@@ -2,7 +2,7 @@ import { LEAF_ENCODING, verifyProof, type ClaimData, type UserDetails } from '@c
 import { StandardMerkleTree } from '@openzeppelin/merkle-tree';
 import { parseEther } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publishRound } from '../src/distribution/rounds';
+import { publishRound } from '../src/domain/distribution/rounds';
 import { sendClaim, rpc, distributorInterface, tokenInterface } from './helpers/chain-client';
 import {
   cloneMemberKeys,

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { MAIL_PAGE_SIZE } from '@crw/core/console';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enqueueMail } from '../src/mail/outbox';
+import { enqueueMail } from '../src/infra/mail/outbox';
 import {
   cloneMemberKeys,
   joinAndConfirm,

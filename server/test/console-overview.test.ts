@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { REFERRAL_CAPS_BY_LEVEL, SIGNUP_CAPS, type ClaimData } from '@crw/core';
 import { consoleOverviewResponse, OVERVIEW_DAYS, type ConsoleOverview } from '@crw/core/console';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEV_TREASURY } from '../src/chain/chain';
-import { DayBlocks, Snapshot } from '../src/features/console/overview';
+import { DEV_TREASURY } from '../src/infra/chain/chain';
+import { DayBlocks, Snapshot } from '../src/http/routes/console/overview';
 import { sendClaim } from './helpers/chain-client';
 import {
   cloneMemberKeys,

@@ -4,7 +4,7 @@ import { chmodSync, lstatSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../src/db/database';
+import { openDatabase } from '../src/infra/db/database';
 import { spawnServer, waitForHealthy } from './helpers/server-process';
 import { freePort } from './helpers/smtp-peer';
 import { fixtureWebDist } from './helpers/test-app';

@@ -4,9 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { openDatabase } from '../src/db/database';
-import { MEMBER_EVENTS_CHANNEL } from '../src/realtime/member-events';
-import { setUpSchema } from '../src/db/setup';
+import { openDatabase } from '../src/infra/db/database';
+import { MEMBER_EVENTS_CHANNEL } from '../src/infra/db/member-notices';
+import { setUpSchema } from '../src/setup-schema';
 import { cookieOf, makeMemberKeys, registerBody } from './helpers/members';
 import { tcpProxy, type TcpProxy } from './helpers/tcp-proxy';
 import { buildTestApp, type TestApp } from './helpers/test-app';

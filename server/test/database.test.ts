@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, migrationsDir } from '../src/db/migrate';
+import { migrate, migrationsDir } from '../src/infra/db/migrate';
 import { openTestDatabase, testDbKind, type TestDatabase } from './helpers/test-database';
 
 let t: TestDatabase;

@@ -3,8 +3,8 @@
 // forgets what it may have missed, and hears ended sessions again (docs/security.md#sessions).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { openDatabase } from '../src/db/database';
-import { setUpSchema } from '../src/db/setup';
+import { openDatabase } from '../src/infra/db/database';
+import { setUpSchema } from '../src/setup-schema';
 import { cookieOf, makeMemberKeys, registerBody, signIn, type MemberKeys } from './helpers/members';
 import { tcpProxy, type TcpProxy } from './helpers/tcp-proxy';
 import { buildTestApp, type TestApp } from './helpers/test-app';

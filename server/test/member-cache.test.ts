@@ -4,8 +4,8 @@
 // overlapped a change is not kept; the follower's progress is current; a wallet saved shows.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemberCache } from '../src/features/account/member-cache';
-import { EVERY_MEMBER } from '../src/realtime/member-events';
+import { MemberCache } from '../src/domain/members/member-cache';
+import { EVERY_MEMBER } from '../src/infra/db/member-notices';
 import { joinAndConfirm, makeMemberKeys, signedInCookie, type MemberKeys } from './helpers/members';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import { openTestDatabase, testDbKind, type TestDatabase } from './helpers/test-database';

@@ -3,8 +3,8 @@
 // member it was never given.
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decorateMember, memberRoutes } from '../src/auth/member-scope';
-import type { SessionCheck } from '../src/auth/session';
+import { decorateMember, memberRoutes } from '../src/http/guards/member-scope';
+import type { SessionCheck } from '../src/infra/identity/session';
 import { ORIGIN } from './helpers/members';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 

@@ -1,8 +1,13 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/database';
-import { OutboxWorker, enqueueMail, pendingMailCount, retryDelayMs } from '../src/mail/outbox';
-import { smtpTransport } from '../src/mail/transports';
+import type { Database } from '../src/infra/db/database';
+import {
+  OutboxWorker,
+  enqueueMail,
+  pendingMailCount,
+  retryDelayMs,
+} from '../src/infra/mail/outbox';
+import { smtpTransport } from '../src/infra/mail/transports';
 import { freePort, smtpPeer } from './helpers/smtp-peer';
 import { openTestDatabase, type TestDatabase } from './helpers/test-database';
 import { until } from './helpers/until';

@@ -17,7 +17,7 @@ import type {
 } from 'kysely';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVERY_SESSION, SessionCache } from '../src/auth/session';
+import { EVERY_SESSION, SessionCache } from '../src/infra/identity/session';
 import {
   joinAndConfirm,
   makeMemberKeys,

@@ -1,7 +1,7 @@
 // Several server processes on one database: work that must happen once happens once.
 // Two app instances on one database stand for two processes (on PostgreSQL each has its own pool).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCK_KEYS } from '../src/db/lock-keys';
+import { LOCK_KEYS } from '../src/infra/db/lock-keys';
 import { joinAndConfirm, makeMemberKeys } from './helpers/members';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import { testDbKind } from './helpers/test-database';

@@ -1,8 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFERRAL_CAPS_BY_LEVEL, SIGNUP_CAPS, SIGNUP_REME } from '@crw/core';
-import { migrate } from '../src/db/migrate';
-import type { DB } from '../src/db/schema';
+import { migrate } from '../src/infra/db/migrate';
+import type { DB } from '../src/infra/db/schema';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import {
   cloneMemberKeys,

@@ -25,8 +25,8 @@ import {
   type TransactionReceipt,
 } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openDatabase, type Database } from '../src/db/database';
-import { registerMember } from '../src/features/account/registration';
+import { openDatabase, type Database } from '../src/infra/db/database';
+import { registerMember } from '../src/domain/members/registration';
 import { distributorInterface, tokenInterface } from './helpers/chain-client';
 import { startHardhatNode, type HardhatNode } from './helpers/hardhat-node';
 import {
@@ -46,7 +46,7 @@ import { untilRead } from './helpers/until';
 // lower scrypt cost (N=2^10, p=1; the hash records its cost and the server verifies at that cost):
 // 400 scrypts at the OWASP cost (sign-up and sign-in, ~220 ms each here) would take this test past
 // two minutes on two shared cores. Signing in, claiming and all that follows is the server's own.
-vi.mock('../src/auth/password-hash', async (importOriginal) => {
+vi.mock('../src/infra/identity/password-hash', async (importOriginal) => {
   const { randomBytes: salt, scrypt } = await import('node:crypto');
   const cheap = (secret: string) =>
     new Promise<string>((resolve, reject) => {

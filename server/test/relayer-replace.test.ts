@@ -14,7 +14,7 @@ import {
 import { deployContracts } from '@crw/contracts';
 import { Contract, JsonRpcProvider, Transaction, Wallet, parseEther } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RelayerAttempt } from '../src/db/schema';
+import type { RelayerAttempt } from '../src/infra/db/schema';
 import { tokenInterface } from './helpers/chain-client';
 import { startHardhatNode, type HardhatNode } from './helpers/hardhat-node';
 import {

@@ -14,7 +14,7 @@ import {
   toBeHex,
 } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UNPAYABLE_REASONS } from '../src/relayer/unpayable';
+import { UNPAYABLE_REASONS } from '../src/domain/sponsorship/unpayable';
 import { tokenInterface } from './helpers/chain-client';
 import { startHardhatNode, type HardhatNode } from './helpers/hardhat-node';
 import { cloneMemberKeys, joinAndConfirm, makeMemberKeys, signedInCookie } from './helpers/members';

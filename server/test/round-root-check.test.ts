@@ -3,7 +3,7 @@
 // the round unpublished with an error that names both roots.
 import { hexlify, randomBytes } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publishRound } from '../src/distribution/rounds';
+import { publishRound } from '../src/domain/distribution/rounds';
 import { joinAndConfirm, makeMemberKeys } from './helpers/members';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import { testDbKind } from './helpers/test-database';

@@ -2,7 +2,7 @@
 // functions with bounded gas and time, and relayed transactions only a member's claim or transfer.
 import { HDNodeWallet, Transaction, Wallet, ZeroAddress, hexlify, randomBytes } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { RELAY_GAS_CAP } from '../src/features/rpc/relay-policy';
+import { RELAY_GAS_CAP } from '../src/http/routes/rpc/relay-policy';
 import { distributorInterface, read, rpc, tokenInterface } from './helpers/chain-client';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import { testDbKind } from './helpers/test-database';

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SessionCache } from '../src/auth/session';
+import { SessionCache } from '../src/infra/identity/session';
 import { countingDialect } from './helpers/counting-dialect';
 import {
   joinAndConfirm,

@@ -22,8 +22,8 @@ import {
 import { copyFileSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { migrateAuthTables } from '../src/auth/auth';
-import { migrate, migrationsDir } from '../src/db/migrate';
+import { migrateAuthTables } from '../src/infra/identity/auth';
+import { migrate, migrationsDir } from '../src/infra/db/migrate';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import { openTestDatabase, testDbKind } from './helpers/test-database';
 

@@ -20,7 +20,7 @@ import {
 import { operatorRoleResponse } from '@crw/core/console';
 import { formatEther } from 'ethers';
 import type * as z from 'zod/mini';
-import { OPERATOR_KEY_FILE } from '../auth/operator-key';
+import { OPERATOR_KEY_FILE } from '../infra/identity/operator-key';
 import { DEFAULT_CONFIRMATIONS, DEFAULT_SUPPLY } from './deploy/deploy-settings';
 
 const usage = `Usage: npm run ops -- <command> [options]

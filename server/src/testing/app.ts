@@ -9,7 +9,7 @@ import pino from 'pino';
 import { buildApp } from '../app';
 import { parseConfig, type Config } from '../config';
 import { logOptions } from '../logging';
-import type { OutboxWorkerOptions } from '../mail/outbox';
+import type { OutboxWorkerOptions } from '../infra/mail/outbox';
 import { openServices, type AppServices } from '../services';
 import { openTestDatabase, sameTestDatabase, type TestDatabase } from './database';
 

@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { TOTP } from 'otpauth';
-import type { DB } from '../db/schema';
+import type { DB } from '../infra/db/schema';
 import {
   cookieOf,
   joinAndConfirm,

@@ -4,8 +4,8 @@
 // test/helpers/pglite-template.ts and postgres-template.ts), otherwise by running them.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { openDatabase, type Database } from '../db/database';
-import { setUpSchema } from '../db/setup';
+import { openDatabase, type Database } from '../infra/db/database';
+import { setUpSchema } from '../setup-schema';
 
 export const testDbKind: 'pglite' | 'postgres' =
   process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';

@@ -11,7 +11,7 @@ import {
 import { Wallet } from 'ethers';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema';
+import type { DB } from '../infra/db/schema';
 
 export const ORIGIN = 'http://localhost:3000';
 

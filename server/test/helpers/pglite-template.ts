@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { dumpPglite, openDatabase } from '../../src/db/database';
-import { setUpSchema } from '../../src/db/setup';
+import { dumpPglite, openDatabase } from '../../src/infra/db/database';
+import { setUpSchema } from '../../src/setup-schema';
 import './pglite-copy'; // the provided value's type
 
 export default async function setup(project: TestProject) {

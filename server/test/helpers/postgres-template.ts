@@ -5,8 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { openDatabase } from '../../src/db/database';
-import { setUpSchema } from '../../src/db/setup';
+import { openDatabase } from '../../src/infra/db/database';
+import { setUpSchema } from '../../src/setup-schema';
 import './postgres-clone'; // the provided value's type
 
 async function admin(sql: string): Promise<void> {

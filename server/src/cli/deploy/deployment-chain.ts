@@ -11,7 +11,7 @@ import {
   formatUnits,
   type TransactionReceipt,
 } from 'ethers';
-import { openRemoteNode, type ChainNode } from '../../chain/node';
+import { openRemoteNode, type ChainNode } from '../../infra/chain/node';
 import type { DeploymentRecord, SentTransaction } from './deployment-record';
 
 const POLL_MS = 500;

@@ -1,0 +1,237 @@
+// Distribution rounds: compute every wallet's cumulative entitlement, store the tree
+// and every member's leaf, then publish the root on-chain. Each step is recorded before the next
+// starts, so a rerun after an interruption finishes the open round instead of starting another,
+// and a transaction already sent is found by its hash (or sent again, byte for byte). A round is
+// marked published only once the distributor is seen holding exactly the root built here.
+import { buildTree, type PublishRoundResult, type RoundPreview } from '@crw/core';
+import { getAddress, Transaction, type BlockTag } from 'ethers';
+import { sql, type Kysely } from 'kysely';
+import type { Chain } from '../../infra/chain/chain';
+import type { DB } from '../../infra/db/schema';
+import { EVERY_MEMBER, MEMBER_EVENTS_CHANNEL } from '../../infra/db/member-notices';
+import { entitlements, latestPublishedRound, type MemberEntitlement } from './entitlements';
+
+const INSERT_BATCH = 20_000;
+
+/** The chain disagrees with the stored rounds: the round stays unpublished (the API answers 409). */
+export class RoundConflict extends Error {}
+
+/** Test seam: called after each recorded step, so a test can interrupt the run there. */
+export type StepHook = (step: 'prepared' | 'sent' | 'broadcast') => Promise<void> | void;
+
+/** The round an earlier run stored and did not finish (at most one exists), if any. */
+export async function openRound(db: Kysely<DB>) {
+  return db
+    .selectFrom('distribution_rounds')
+    .select(['round_index', 'status', 'tx_hash'])
+    .where('status', '<>', 'published')
+    .executeTakeFirst();
+}
+
+export async function previewRound(db: Kysely<DB>, limit = 20): Promise<RoundPreview> {
+  const previous = await latestPublishedRound(db);
+  const members = await entitlements(db, previous);
+  const changed = members.filter((m) => m.amount !== m.previous);
+  changed.sort((a, b) => (b.amount - b.previous > a.amount - a.previous ? 1 : -1));
+  const open = await openRound(db);
+  return {
+    index: previous + 1,
+    members: members.length,
+    total: members.reduce((sum, m) => sum + m.amount, 0n).toString(),
+    changed: changed.length,
+    changes: changed.slice(0, limit).map((m) => ({
+      address: getAddress(m.address),
+      previous: m.previous.toString(),
+      next: m.amount.toString(),
+    })),
+    openRound: open?.round_index ?? null,
+  };
+}
+
+/** Stores round `index`: its tree's nodes and each member's leaf (address, amount, tree index). */
+export async function prepareRound(
+  db: Kysely<DB>,
+  index: number,
+  members: MemberEntitlement[],
+): Promise<{ root: string; total: bigint }> {
+  const tree = await buildTree(members);
+  const total = members.reduce((sum, m) => sum + m.amount, 0n);
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('distribution_rounds')
+      .values({
+        round_index: index,
+        root: tree.root,
+        total,
+        member_count: members.length,
+        nodes: tree.nodes,
+      })
+      .execute();
+    for (let start = 0; start < members.length; start += INSERT_BATCH) {
+      const batch = members.slice(start, start + INSERT_BATCH);
+      await sql`
+        INSERT INTO distribution_entries (round_index, user_id, wallet_address, cumulative_amount, tree_index)
+        SELECT ${index}, * FROM unnest(${batch.map((m) => m.userId)}::text[], ${batch.map((m) => m.address)}::text[],
+                                       ${batch.map((m) => m.amount.toString())}::numeric[], ${Array.from(tree.treeIndex.subarray(start, start + batch.length))}::int[])`.execute(
+        trx,
+      );
+    }
+  });
+  return { root: tree.root, total };
+}
+
+export async function publishRound(
+  db: Kysely<DB>,
+  chain: Chain,
+  hook: StepHook = () => {},
+): Promise<PublishRoundResult> {
+  let round = await db
+    .selectFrom('distribution_rounds')
+    .selectAll()
+    .where('status', '<>', 'published')
+    .executeTakeFirst();
+  const resumed = round !== undefined;
+  if (!round) {
+    const previous = await latestPublishedRound(db);
+    const members = await entitlements(db, previous);
+    if (
+      members.length === 0 ||
+      (previous > 0 &&
+        members.every((m) => m.amount === m.previous) &&
+        (await memberCount(db, previous)) === members.length)
+    ) {
+      const last = await db
+        .selectFrom('distribution_rounds')
+        .selectAll()
+        .where('round_index', '=', previous)
+        .executeTakeFirst();
+      return {
+        index: previous,
+        root: last?.root ?? '',
+        members: members.length,
+        total: last?.total ?? '0',
+        txHash: last?.tx_hash ?? '',
+        outcome: 'unchanged',
+      };
+    }
+    await prepareRound(db, previous + 1, members);
+    round = await db
+      .selectFrom('distribution_rounds')
+      .selectAll()
+      .where('round_index', '=', previous + 1)
+      .executeTakeFirstOrThrow();
+    await hook('prepared');
+  }
+  const onChain = Number(await chain.distributor.getFunction('currentIndex')());
+  if (onChain >= round.round_index) {
+    // The publishing transaction was mined before the run that sent it could record it, or
+    // someone else holding the operator key published this round: only the root tells.
+    await expectOnChain(chain, round, 'latest');
+    return finish(db, round, round.tx_hash ?? '', 'resumed');
+  }
+  if (onChain !== round.round_index - 1) {
+    throw new RoundConflict(
+      `the chain is at round ${onChain}, so round ${round.round_index} cannot be published next`,
+    );
+  }
+  let txHash = round.tx_hash;
+  if (txHash && round.raw_tx) {
+    const receipt = await chain.provider.getTransactionReceipt(txHash);
+    if (!receipt) {
+      try {
+        await chain.provider.broadcastTransaction(round.raw_tx);
+      } catch (error) {
+        // Its nonce was used by another transaction: sign the same publication again.
+        if (!/nonce/i.test((error as Error).message)) throw error;
+        txHash = null;
+      }
+    } else if (receipt.status !== 1) {
+      txHash = null;
+    }
+  }
+  if (!txHash) {
+    const roundIndex = round.round_index;
+    const request = await chain.distributor
+      .getFunction('publishRoot')
+      .populateTransaction(roundIndex, round.root, round.total);
+    txHash = await chain.operatorTurn(async () => {
+      const raw = await chain.operator.signTransaction(
+        await chain.operator.populateTransaction(request),
+      );
+      const hash = Transaction.from(raw).hash!;
+      await db
+        .updateTable('distribution_rounds')
+        .set({ status: 'sent', tx_hash: hash, raw_tx: raw })
+        .where('round_index', '=', roundIndex)
+        .execute();
+      await hook('sent');
+      await chain.provider.broadcastTransaction(raw);
+      await hook('broadcast');
+      return hash;
+    });
+  }
+  const receipt = await chain.provider.waitForTransaction(txHash, 1, 300_000);
+  if (!receipt || receipt.status !== 1)
+    throw new Error(`the publishing transaction ${txHash} failed on chain`);
+  await expectOnChain(chain, round, receipt.blockNumber);
+  return finish(db, round, txHash, resumed ? 'resumed' : 'published');
+}
+
+/** Throws a RoundConflict unless, at `blockTag`, the distributor's current round is `round` with its root and total. */
+async function expectOnChain(
+  chain: Chain,
+  round: { round_index: number; root: string; total: string },
+  blockTag: BlockTag,
+): Promise<void> {
+  const read = (name: string) =>
+    chain.distributor.getFunction(name).staticCall({ blockTag }) as Promise<bigint | string>;
+  const [index, root, total] = await Promise.all([
+    read('currentIndex'),
+    read('merkleRoot'),
+    read('totalDistributed'),
+  ]);
+  if (Number(index) !== round.round_index) {
+    throw new RoundConflict(
+      `the chain is at round ${index}, past round ${round.round_index} that this server has not published`,
+    );
+  }
+  if (String(root).toLowerCase() !== round.root || BigInt(total) !== BigInt(round.total)) {
+    throw new RoundConflict(
+      `round ${round.round_index} on chain has root ${root} (total ${total}), not the root ${round.root} (total ${round.total}) this server built: the round stays unpublished`,
+    );
+  }
+}
+
+async function memberCount(db: Kysely<DB>, index: number): Promise<number> {
+  const row = await db
+    .selectFrom('distribution_rounds')
+    .select('member_count')
+    .where('round_index', '=', index)
+    .executeTakeFirst();
+  return row?.member_count ?? 0;
+}
+
+async function finish(
+  db: Kysely<DB>,
+  round: { round_index: number; root: string; member_count: number; total: string },
+  txHash: string,
+  outcome: PublishRoundResult['outcome'],
+): Promise<PublishRoundResult> {
+  const index = round.round_index;
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('distribution_rounds')
+      .set({ status: 'published', published_at: new Date() })
+      .where('round_index', '=', index)
+      .execute();
+    await sql`SELECT pg_notify(${MEMBER_EVENTS_CHANNEL}, ${EVERY_MEMBER})`.execute(trx);
+  });
+  return {
+    index,
+    root: round.root,
+    members: round.member_count,
+    total: round.total,
+    txHash,
+    outcome,
+  };
+}

@@ -1,0 +1,256 @@
+// The chain follower's tables (migration 0009): its state row, the recent block hashes it checks
+// for reorgs, the events it read and each wallet's figures. Every write checks, under a row lock,
+// that the state is still where the writer read it, so a stale writer can never count twice.
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { DB } from '../../infra/db/schema';
+import { MEMBER_EVENTS_CHANNEL, EVERY_MEMBER } from '../../infra/db/member-notices';
+import { walletDeltas, type ChainEvent } from '../../infra/chain/chain-events';
+
+/** Processed blocks whose hashes are kept for finding where a reorg forked. */
+const KEPT_BLOCKS = 64;
+const INSERT_BATCH = 2_000;
+
+/** Which chain and contracts the index belongs to (addresses lowercase). */
+export interface FollowedChain {
+  chainId: number;
+  token: string;
+  distributor: string;
+}
+
+/** A processed block; the hash is null only for the place before the first block read. */
+export interface Cursor {
+  number: number;
+  hash: string | null;
+}
+
+export function readFollowerState(db: Kysely<DB>) {
+  return db.selectFrom('chain_follower_state').selectAll().executeTakeFirst();
+}
+
+/** Empties the index and starts it again before `startBlock` (first start, other chain or contracts). */
+export async function resetIndex(
+  db: Kysely<DB>,
+  chain: FollowedChain,
+  startBlock: number,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    for (const table of [
+      'chain_events',
+      'chain_wallets',
+      'chain_follower_blocks',
+      'chain_follower_state',
+    ] as const)
+      await trx.deleteFrom(table).execute();
+    await trx
+      .insertInto('chain_follower_state')
+      .values({
+        chain_id: chain.chainId,
+        token_address: chain.token,
+        distributor_address: chain.distributor,
+        block_number: startBlock - 1,
+        block_hash: null,
+      })
+      .execute();
+  });
+}
+
+/** Runs `work` if the state is still at `expected`; false (nothing written) when another writer moved it. */
+async function fromCursor(
+  db: Kysely<DB>,
+  expected: Cursor,
+  work: (trx: Transaction<DB>) => Promise<void>,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const state = await trx
+      .selectFrom('chain_follower_state')
+      .select(['block_number', 'block_hash'])
+      .forUpdate()
+      .executeTakeFirst();
+    if (!state || state.block_number !== expected.number || state.block_hash !== expected.hash)
+      return false;
+    await work(trx);
+    return true;
+  });
+}
+
+/** Records blocks after `expected` up to `to`: their events, the wallets' figures, the round. */
+export async function applyBlocks(
+  db: Kysely<DB>,
+  expected: Cursor,
+  to: { number: number; hash: string },
+  head: number,
+  events: ChainEvent[],
+): Promise<boolean> {
+  return fromCursor(db, expected, async (trx) => {
+    for (let start = 0; start < events.length; start += INSERT_BATCH) {
+      await trx
+        .insertInto('chain_events')
+        .values(events.slice(start, start + INSERT_BATCH))
+        .execute();
+    }
+    const deltas = [...walletDeltas(events)].map(([address, d]) => ({
+      address,
+      reme_balance: d.balance,
+      claimed: d.claimed,
+      block_number: to.number,
+    }));
+    for (let start = 0; start < deltas.length; start += INSERT_BATCH) {
+      await trx
+        .insertInto('chain_wallets')
+        .values(deltas.slice(start, start + INSERT_BATCH))
+        .onConflict((oc) =>
+          oc.column('address').doUpdateSet({
+            reme_balance: sql`chain_wallets.reme_balance + excluded.reme_balance`,
+            claimed: sql`chain_wallets.claimed + excluded.claimed`,
+            block_number: sql`excluded.block_number`,
+          }),
+        )
+        .execute();
+    }
+    const round = events.filter((e) => e.kind === 'root_published').at(-1);
+    await trx
+      .insertInto('chain_follower_blocks')
+      .values({ block_number: to.number, block_hash: to.hash })
+      .onConflict((oc) => oc.column('block_number').doUpdateSet({ block_hash: to.hash }))
+      .execute();
+    await sql`DELETE FROM chain_follower_blocks WHERE block_number < (SELECT block_number FROM chain_follower_blocks ORDER BY block_number DESC OFFSET ${KEPT_BLOCKS - 1} LIMIT 1)`.execute(
+      trx,
+    );
+    await trx
+      .updateTable('chain_follower_state')
+      .set({
+        block_number: to.number,
+        block_hash: to.hash,
+        head_number: head,
+        synced_at: new Date(),
+        attempted_at: new Date(),
+        last_error: null,
+        ...(round
+          ? {
+              round_index: round.round_index!,
+              round_root: round.root,
+              round_block: round.block_number,
+            }
+          : {}),
+      })
+      .execute();
+    await notifyMembers(trx, [...deltas.map((d) => d.address)], round !== undefined);
+  });
+}
+
+/** Processed blocks below `below` whose hashes are kept, newest first. */
+export function keptBlocks(
+  db: Kysely<DB>,
+  below: number,
+): Promise<Array<{ block_number: number; block_hash: string }>> {
+  return db
+    .selectFrom('chain_follower_blocks')
+    .select(['block_number', 'block_hash'])
+    .where('block_number', '<', below)
+    .orderBy('block_number', 'desc')
+    .execute();
+}
+
+/** What a rollback took out of the index: each `Claimed` event the chain no longer has. */
+export interface Vanished {
+  claims: Array<{ account: string; txHash: string; blockNumber: number }>;
+}
+
+/** Runs inside the rollback's transaction, so what it records commits with the rollback or not at
+ * all (a crash in between makes the next pass find the reorganisation again). */
+export type RollbackListener = (trx: Transaction<DB>, vanished: Vanished) => Promise<void>;
+
+/** Forgets everything after `ancestor` and recomputes the wallets and the round from what remains;
+ * `listener` is told what vanished. */
+export async function rollBackTo(
+  db: Kysely<DB>,
+  expected: Cursor,
+  ancestor: Cursor,
+  listener?: RollbackListener,
+): Promise<boolean> {
+  return fromCursor(db, expected, async (trx) => {
+    const undone = await trx
+      .deleteFrom('chain_events')
+      .where('block_number', '>', ancestor.number)
+      .returning(['kind', 'from_address', 'to_address', 'tx_hash', 'block_number'])
+      .execute();
+    await trx
+      .deleteFrom('chain_follower_blocks')
+      .where('block_number', '>', ancestor.number)
+      .execute();
+    const touched = [
+      ...new Set(
+        undone
+          .flatMap((e) => [e.from_address, e.to_address])
+          .filter((a): a is string => a !== null),
+      ),
+    ];
+    if (touched.length > 0) {
+      await sql`
+        UPDATE chain_wallets w SET
+          reme_balance = coalesce((
+            SELECT sum(CASE WHEN e.to_address = w.address THEN e.amount ELSE 0 END) - sum(CASE WHEN e.from_address = w.address THEN e.amount ELSE 0 END)
+            FROM chain_events e WHERE e.kind = 'transfer' AND (e.to_address = w.address OR e.from_address = w.address)), 0),
+          claimed = coalesce((SELECT sum(e.amount) FROM chain_events e WHERE e.kind = 'claimed' AND e.to_address = w.address), 0),
+          block_number = ${ancestor.number}
+        WHERE w.address = ANY(${touched}::text[])`.execute(trx);
+    }
+    const round = await trx
+      .selectFrom('chain_events')
+      .select(['round_index', 'root', 'block_number'])
+      .where('kind', '=', 'root_published')
+      .orderBy('block_number', 'desc')
+      .orderBy('log_index', 'desc')
+      .executeTakeFirst();
+    await trx
+      .updateTable('chain_follower_state')
+      .set({
+        block_number: ancestor.number,
+        block_hash: ancestor.hash,
+        round_index: round?.round_index ?? 0,
+        round_root: round?.root ?? null,
+        round_block: round?.block_number ?? null,
+      })
+      .execute();
+    await notifyMembers(
+      trx,
+      touched,
+      undone.some((e) => e.kind === 'root_published'),
+    );
+    const claims = undone
+      .filter((e) => e.kind === 'claimed' && e.to_address !== null)
+      .map((e) => ({ account: e.to_address!, txHash: e.tx_hash, blockNumber: e.block_number }));
+    await listener?.(trx, { claims });
+  });
+}
+
+/** A sync that reached the node but had no new block to record. */
+export async function recordReached(db: Kysely<DB>, head: number): Promise<void> {
+  const now = new Date();
+  await db
+    .updateTable('chain_follower_state')
+    .set({ head_number: head, synced_at: now, attempted_at: now, last_error: null })
+    .execute();
+}
+
+export async function recordFailure(db: Kysely<DB>, error: string): Promise<void> {
+  await db
+    .updateTable('chain_follower_state')
+    .set({ attempted_at: new Date(), last_error: error.slice(0, 500) })
+    .execute();
+}
+
+/** Tells the members whose wallets changed (or everyone, when the round changed) to read again. */
+async function notifyMembers(
+  trx: Transaction<DB>,
+  addresses: string[],
+  everyone: boolean,
+): Promise<void> {
+  if (everyone) {
+    await sql`SELECT pg_notify(${MEMBER_EVENTS_CHANNEL}, ${EVERY_MEMBER})`.execute(trx);
+  } else if (addresses.length > 0) {
+    await sql`SELECT pg_notify(${MEMBER_EVENTS_CHANNEL}, user_id) FROM user_wallets WHERE wallet_address = ANY(${addresses}::text[])`.execute(
+      trx,
+    );
+  }
+}

@@ -1,0 +1,77 @@
+// The member's row behind /api/me, in one query: profile, wallet, CAPs, and their token figures
+// as the chain follower indexed them (the follower's progress is read apart, member-cache.ts).
+import { getAddress } from 'ethers';
+import { sql, type Kysely } from 'kysely';
+import { MEMBER_EVENTS_CHANNEL } from '../../infra/db/member-notices';
+import type { DB } from '../../infra/db/schema';
+
+export async function readMember(db: Kysely<DB>, userId: string) {
+  const row = await db
+    .selectFrom('profiles')
+    .innerJoin('user_wallets', 'user_wallets.user_id', 'profiles.id')
+    .innerJoin('user_token_distributions as d', 'd.user_id', 'profiles.id')
+    .leftJoin('chain_follower_state as s', (join) => join.onTrue())
+    .leftJoin('chain_wallets as w', (join) =>
+      join.onRef('w.address', '=', 'user_wallets.wallet_address'),
+    )
+    .leftJoin('distribution_entries as e', (join) =>
+      join.onRef('e.round_index', '=', 's.round_index').onRef('e.user_id', '=', 'profiles.id'),
+    )
+    .select([
+      'profiles.id',
+      'profiles.email',
+      'profiles.username',
+      'profiles.full_name',
+      'profiles.referral_link',
+      'user_wallets.wallet_address',
+      'user_wallets.encrypted_wallet',
+      'user_wallets.locked_by_old_password',
+    ])
+    .select([
+      'd.signup_caps',
+      'd.rrp_balance',
+      'd.activity_caps',
+      'd.signup_tokens',
+      'd.earned_referral_tokens',
+    ])
+    .select(['w.reme_balance', 'w.claimed', 'e.cumulative_amount'])
+    .where('profiles.id', '=', userId)
+    .executeTakeFirst();
+  // The checksummed address is worked out once per read, not on every answer from the cache.
+  return row && { ...row, address: getAddress(row.wallet_address) };
+}
+
+export type MemberRow = NonNullable<Awaited<ReturnType<typeof readMember>>>;
+
+/** The member's wallet address as stored (lower case), or undefined for an unknown member. */
+export async function walletAddressOf(db: Kysely<DB>, userId: string): Promise<string | undefined> {
+  const wallet = await db
+    .selectFrom('user_wallets')
+    .select('wallet_address')
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return wallet?.wallet_address;
+}
+
+/** Stores the member's re-encrypted keystore for their own wallet (false when the address is not
+ * theirs) and tells every process's copy of the member (member-cache.ts) and their open tabs. */
+export async function storeKeystore(
+  db: Kysely<DB>,
+  userId: string,
+  wallet: { address: string; keystore: string },
+): Promise<boolean> {
+  const saved = await db
+    .updateTable('user_wallets')
+    .set({
+      encrypted_wallet: wallet.keystore,
+      locked_by_old_password: false,
+      updated_at: new Date(),
+    })
+    .where('user_id', '=', userId)
+    .where('wallet_address', '=', wallet.address.toLowerCase())
+    .returning('user_id')
+    .executeTakeFirst();
+  if (!saved) return false;
+  await sql`SELECT pg_notify(${MEMBER_EVENTS_CHANNEL}, ${userId})`.execute(db);
+  return true;
+}

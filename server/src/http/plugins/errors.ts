@@ -1,0 +1,83 @@
+// The one place errors become responses: { code, message } with stable codes, never internals.
+import { errorBody, type ErrorCode } from '@crw/core';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError } from '../../app-error';
+
+const codeByStatus: Record<number, ErrorCode> = {
+  400: 'invalid_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+  503: 'service_unavailable',
+};
+
+function validationMessage(error: FastifyError): string {
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const first = error.validation[0];
+    const field = first?.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    return `The request is not valid${field ? `: ${field}` : ''}${first?.message ? ` (${first.message})` : ''}.`;
+  }
+  return 'The request is not valid.';
+}
+
+/** PostgreSQL unreachable or restarting (connection refused, dropped or timed out; its own codes
+ * for shutdown and start-up): a temporary 503, not a failure of ours. */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+]);
+const UNAVAILABLE_TEXT =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection is not open/i;
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (
+    let e = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0;
+    e && depth < 5;
+    e = e.cause as typeof e, depth++
+  ) {
+    if (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;
+    if (typeof e.message === 'string' && UNAVAILABLE_TEXT.test(e.message)) return true;
+  }
+  return false;
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof AppError) {
+      return reply.status(error.statusCode).send(errorBody(error.code, error.message));
+    }
+    if (error.validation) {
+      return reply.status(400).send(errorBody('invalid_request', validationMessage(error)));
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      request.log.info({ err: error }, 'request rejected');
+      if (status === 429 && error.message)
+        return reply.status(429).send(errorBody('rate_limited', error.message));
+      return reply.status(status).send(errorBody(codeByStatus[status] ?? 'invalid_request'));
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply.status(503).header('retry-after', '5').send(errorBody('service_unavailable'));
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply
+      .status(status === 503 ? 503 : 500)
+      .send(errorBody(status === 503 ? 'service_unavailable' : 'internal_error'));
+  });
+}

@@ -1,0 +1,286 @@
+// The console's distribution rounds: the dry run of the next round as pages of a table (worked out
+// once and kept for DRY_RUN_FRESH_MS, so paging through a million rows costs one computation),
+// publishing in the background with its progress as server-sent events, and the history.
+import { errorResponse } from '@crw/core';
+import {
+  DRY_RUN_PAGE,
+  dryRunQuery,
+  dryRunResponse,
+  publishStartedResponse,
+  roundHistoryResponse,
+  type DryRun,
+  type RoundProgress,
+} from '@crw/core/console';
+import { getAddress } from 'ethers';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Kysely } from 'kysely';
+import { AppError } from '../../../app-error';
+import type { DB } from '../../../infra/db/schema';
+import { entitlements, latestPublishedRound } from '../../../domain/distribution/entitlements';
+import { publishOnce } from '../../../domain/distribution/publish-once';
+import { openRound } from '../../../domain/distribution/rounds';
+import type { AppServices } from '../../../services';
+import { recordAudit } from '../../../domain/operators/audit';
+
+const DRY_RUN_FRESH_MS = 30_000;
+const PROGRESS_EVERY_MS = 400;
+
+interface DryRunRow {
+  userId: string;
+  address: string;
+  previous: bigint;
+  next: bigint;
+  /** next − previous as a number: the sort key, worked out once per row. */
+  gain: number;
+}
+
+interface ComputedDryRun {
+  summary: Omit<DryRun, 'matching' | 'offset' | 'rows'>;
+  /** Members whose entitlement grows, biggest gain first; and those of them new to the rounds. */
+  changes: DryRunRow[];
+  newMembers: DryRunRow[];
+}
+
+async function computeDryRun(db: Kysely<DB>): Promise<ComputedDryRun> {
+  const previous = await latestPublishedRound(db);
+  const members = await entitlements(db, previous);
+  const changes = members
+    .filter((m) => m.amount !== m.previous)
+    .map((m) => ({
+      userId: m.userId,
+      address: m.address,
+      previous: m.previous,
+      next: m.amount,
+      gain: Number(m.amount - m.previous),
+    }));
+  // A million rows: compare numbers, not BigInts made in the comparator.
+  changes.sort((a, b) => b.gain - a.gain || (a.address < b.address ? -1 : 1));
+  const newMembers = changes.filter((c) => c.previous === 0n);
+  const open = await openRound(db);
+  return {
+    summary: {
+      index: open?.round_index ?? previous + 1,
+      members: members.length,
+      total: members.reduce((sum, m) => sum + m.amount, 0n).toString(),
+      changed: changes.length,
+      newMembers: newMembers.length,
+      openRound: open?.round_index ?? null,
+      computedAt: new Date().toISOString(),
+    },
+    changes,
+    newMembers,
+  };
+}
+
+async function roundHistory(db: Kysely<DB>) {
+  const rows = await db
+    .selectFrom('distribution_rounds')
+    .select([
+      'round_index',
+      'status',
+      'root',
+      'total',
+      'member_count',
+      'tx_hash',
+      'created_at',
+      'published_at',
+    ])
+    .orderBy('round_index', 'desc')
+    .limit(100)
+    .execute();
+  return rows.map((r) => ({
+    index: r.round_index,
+    status: r.status,
+    root: r.root,
+    total: String(r.total),
+    members: r.member_count,
+    txHash: r.tx_hash,
+    createdAt: new Date(r.created_at).toISOString(),
+    publishedAt: r.published_at ? new Date(r.published_at).toISOString() : null,
+  }));
+}
+
+export const roundRoutes =
+  (services: AppServices): FastifyPluginAsyncZod =>
+  async (app) => {
+    const db = services.database.db;
+    // The last dry run is served while a newer one is worked out (stale-while-revalidate): only
+    // the first request, or the first after a publish, waits for the computation.
+    let dryRun: { promise: Promise<ComputedDryRun>; at: number } | undefined;
+    let refreshing: Promise<ComputedDryRun> | undefined;
+    const currentDryRun = () => {
+      if (!dryRun) {
+        const promise = computeDryRun(db);
+        dryRun = { promise, at: Date.now() };
+        promise.catch(() => (dryRun = undefined));
+      } else if (Date.now() - dryRun.at > DRY_RUN_FRESH_MS && !refreshing) {
+        const started = dryRun;
+        refreshing = computeDryRun(db);
+        refreshing
+          .then(
+            (fresh) => {
+              if (dryRun === started) dryRun = { promise: Promise.resolve(fresh), at: Date.now() };
+            },
+            (error: unknown) => app.log.warn({ err: error }, 'dry run refresh failed'),
+          )
+          .finally(() => (refreshing = undefined));
+      }
+      return dryRun.promise;
+    };
+    /** Rows matching a filter, kept per dry run so paging through them costs a slice. */
+    const filtered = new WeakMap<ComputedDryRun, Map<string, DryRunRow[]>>();
+    // The publish this process runs; other processes' show through the stored round's status.
+    let progress: RoundProgress = { phase: 'idle', index: null, txHash: null, error: null };
+    let running = false;
+
+    app.get(
+      '/rounds/dry-run',
+      {
+        schema: {
+          summary: 'The next round’s dry run: who gains how much, a page at a time',
+          querystring: dryRunQuery,
+          response: {
+            200: dryRunResponse,
+            400: errorResponse,
+            401: errorResponse,
+            403: errorResponse,
+          },
+        },
+      },
+      async (request) => {
+        const run = await currentDryRun();
+        const { offset, filter, q } = request.query;
+        const prefix = q?.toLowerCase() ?? '';
+        const base = filter === 'new' ? run.newMembers : run.changes;
+        let byFilter = filtered.get(run);
+        if (!byFilter) filtered.set(run, (byFilter = new Map()));
+        const key = `${filter}:${prefix}`;
+        let matching = prefix ? byFilter.get(key) : base;
+        if (!matching) {
+          matching = base.filter((c) => c.address.startsWith(prefix));
+          if (byFilter.size > 50) byFilter.clear();
+          byFilter.set(key, matching);
+        }
+        const { summary } = run;
+        return {
+          ...summary,
+          matching: matching.length,
+          offset,
+          rows: matching.slice(offset, offset + DRY_RUN_PAGE).map((c) => ({
+            userId: c.userId,
+            address: getAddress(c.address),
+            previous: c.previous.toString(),
+            next: c.next.toString(),
+          })),
+        };
+      },
+    );
+
+    app.get(
+      '/rounds',
+      {
+        schema: {
+          summary: 'The rounds stored so far, newest first (root, total, transaction)',
+          response: { 200: roundHistoryResponse, 401: errorResponse, 403: errorResponse },
+        },
+      },
+      async () => ({ rounds: await roundHistory(db) }),
+    );
+
+    app.post(
+      '/rounds/publish',
+      {
+        schema: {
+          summary: 'Publish the next round (or finish an unfinished one) in the background',
+          response: {
+            202: publishStartedResponse,
+            401: errorResponse,
+            403: errorResponse,
+            409: errorResponse,
+          },
+        },
+      },
+      async (request, reply) => {
+        if (running)
+          throw new AppError(409, 'conflict', 'A distribution round is being published right now.');
+        running = true;
+        progress = { phase: 'preparing', index: null, txHash: null, error: null };
+        await recordAudit(db, request, request.operator!, 'round.publish', null);
+        void publishOnce(services, async (step) => {
+          const open = await openRound(db);
+          progress = {
+            phase: step === 'broadcast' ? 'sent' : step,
+            index: open?.round_index ?? progress.index,
+            txHash: open?.tx_hash ?? null,
+            error: null,
+          };
+        })
+          .then((result) => {
+            progress = {
+              phase: 'published',
+              index: result.index,
+              txHash: result.txHash,
+              error: null,
+            };
+            request.log.info(result, 'distribution round (console)');
+          })
+          .catch((error: unknown) => {
+            progress = { ...progress, phase: 'failed', error: (error as Error).message };
+            request.log.warn({ err: error }, 'distribution round failed (console)');
+          })
+          .finally(() => {
+            running = false;
+            dryRun = undefined;
+          });
+        return reply.status(202).send({ started: true as const });
+      },
+    );
+
+    // Progress as server-sent events until the publish ends: this process's run step by step, or
+    // a round another process left unfinished, read from the stored rounds.
+    app.get(
+      '/rounds/progress',
+      { schema: { summary: 'A round’s publishing progress (server-sent events)' } },
+      async (request, reply) => {
+        reply.hijack();
+        const res = reply.raw;
+        res.writeHead(200, {
+          'content-type': 'text/event-stream; charset=utf-8',
+          'cache-control': 'no-store',
+          'x-accel-buffering': 'no',
+        });
+        let last = '';
+        const tick = async () => {
+          let now = progress;
+          if (!running && now.phase !== 'published' && now.phase !== 'failed') {
+            const open = await openRound(db);
+            now = open
+              ? {
+                  phase: open.status as RoundProgress['phase'],
+                  index: open.round_index,
+                  txHash: open.tx_hash,
+                  error: null,
+                }
+              : { phase: 'idle', index: null, txHash: null, error: null };
+          }
+          const text = JSON.stringify(now);
+          if (text !== last && !res.writableEnded) res.write(`event: progress\ndata: ${text}\n\n`);
+          last = text;
+          return running;
+        };
+        const timer = setInterval(() => {
+          tick().then(
+            (still) => {
+              if (!still) {
+                clearInterval(timer);
+                if (!res.writableEnded) res.end();
+              }
+            },
+            () => undefined,
+          );
+        }, PROGRESS_EVERY_MS);
+        request.raw.once('close', () => clearInterval(timer));
+        await tick();
+      },
+    );
+  };

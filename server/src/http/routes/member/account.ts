@@ -1,0 +1,200 @@
+// The member's account: sign-up (register / registerByReferral), the user details the pages show,
+// and saveNewWallet after a recovery; the account page's routes (lifecycle-routes.ts) live under it.
+import {
+  errorResponse,
+  keystoreProblem,
+  okResponse,
+  registerCheckRequest,
+  registerRequest,
+  registerResponse,
+  userDetailsQuery,
+  userDetailsResponse,
+  walletChallengeRequest,
+  walletChallengeResponse,
+  walletPayload,
+} from '@crw/core';
+import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AppError } from '../../../app-error';
+import { memberRoutes } from '../../guards/member-scope';
+import type { AppServices } from '../../../services';
+import { tokenFigures } from '../../../domain/distribution/claims';
+import { readMember, storeKeystore } from '../../../domain/members/member';
+import { emailTaken, registerMember } from '../../../domain/members/registration';
+import { accountLifecycleRoutes } from './lifecycle';
+import {
+  issueChallenge,
+  verifyWalletProof,
+  type ProofSite,
+} from '../../../domain/members/wallet-proof';
+
+function assertKeystore(keystore: string, address: string): void {
+  if (keystoreProblem(keystore, address)) throw new AppError(400, 'invalid_keystore');
+}
+
+export const accountRoutes =
+  (services: AppServices, limitAttempts: preHandlerAsyncHookHandler): FastifyPluginAsyncZod =>
+  async (app) => {
+    const { sessions, database, config, memberCache, followerProgress } = services;
+    const site: ProofSite = { publicUrl: config.publicUrl, chainId: services.chain.chainId };
+
+    app.post(
+      '/wallet/challenge',
+      {
+        preHandler: limitAttempts,
+        schema: {
+          summary:
+            'A single-use challenge for the wallet to sign (sign-up: anyone; save-wallet, change-password: the signed-in member)',
+          body: walletChallengeRequest,
+          response: {
+            200: walletChallengeResponse,
+            400: errorResponse,
+            401: errorResponse,
+            429: errorResponse,
+          },
+        },
+      },
+      async (request) => {
+        const { purpose } = request.body;
+        // Only a sign-up's challenge is a stranger's; the others belong to the signed-in member.
+        const userId = purpose === 'register' ? null : await sessions.requireUserId(request);
+        return issueChallenge(database.db, site, purpose, userId);
+      },
+    );
+
+    app.post(
+      '/register',
+      {
+        preHandler: limitAttempts,
+        schema: {
+          summary: 'Create an account with its wallet',
+          body: registerRequest,
+          response: { 201: registerResponse, 400: errorResponse, 409: errorResponse },
+        },
+      },
+      async (request, reply) => {
+        const { wallet } = request.body;
+        assertKeystore(wallet.keystore, wallet.address);
+        await verifyWalletProof(
+          database.db,
+          site,
+          { purpose: 'register', userId: null },
+          wallet.address,
+          wallet.proof,
+        );
+        const requireConfirmation = config.REQUIRE_EMAIL_CONFIRMATION;
+        const userId = await registerMember(
+          database.db,
+          { signingKey: services.signingKey, publicUrl: config.publicUrl, requireConfirmation },
+          request.body,
+        );
+        services.worker.wake();
+        return reply.status(201).send({ needsEmailConfirmation: requireConfirmation, userId });
+      },
+    );
+
+    // The registration answers email_taken too, so this says nothing it does not; it runs under the
+    // same attempt limits, per client address and per e-mail (docs/security.md).
+    app.post(
+      '/register/check',
+      {
+        preHandler: limitAttempts,
+        schema: {
+          summary:
+            'Before the wallet is made: whether this e-mail can sign up (409 when a confirmed account has it)',
+          body: registerCheckRequest,
+          response: { 200: okResponse, 400: errorResponse, 409: errorResponse, 429: errorResponse },
+        },
+      },
+      async (request) => {
+        if (await emailTaken(database.db, request.body.email))
+          throw new AppError(409, 'email_taken');
+        return { ok: true as const };
+      },
+    );
+
+    await app.register(
+      memberRoutes(sessions, async (member) => {
+        member.get(
+          '/me',
+          {
+            schema: {
+              summary: 'The signed-in member',
+              querystring: userDetailsQuery,
+              response: { 200: userDetailsResponse, 401: errorResponse },
+            },
+          },
+          async (request) => {
+            const { userId } = request.member;
+            // `Cache-Control: no-cache` (the dashboard after a "changed" event) reads the database.
+            const fresh = /no-cache/i.test(request.headers['cache-control'] ?? '');
+            let row = fresh ? undefined : memberCache.get(userId);
+            if (!row) {
+              const epoch = memberCache.epoch();
+              row = await readMember(database.db, userId);
+              if (!row) throw new AppError(401, 'unauthorized');
+              memberCache.keep(userId, row, epoch);
+            }
+            const progress = await followerProgress.read();
+            return {
+              id: row.id,
+              email: row.email,
+              username: row.username,
+              fullName: row.full_name,
+              referralCode: row.referral_link,
+              referralLink: row.referral_link ? `${config.publicUrl}/r/${row.referral_link}` : null,
+              caps: {
+                registration: row.signup_caps,
+                referrals: row.rrp_balance,
+                careActions: row.activity_caps,
+                total: row.signup_caps + row.rrp_balance + row.activity_caps,
+              },
+              wallet: {
+                address: row.address,
+                keystore: row.encrypted_wallet,
+                lockedByOldPassword: row.locked_by_old_password,
+              },
+              tokens: tokenFigures(
+                { ...row, block_number: null, synced_at: null, last_error: null, ...progress },
+                config.REME_PRICE,
+              ),
+              firstTimeReferral: request.query.firstTimeReferral === 'true',
+            };
+          },
+        );
+
+        member.put(
+          '/wallet',
+          {
+            schema: {
+              summary: 'Save the re-encrypted wallet (saveNewWallet)',
+              body: walletPayload,
+              response: {
+                200: okResponse,
+                400: errorResponse,
+                401: errorResponse,
+                409: errorResponse,
+              },
+            },
+          },
+          async (request) => {
+            const { userId } = request.member;
+            assertKeystore(request.body.keystore, request.body.address);
+            await verifyWalletProof(
+              database.db,
+              site,
+              { purpose: 'save-wallet', userId },
+              request.body.address,
+              request.body.proof,
+            );
+            if (!(await storeKeystore(database.db, userId, request.body)))
+              throw new AppError(409, 'wallet_mismatch');
+            return { ok: true as const };
+          },
+        );
+      }),
+    );
+
+    // The account page's password change, data export and deletion.
+    await app.register(accountLifecycleRoutes(services));
+  };

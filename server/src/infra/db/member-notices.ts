@@ -1,0 +1,86 @@
+// Tells a signed-in member's open tabs that their data changed (a credit, a care action, a new
+// network member). The database announces it with NOTIFY member_events '<user id>' at commit,
+// which reaches every server process listening; each process fans out to its own streams.
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Database } from './database';
+
+export const MEMBER_EVENTS_CHANNEL = 'member_events';
+
+export const EVERY_MEMBER = '*';
+
+/** A notice this process sends itself (see fence); never a member's id, which is a UUID. */
+const FENCE_PREFIX = 'fence:';
+const FENCE_TIMEOUT_MS = 2_000;
+
+type Listener = () => void;
+
+export class MemberEvents {
+  readonly #listeners = new Map<string, Set<Listener>>();
+  /** Told of every member's change (and '*') before the streams are; also when notices were missed. */
+  readonly #observers = new Set<(userId: string) => void>();
+  readonly #fences = new Map<string, () => void>();
+  #unlisten: (() => Promise<void>) | undefined;
+  #database: Database | undefined;
+
+  async start(database: Database): Promise<void> {
+    this.#database = database;
+    this.#unlisten = await database.listen(
+      MEMBER_EVENTS_CHANNEL,
+      (payload) =>
+        payload.startsWith(FENCE_PREFIX) ? this.#fences.get(payload)?.() : this.publish(payload),
+      () => this.publish(EVERY_MEMBER),
+    );
+  }
+
+  observe(observer: (userId: string) => void): void {
+    this.#observers.add(observer);
+  }
+
+  /**
+   * Resolves once this process has heard every notice of the transactions committed before the
+   * call (PostgreSQL delivers notices in commit order): after a write, what it changed is known
+   * here. Should the fence's own notice not come back in time, observers are told of everyone.
+   */
+  async fence(): Promise<void> {
+    if (!this.#database) return;
+    const nonce = `${FENCE_PREFIX}${randomUUID()}`;
+    let timer: NodeJS.Timeout | undefined;
+    const heard = new Promise<boolean>((resolve) => {
+      this.#fences.set(nonce, () => resolve(true));
+      timer = setTimeout(() => resolve(false), FENCE_TIMEOUT_MS);
+    });
+    try {
+      await sql`SELECT pg_notify(${MEMBER_EVENTS_CHANNEL}, ${nonce})`.execute(this.#database.db);
+      if (!(await heard)) for (const observer of this.#observers) observer(EVERY_MEMBER);
+    } catch {
+      for (const observer of this.#observers) observer(EVERY_MEMBER);
+    } finally {
+      clearTimeout(timer);
+      this.#fences.delete(nonce);
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.#unlisten?.();
+    this.#unlisten = undefined;
+  }
+
+  subscribe(userId: string, listener: Listener): () => void {
+    const set = this.#listeners.get(userId) ?? new Set<Listener>();
+    set.add(listener);
+    this.#listeners.set(userId, set);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.#listeners.delete(userId);
+    };
+  }
+
+  /** Payload '*' (a round published) reaches every open stream. */
+  publish(userId: string): void {
+    for (const observer of this.#observers) observer(userId);
+    const sets =
+      userId === EVERY_MEMBER ? [...this.#listeners.values()] : [this.#listeners.get(userId) ?? []];
+    for (const set of sets) for (const listener of set) listener();
+  }
+}

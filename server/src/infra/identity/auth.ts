@@ -1,0 +1,172 @@
+// better-auth behind /auth: sessions (httpOnly cookies), sign-in, e-mail verification, password
+// reset. Sign-up is ours (/api/register), because the account, profile, wallet and first mail
+// must be written in one transaction. The "password" better-auth sees is the derived auth secret.
+import { randomUUID } from 'node:crypto';
+import { betterAuth } from 'better-auth';
+import { jwt } from 'better-auth/plugins/jwt';
+import { twoFactor } from 'better-auth/plugins/two-factor';
+import { sql } from 'kysely';
+import { getMigrations } from 'better-auth/db/migration';
+import { AUTH_SECRET_PATTERN } from '@crw/core';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config';
+import type { Database } from '../db/database';
+import { enqueueMail, type NewMail } from '../mail/outbox';
+import { MEMBER_EVENTS_CHANNEL } from '../db/member-notices';
+import { isDatabaseUnavailable } from '../../http/plugins/errors';
+import { confirmationMail, passwordResetMail } from '../mail/templates';
+import { TWO_FACTOR_LOCKOUT } from '../../http/guards/attempt-limits';
+import { TRUSTED_ADDRESS_HEADER } from '../../http/guards/client-address';
+import { hashSecret, verifySecret } from './password-hash';
+
+export const AUTH_BASE_PATH = '/auth';
+export const CONFIRMED_CALLBACK = '/?confirmed=true';
+export const EMAIL_TOKEN_EXPIRES_IN_S = 24 * 60 * 60;
+export const RESET_TOKEN_EXPIRES_IN_S = 60 * 60;
+
+export function trustedOrigins(config: Config): string[] {
+  const origins = [new URL(config.publicUrl).origin];
+  if (!config.isProduction)
+    origins.push(
+      'http://localhost:5173',
+      `http://127.0.0.1:${config.PORT}`,
+      `http://localhost:${config.PORT}`,
+    );
+  return [...new Set(origins)];
+}
+
+export function createAuth(
+  config: Config,
+  database: Database,
+  signingKey: string,
+  on: { mailQueued: () => void; sessionEnded: (token: string) => void },
+  log: FastifyBaseLogger,
+) {
+  const queue = async (mail: NewMail) => {
+    await enqueueMail(database.db, mail);
+    on.mailQueued();
+  };
+  const secretLength = AUTH_SECRET_PATTERN.source.match(/\{(\d+)\}/)?.[1];
+  return betterAuth({
+    appName: 'Community Rewards Wallet',
+    baseURL: config.publicUrl,
+    basePath: AUTH_BASE_PATH,
+    secret: signingKey,
+    database: { dialect: database.dialect, type: 'postgres' },
+    trustedOrigins: trustedOrigins(config),
+    telemetry: { enabled: false },
+    // better-auth's own notes go to our logs: a refused sign-in is routine (info), not a warning.
+    logger: {
+      level: 'debug',
+      log: (level, message, ...args) => {
+        // The database being away is an outage the request answers with 503 (plugins/errors.ts), not a bug.
+        const outage = level === 'error' && args.some(isDatabaseUnavailable);
+        const target = outage
+          ? 'warn'
+          : level === 'error'
+            ? 'error'
+            : level === 'warn'
+              ? 'info'
+              : 'debug';
+        log[target]({ args: args.length > 0 ? args : undefined }, `better-auth: ${message}`);
+      },
+    },
+    plugins: authPlugins,
+    // This process forgets an ended session before the answer leaves; the others hear of it from
+    // the session table's trigger (auth/session.ts).
+    databaseHooks: {
+      session: { delete: { after: async (session) => on.sessionEnded(session.token) } },
+    },
+    rateLimit: { enabled: false }, // limits are ours (per IP and per e-mail), see auth-routes.ts
+    // Reset tokens are kept as SHA-256 hashes: whoever reads the table (or its files) resets nothing.
+    // E-mail confirmation tokens are signed JWTs, never stored.
+    verification: { storeIdentifier: 'hashed' },
+    advanced: {
+      // The session check, when it reaches better-auth, is one indexed query (session by token
+      // joined to its user); auth/session.ts remembers the answer briefly (no cookie cache).
+      database: { generateId: () => randomUUID(), joins: true },
+      cookiePrefix: 'crw',
+      // A session's address is the one this server trusts, never the client's X-Forwarded-For
+      // (auth/client-address.ts); kept whole, not cut to its /64 network.
+      ipAddress: { ipAddressHeaders: [TRUSTED_ADDRESS_HEADER], ipv6Subnet: 128 },
+      useSecureCookies: config.publicUrl.startsWith('https://'),
+    },
+    emailAndPassword: {
+      enabled: true,
+      disableSignUp: true,
+      requireEmailVerification: config.REQUIRE_EMAIL_CONFIRMATION,
+      autoSignIn: false,
+      minPasswordLength: Number(secretLength ?? 64),
+      maxPasswordLength: Number(secretLength ?? 64),
+      resetPasswordTokenExpiresIn: RESET_TOKEN_EXPIRES_IN_S,
+      revokeSessionsOnPasswordReset: true,
+      password: { hash: hashSecret, verify: verifySecret },
+      sendResetPassword: async ({ user, url }) => queue(passwordResetMail(user.email, url)),
+      // The keystore is still locked by the old password (migration 0015); every process's copy of
+      // the member hears of it.
+      onPasswordReset: async ({ user }) => {
+        await database.db
+          .updateTable('user_wallets')
+          .set({ locked_by_old_password: true })
+          .where('user_id', '=', user.id)
+          .execute();
+        await sql`SELECT pg_notify(${MEMBER_EVENTS_CHANNEL}, ${user.id})`.execute(database.db);
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: false,
+      sendOnSignIn: false,
+      autoSignInAfterVerification: true,
+      // Credit before the address is marked confirmed: if crediting fails the link can be used
+      // again, and crediting twice is impossible (each credit has a unique source key).
+      beforeEmailVerification: async (user) => {
+        await sql`SELECT credit_confirmed_member(${user.id})`.execute(database.db);
+      },
+      expiresIn: EMAIL_TOKEN_EXPIRES_IN_S,
+      sendVerificationEmail: async ({ user, url }) => {
+        const wallet = await database.db
+          .selectFrom('user_wallets')
+          .select('wallet_address')
+          .where('user_id', '=', user.id)
+          .executeTakeFirstOrThrow();
+        await queue(confirmationMail(user.email, url, wallet.wallet_address));
+      },
+    },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+/** Where the sister app finds the keys that verify our hand-off JWTs (under /auth). */
+export const JWKS_PATH = '/.well-known/jwks.json';
+
+/** The name an authenticator app shows beside the member's e-mail. */
+export const TOTP_ISSUER = 'REME Wallet';
+
+/** Plugins change better-auth's tables, so the migrator and the instance share this list. The JWT
+ * plugin signs only hand-off identities (features/handoff): no JWT header on session calls.
+ * Two-factor sign-in (decision 0015): an authenticator app (TOTP) and ten single-use backup codes;
+ * the password it asks for is the derived auth secret. A sign-in that passed the password waits
+ * at most 10 minutes for the code, 5 wrong codes end it, and 10 wrong codes in a row lock the
+ * account's second factor for 15 minutes (better-auth's defaults, named in attempt-limits.ts,
+ * whose lock counts the codes a signed-in member sends too). No "trust this device": every
+ * sign-in asks. */
+export const authPlugins = [
+  jwt({ jwks: { jwksPath: JWKS_PATH }, disableSettingJwtHeader: true }),
+  twoFactor({
+    issuer: TOTP_ISSUER,
+    twoFactorCookieMaxAge: 600,
+    backupCodeOptions: { amount: 10, length: 10, storeBackupCodes: 'encrypted' },
+    accountLockout: { enabled: true, ...TWO_FACTOR_LOCKOUT },
+  }),
+];
+
+/** Creates or updates better-auth's own tables (its CLI needs Node 22; this is the same migrator). */
+export async function migrateAuthTables(database: Database): Promise<string[]> {
+  const { toBeCreated, toBeAdded, runMigrations } = await getMigrations({
+    database: { dialect: database.dialect, type: 'postgres' },
+    plugins: authPlugins,
+  });
+  await runMigrations();
+  return [...toBeCreated.map((t) => t.table), ...toBeAdded.map((t) => t.table)];
+}
