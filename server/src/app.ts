@@ -23,7 +23,8 @@ import { logOptions } from './logging';
 import { registerErrorHandling } from './http/plugins/errors';
 import { registerOpenApi } from './http/plugins/openapi';
 import { trackInFlight } from './http/plugins/in-flight';
-import { registerMetrics } from './http/plugins/metrics';
+import { registerRequestMetrics } from './http/plugins/request-metrics';
+import { registerMetrics } from './http/routes/operator-api/metrics';
 import { registerOriginCheck } from './http/plugins/origin-check';
 import { registerSecurity } from './http/plugins/security';
 import { registerSpa } from './http/plugins/spa';
@@ -90,7 +91,7 @@ export async function buildApp(
   registerErrorHandling(app);
   await registerSecurity(app);
   registerOriginCheck(app, trustedOrigins(config));
-  registerMetrics(app, services);
+  registerMetrics(app, registerRequestMetrics(app), services);
   await registerOpenApi(app);
 
   const limits = attemptLimits(config, services.database.db);

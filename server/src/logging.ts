@@ -2,7 +2,13 @@
 // carry one-time secrets (confirmation and reset links, hand-off codes), and logs are kept longer
 // and read by more people than the database: each request is logged with its secrets redacted.
 import type { FastifyRequest } from 'fastify';
-import type { LoggerOptions } from 'pino';
+import type { BaseLogger, LoggerOptions } from 'pino';
+
+/** The logger the layers below HTTP take: Fastify's and the boot logger both are one. */
+export type Log = Pick<
+  BaseLogger,
+  'level' | 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace'
+>;
 
 /** Query parameters that carry a secret: ours, better-auth's, and those of OAuth-style flows. */
 const SECRET_PARAMS = new Set([

@@ -3,9 +3,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import { createAuth, type Auth } from './infra/identity/auth';
 import { SessionCache, SessionCheck } from './infra/identity/session';
 import { FollowerProgressReader, MemberCache } from './domain/members/member-cache';
-import type { MemberRow } from './domain/members/member';
+import { lockKeystoreAfterReset, walletAddressOf, type MemberRow } from './domain/members/member';
+import { creditConfirmedMember } from './domain/members/registration';
 import { openChain, type Chain } from './infra/chain/chain';
 import { ChainFollower } from './domain/indexer/follower';
+import { reopenDroppedRounds } from './domain/distribution/dropped-rounds';
 import { FundingWatch } from './domain/distribution/funding-watch';
 import { authSigningKey } from './infra/identity/auth-secret-key';
 import { communityAppSecret, operatorApiKey } from './infra/identity/operator-key';
@@ -133,16 +135,30 @@ export async function openServices(
     config,
     database,
     signingKey,
-    { mailQueued: () => worker.wake(), sessionEnded: (token) => sessionCache.forgetToken(token) },
+    {
+      mailQueued: () => worker.wake(),
+      sessionEnded: (token) => sessionCache.forgetToken(token),
+      passwordReset: (userId) => lockKeystoreAfterReset(database.db, userId),
+      // Credit before the address is marked confirmed: if crediting fails the link can be used again.
+      confirming: (userId) => creditConfirmedMember(database.db, userId),
+      walletOf: async (userId) => {
+        const address = await walletAddressOf(database.db, userId);
+        if (!address) throw new Error(`member ${userId} has no wallet`);
+        return address;
+      },
+    },
     log,
   );
   const applied = config.DATABASE_MIGRATION_URL
-    ? await migrateAsOwner(config.DATABASE_MIGRATION_URL, database)
+    ? await migrateAsOwner(config.DATABASE_MIGRATION_URL, database, setUpSchema)
     : await setUpSchema(database);
   await checkAuditLogRole(config, database, log);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
   // The chain before anything that runs: a journal that does not replay stops the start here.
-  const chain = await openChain(config, database, log);
+  // Rounds whose publishing transaction a cut journal took away are reopened (dropped-rounds.ts).
+  const chain = await openChain(config, database, log, async (trx, txHashes) => ({
+    ...(await reopenDroppedRounds(trx, txHashes)),
+  }));
   const follower = new ChainFollower(config, database, chain, log);
   const funding = new FundingWatch(database.db, log);
   follower.afterPass(() => funding.afterIndexed());

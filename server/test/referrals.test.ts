@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFERRAL_CAPS_BY_LEVEL, SIGNUP_CAPS, SIGNUP_REME } from '@crw/core';
-import { migrate } from '../src/infra/db/migrate';
+import { setUpSchema } from '../src/setup-schema';
 import type { DB } from '../src/infra/db/schema';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import {
@@ -222,7 +222,7 @@ describe('crediting when the referred member confirms', () => {
       expect((await balances(A.id)).rrp_balance).toBe(3);
     } finally {
       // Migrating again puts back core's amounts.
-      await migrate(t.services.database);
+      await setUpSchema(t.services.database);
     }
     expect(
       (await sql<{ n: string }>`SELECT signup_caps::text AS n FROM reward_amounts`.execute(db))

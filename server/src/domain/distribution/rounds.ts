@@ -8,7 +8,7 @@ import { getAddress, Transaction, type BlockTag } from 'ethers';
 import { sql, type Kysely } from 'kysely';
 import type { Chain } from '../../infra/chain/chain';
 import type { DB } from '../../infra/db/schema';
-import { EVERY_MEMBER, MEMBER_EVENTS_CHANNEL } from '../../infra/db/member-notices';
+import { EVERY_MEMBER, notifyMembers } from '../../infra/db/member-notices';
 import { entitlements, latestPublishedRound, type MemberEntitlement } from './entitlements';
 
 const INSERT_BATCH = 20_000;
@@ -224,7 +224,7 @@ async function finish(
       .set({ status: 'published', published_at: new Date() })
       .where('round_index', '=', index)
       .execute();
-    await sql`SELECT pg_notify(${MEMBER_EVENTS_CHANNEL}, ${EVERY_MEMBER})`.execute(trx);
+    await notifyMembers(trx, EVERY_MEMBER);
   });
   return {
     index,

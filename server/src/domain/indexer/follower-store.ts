@@ -3,7 +3,7 @@
 // that the state is still where the writer read it, so a stale writer can never count twice.
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../infra/db/schema';
-import { MEMBER_EVENTS_CHANNEL, EVERY_MEMBER } from '../../infra/db/member-notices';
+import { EVERY_MEMBER, notifyMembers } from '../../infra/db/member-notices';
 import { walletDeltas, type ChainEvent } from '../../infra/chain/chain-events';
 
 /** Processed blocks whose hashes are kept for finding where a reorg forked. */
@@ -134,7 +134,7 @@ export async function applyBlocks(
           : {}),
       })
       .execute();
-    await notifyMembers(trx, [...deltas.map((d) => d.address)], round !== undefined);
+    await notifyWalletOwners(trx, [...deltas.map((d) => d.address)], round !== undefined);
   });
 }
 
@@ -212,7 +212,7 @@ export async function rollBackTo(
         round_block: round?.block_number ?? null,
       })
       .execute();
-    await notifyMembers(
+    await notifyWalletOwners(
       trx,
       touched,
       undone.some((e) => e.kind === 'root_published'),
@@ -241,16 +241,22 @@ export async function recordFailure(db: Kysely<DB>, error: string): Promise<void
 }
 
 /** Tells the members whose wallets changed (or everyone, when the round changed) to read again. */
-async function notifyMembers(
+async function notifyWalletOwners(
   trx: Transaction<DB>,
   addresses: string[],
   everyone: boolean,
 ): Promise<void> {
   if (everyone) {
-    await sql`SELECT pg_notify(${MEMBER_EVENTS_CHANNEL}, ${EVERY_MEMBER})`.execute(trx);
+    await notifyMembers(trx, EVERY_MEMBER);
   } else if (addresses.length > 0) {
-    await sql`SELECT pg_notify(${MEMBER_EVENTS_CHANNEL}, user_id) FROM user_wallets WHERE wallet_address = ANY(${addresses}::text[])`.execute(
+    const owners = await trx
+      .selectFrom('user_wallets')
+      .select('user_id')
+      .where(sql<boolean>`wallet_address = ANY(${addresses}::text[])`)
+      .execute();
+    await notifyMembers(
       trx,
+      owners.map((o) => o.user_id),
     );
   }
 }

@@ -3,7 +3,7 @@
 // the confirmations, in ranges, and record them. Each block's hash is read before its logs, so a
 // reorg in between shows as a changed hash at the next pass, which then re-reads.
 import { toQuantity } from 'ethers';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Log } from '../../logging';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../infra/db/schema';
 import { decodeLog, logFilter, type RpcLog } from '../../infra/chain/chain-events';
@@ -29,7 +29,7 @@ export interface SyncSettings {
   chain: FollowedChain;
   confirmations: number;
   startBlock: number;
-  log: FastifyBaseLogger;
+  log: Log;
   /** Told, inside the rollback's transaction, what a reorganisation took away. */
   onRollBack?: RollbackListener;
 }

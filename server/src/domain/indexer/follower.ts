@@ -2,7 +2,7 @@
 // never call the chain. One process leads (leader-lock.ts) and polls every CHAIN_POLL_INTERVAL_MS;
 // the others try to take over at the same pace. The embedded chain also syncs after each mined
 // transaction, before its send answers, so what a member just did reads back at once.
-import type { FastifyBaseLogger } from 'fastify';
+import type { Log } from '../../logging';
 import type { Config } from '../../config';
 import type { Database } from '../../infra/db/database';
 import { releaseAfter, type LeaderLock } from '../../infra/db/leader-lock';
@@ -18,7 +18,7 @@ export class ChainFollower {
   readonly #settings: SyncSettings;
   readonly #lock: LeaderLock;
   readonly #interval: number;
-  readonly #log: FastifyBaseLogger;
+  readonly #log: Log;
   #tail: Promise<void> = Promise.resolve();
   #queued: Promise<void> | undefined;
   #timer: NodeJS.Timeout | undefined;
@@ -27,7 +27,7 @@ export class ChainFollower {
   readonly #afterPass: Array<() => void> = [];
   readonly #onRollBack: RollbackListener[] = [];
 
-  constructor(config: Config, database: Database, chain: Chain, log: FastifyBaseLogger) {
+  constructor(config: Config, database: Database, chain: Chain, log: Log) {
     const node = countedNode(chain.node);
     this.calls = node.calls;
     this.#log = log;

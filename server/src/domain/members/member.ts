@@ -1,8 +1,8 @@
 // The member's row behind /api/me, in one query: profile, wallet, CAPs, and their token figures
 // as the chain follower indexed them (the follower's progress is read apart, member-cache.ts).
 import { getAddress } from 'ethers';
-import { sql, type Kysely } from 'kysely';
-import { MEMBER_EVENTS_CHANNEL } from '../../infra/db/member-notices';
+import type { Kysely } from 'kysely';
+import { notifyMembers } from '../../infra/db/member-notices';
 import type { DB } from '../../infra/db/schema';
 
 export async function readMember(db: Kysely<DB>, userId: string) {
@@ -72,6 +72,17 @@ export async function storeKeystore(
     .returning('user_id')
     .executeTakeFirst();
   if (!saved) return false;
-  await sql`SELECT pg_notify(${MEMBER_EVENTS_CHANNEL}, ${userId})`.execute(db);
+  await notifyMembers(db, [userId]);
   return true;
+}
+
+/** After a password reset the keystore is still locked by the old password (migration 0015); every
+ * process's copy of the member hears of it. */
+export async function lockKeystoreAfterReset(db: Kysely<DB>, userId: string): Promise<void> {
+  await db
+    .updateTable('user_wallets')
+    .set({ locked_by_old_password: true })
+    .where('user_id', '=', userId)
+    .execute();
+  await notifyMembers(db, [userId]);
 }

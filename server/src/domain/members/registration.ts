@@ -155,7 +155,7 @@ export async function registerMember(
       await trx.insertInto('user_token_distributions').values({ user_id: userId }).execute();
       if (!requireConfirmation) {
         // Counts as confirmed now: the signup bonus and the referral chain are credited at once.
-        await sql`SELECT credit_confirmed_member(${userId})`.execute(trx);
+        await creditConfirmedMember(trx, userId);
         return;
       }
       await enqueueMail(
@@ -176,4 +176,10 @@ export async function registerMember(
     throw error;
   }
   return userId;
+}
+
+/** Credits a member whose address is confirmed (the sign-up reward and their referrers'); a second
+ * call credits nothing, since each credit has a unique source key. */
+export async function creditConfirmedMember(db: Kysely<DB>, userId: string): Promise<void> {
+  await sql`SELECT credit_confirmed_member(${userId})`.execute(db);
 }

@@ -1,7 +1,7 @@
 // The security settings' storage: the member's two-factor flag, their sessions, their names.
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../infra/db/schema';
-import { MEMBER_EVENTS_CHANNEL } from '../../infra/db/member-notices';
+import { notifyMembers } from '../../infra/db/member-notices';
 
 interface SessionRow {
   id: string;
@@ -61,6 +61,6 @@ export async function updateProfile(
       trx,
     );
     // Every process's copy of the member and their open tabs hear of it.
-    await sql`SELECT pg_notify(${MEMBER_EVENTS_CHANNEL}, ${userId})`.execute(trx);
+    await notifyMembers(trx, [userId]);
   });
 }

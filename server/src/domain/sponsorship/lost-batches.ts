@@ -3,11 +3,11 @@
 // sent again, and their record is dropped, which frees their nonce for the next batch. The
 // follower tells of the `Claimed` events that vanished; the relayer also finds a lost batch by
 // its nonce when it picks the next one (a batch with no `Claimed` event leaves no trace to report).
-import type { FastifyBaseLogger } from 'fastify';
+import type { Log } from '../../logging';
 import { sql, type Kysely } from 'kysely';
 import type { Vanished } from '../indexer/follower-store';
 import type { DB } from '../../infra/db/schema';
-import { MEMBER_EVENTS_CHANNEL } from '../../infra/db/member-notices';
+import { notifyMembers } from '../../infra/db/member-notices';
 
 /** Puts the confirmed claims of the relayer's batch `nonce` back in the queue and drops the batch's
  * record; answers how many claims went back. */
@@ -43,11 +43,10 @@ export async function requeueLostBatch(
     .where('relayer', '=', relayer)
     .where('nonce', '=', nonce)
     .execute();
-  const members = [...new Set(claims.map((c) => c.user_id))];
-  if (members.length > 0)
-    await sql`SELECT pg_notify(${MEMBER_EVENTS_CHANNEL}, u) FROM unnest(${members}::text[]) AS u`.execute(
-      db,
-    );
+  await notifyMembers(
+    db,
+    claims.map((c) => c.user_id),
+  );
   return claims.length;
 }
 
@@ -56,7 +55,7 @@ export async function requeueLostBatch(
 export async function requeueVanishedBatches(
   trx: Kysely<DB>,
   vanished: Vanished,
-  log: FastifyBaseLogger,
+  log: Log,
 ): Promise<void> {
   const hashes = [...new Set(vanished.claims.map((c) => c.txHash.toLowerCase()))];
   if (hashes.length === 0) return;

@@ -13,7 +13,7 @@
 //   with a reason, the longest run of the others it pays together is sent; none is estimated twice.
 // - A batch the chain loses after it was recorded (lost-batches.ts) has its claims queued again and
 //   its nonce taken from the chain again.
-import type { FastifyBaseLogger } from 'fastify';
+import type { Log } from '../../logging';
 import {
   Transaction,
   Wallet,
@@ -22,7 +22,7 @@ import {
   parseEther,
   type TransactionReceipt,
 } from 'ethers';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Chain } from '../../infra/chain/chain';
 import type { Config } from '../../config';
 import type { Database } from '../../infra/db/database';
@@ -30,7 +30,7 @@ import { releaseAfter, type LeaderLock } from '../../infra/db/leader-lock';
 import { LOCK_KEYS } from '../../infra/db/lock-keys';
 import type { DB, RelayerAttempt } from '../../infra/db/schema';
 import { claimData } from '../distribution/claims';
-import { MEMBER_EVENTS_CHANNEL } from '../../infra/db/member-notices';
+import { notifyMembers } from '../../infra/db/member-notices';
 import { FeeOracle, sponsorSettings, type SponsorSettings } from './sponsor';
 import { requeueLostBatch } from './lost-batches';
 import { planPayable, revertData, unpayableReason, type Estimate } from './unpayable';
@@ -90,7 +90,7 @@ export class Relayer {
     database: Database,
     readonly chain: Chain,
     privateKey: string,
-    readonly log: FastifyBaseLogger,
+    readonly log: Log,
   ) {
     this.#db = database.db;
     this.#lock = database.leaderLock(LOCK_KEYS.relayer);
@@ -658,8 +658,5 @@ export class Relayer {
 export const NOTHING_TO_CLAIM = 1;
 
 async function notifyIn(db: Kysely<DB>, userIds: string[]): Promise<void> {
-  if (userIds.length === 0) return;
-  await sql`SELECT pg_notify(${MEMBER_EVENTS_CHANNEL}, u) FROM unnest(${[...new Set(userIds)]}::text[]) AS u`.execute(
-    db,
-  );
+  await notifyMembers(db, userIds);
 }

@@ -18,7 +18,7 @@ import type { Chain } from '../../infra/chain/chain';
 import type { Config } from '../../config';
 import type { DB } from '../../infra/db/schema';
 import { LOCK_KEYS } from '../../infra/db/lock-keys';
-import { MEMBER_EVENTS_CHANNEL } from '../../infra/db/member-notices';
+import { notifyMembers } from '../../infra/db/member-notices';
 
 /** Gas held against the budget per queued claim: above a batched claim's share (~40,000) with margin. */
 export const RESERVED_GAS_PER_CLAIM = 60_000n;
@@ -234,7 +234,7 @@ export async function requestSponsoredClaim(
       })
       .returning(['id', 'status', 'round_index', 'amount', 'reason', 'updated_at'])
       .executeTakeFirstOrThrow();
-    await sql`SELECT pg_notify(${MEMBER_EVENTS_CHANNEL}, ${userId})`.execute(trx);
+    await notifyMembers(trx, [userId]);
     return row;
   });
   return claimView({ ...queued, mined_hash: null, attempts: [] });

@@ -10,6 +10,7 @@ import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError } from '../../app-error';
 import type { Config } from '../../config';
 import type { DB } from '../../infra/db/schema';
+import { TWO_FACTOR_LOCKOUT } from '../../infra/identity/auth';
 
 /** How a sign-in ended: refused (wrong credentials), succeeded, or neither (e.g. not confirmed). */
 export type SignInOutcome = 'refused' | 'succeeded' | 'undecided';
@@ -162,10 +163,6 @@ export function reauthenticationLimits(config: Config, db: Kysely<DB>): ReauthLi
     },
   };
 }
-
-/** Wrong second-factor codes in a row that lock the factor, and for how long: better-auth's lock,
- * which it applies to the codes of a sign-in (auth.ts), and ours to every other code. */
-export const TWO_FACTOR_LOCKOUT = { maxFailedAttempts: 10, durationSeconds: 900 } as const;
 
 /** The second factor's lock for the codes a signed-in member sends (turning two-factor off,
  * finishing enrolment, a code checked with a session), which better-auth checks without it. */

@@ -2,9 +2,7 @@
 // This server writes that header itself, from the address Fastify trusts under TRUST_PROXY
 // (request.ip), over anything the client sent: the session list shows no address a client chose.
 import type { FastifyInstance } from 'fastify';
-
-/** The header better-auth reads the client's address from (advanced.ipAddress in auth.ts). */
-export const TRUSTED_ADDRESS_HEADER = 'x-crw-trusted-address';
+import { TRUSTED_ADDRESS_HEADER } from '../../infra/identity/auth';
 
 export function recordTrustedAddress(app: FastifyInstance): void {
   app.addHook('onRequest', async (request) => {

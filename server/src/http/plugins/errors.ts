@@ -3,6 +3,7 @@ import { errorBody, type ErrorCode } from '@crw/core';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../../app-error';
+import { isDatabaseUnavailable } from '../../infra/db/unavailable';
 
 const codeByStatus: Record<number, ErrorCode> = {
   400: 'invalid_request',
@@ -23,37 +24,6 @@ function validationMessage(error: FastifyError): string {
     return `The request is not valid${field ? `: ${field}` : ''}${first?.message ? ` (${first.message})` : ''}.`;
   }
   return 'The request is not valid.';
-}
-
-/** PostgreSQL unreachable or restarting (connection refused, dropped or timed out; its own codes
- * for shutdown and start-up): a temporary 503, not a failure of ours. */
-const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  '57P01',
-  '57P02',
-  '57P03',
-  '08000',
-  '08001',
-  '08003',
-  '08004',
-  '08006',
-]);
-const UNAVAILABLE_TEXT =
-  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection is not open/i;
-
-export function isDatabaseUnavailable(error: unknown): boolean {
-  for (
-    let e = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0;
-    e && depth < 5;
-    e = e.cause as typeof e, depth++
-  ) {
-    if (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;
-    if (typeof e.message === 'string' && UNAVAILABLE_TEXT.test(e.message)) return true;
-  }
-  return false;
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {

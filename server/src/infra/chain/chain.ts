@@ -3,7 +3,8 @@
 // operator key; production uses the configured addresses and checks that code is there.
 import { artifact, deployContracts } from '@crw/contracts';
 import { BrowserProvider, Contract, Wallet, getCreateAddress, parseEther } from 'ethers';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Log } from '../../logging';
+import type { OnJournalDropped } from './journal';
 import type { Config } from '../../config';
 import type { Database } from '../db/database';
 import { embeddedChainKeys } from './embedded-keys';
@@ -44,7 +45,8 @@ function turns(): <T>(work: () => Promise<T>) => Promise<T> {
 export async function openChain(
   config: Config,
   database: Database,
-  log: FastifyBaseLogger,
+  log: Log,
+  onJournalDropped?: OnJournalDropped,
 ): Promise<Chain> {
   const embedded = !config.CHAIN_RPC_URL;
   const keys = embedded ? await embeddedChainKeys(config.dataDir) : undefined;
@@ -52,6 +54,7 @@ export async function openChain(
     ? await openEmbeddedNode(database.db, {
         keys,
         onDivergence: config.CHAIN_JOURNAL_ON_DIVERGENCE,
+        onDropped: onJournalDropped,
         log,
       })
     : openRemoteNode(config.CHAIN_RPC_URL!);

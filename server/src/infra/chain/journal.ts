@@ -4,7 +4,6 @@
 import type { DevChain } from '@crw/contracts';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema';
-import { reopenDroppedRounds, type ReopenedRounds } from '../../domain/distribution/dropped-rounds';
 
 export interface MinedBlock {
   number: number;
@@ -91,18 +90,26 @@ export async function recordBlocks(
   });
 }
 
-export interface ArchivedJournal extends ReopenedRounds {
+export interface ArchivedJournal extends Record<string, unknown> {
   archived: Array<{ seq: number; txHash: string }>;
 }
 
+/** Told, in the archiving transaction, which transactions left the journal; what it answers is
+ * logged with them (the root passes the distribution rounds' reopening, services.ts). */
+export type OnJournalDropped = (
+  trx: Kysely<DB>,
+  txHashes: string[],
+) => Promise<Record<string, unknown>>;
+
 /**
- * Moves entry `fromSeq` and every later one to chain_journal_archive with `reason`, and reopens the
- * distribution rounds whose publishing transaction went with them, in one database transaction.
+ * Moves entry `fromSeq` and every later one to chain_journal_archive with `reason`, and tells
+ * `onDropped` of them, in one database transaction.
  */
 export async function archiveJournal(
   db: Kysely<DB>,
   fromSeq: number,
   reason: string,
+  onDropped: OnJournalDropped = async () => ({}),
 ): Promise<ArchivedJournal> {
   return db.transaction().execute(async (trx) => {
     await sql`
@@ -114,13 +121,13 @@ export async function archiveJournal(
       .where('seq', '>=', fromSeq)
       .returning(['seq', 'tx_hash'])
       .execute();
-    const rounds = await reopenDroppedRounds(
+    const told = await onDropped(
       trx,
       dropped.map((d) => d.tx_hash),
     );
     const archived = dropped
       .map((d) => ({ seq: d.seq, txHash: d.tx_hash }))
       .sort((a, b) => a.seq - b.seq);
-    return { archived, ...rounds };
+    return { archived, ...told };
   });
 }

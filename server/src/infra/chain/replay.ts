@@ -5,12 +5,13 @@
 // start naming the entry, or with CHAIN_JOURNAL_ON_DIVERGENCE=archive cuts the journal there.
 import { createDevChain, type DevChain } from '@crw/contracts';
 import { Transaction, Wallet, toQuantity } from 'ethers';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Log } from '../../logging';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema';
 import { CHAIN_OPERATOR_KEY_FILE, type EmbeddedChainKeys } from './embedded-keys';
 import {
   archiveJournal,
+  type OnJournalDropped,
   minedBlock,
   readJournal,
   recordBlocks,
@@ -39,7 +40,9 @@ export interface RestoreOptions {
   keys: EmbeddedChainKeys;
   /** 'archive': move the diverging entry and every later one to chain_journal_archive, then start. */
   onDivergence: 'stop' | 'archive';
-  log: FastifyBaseLogger;
+  /** Told which transactions an archiving took away (journal.ts). */
+  onDropped?: OnJournalDropped;
+  log: Log;
 }
 
 /** A new embedded chain with every journal entry replayed (or those before a divergence, archiving the rest). */
@@ -58,6 +61,7 @@ export async function restoreChain(
       db,
       divergence.seq,
       `replay diverged: ${divergence.detail}`,
+      options.onDropped,
     );
     options.log.warn(
       { ...divergence, fromSeq: divergence.seq, ...dropped },

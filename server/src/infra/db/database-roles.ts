@@ -4,13 +4,17 @@
 // docs/operations.md#database-roles.
 import pg from 'pg';
 import { openDatabase, type Database, type RawSession } from './database';
-import { setUpSchema } from '../../setup-schema';
 
-/** Migrates as the owner (`ownerUrl`), then grants `app`'s role what the server uses. */
-export async function migrateAsOwner(ownerUrl: string, app: Database): Promise<string[]> {
+/** Sets the schema up as the owner (`ownerUrl`, with `setUp`), then grants `app`'s role what the
+ * server uses. */
+export async function migrateAsOwner(
+  ownerUrl: string,
+  app: Database,
+  setUp: (owner: Database) => Promise<string[]>,
+): Promise<string[]> {
   const owner = await openDatabase({ kind: 'postgres', url: ownerUrl, poolSize: 1 });
   try {
-    const applied = await setUpSchema(owner);
+    const applied = await setUp(owner);
     const appRole = await currentRole(app);
     await owner.withSession(async (session) => {
       if ((await currentRoleOf(session)) !== appRole) await grantAppRole(session, appRole);

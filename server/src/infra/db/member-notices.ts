@@ -2,12 +2,32 @@
 // network member). The database announces it with NOTIFY member_events '<user id>' at commit,
 // which reaches every server process listening; each process fans out to its own streams.
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from './database';
+import type { DB } from './schema';
 
 export const MEMBER_EVENTS_CHANNEL = 'member_events';
 
 export const EVERY_MEMBER = '*';
+
+/**
+ * Tells every server process that these members' data changed (or everyone's: EVERY_MEMBER), as
+ * part of `db`'s transaction: the notice goes out at commit, never for a write that rolled back.
+ */
+export async function notifyMembers(
+  db: Kysely<DB>,
+  who: readonly string[] | typeof EVERY_MEMBER,
+): Promise<void> {
+  if (who === EVERY_MEMBER) {
+    await sql`SELECT pg_notify(${MEMBER_EVENTS_CHANNEL}, ${EVERY_MEMBER})`.execute(db);
+    return;
+  }
+  const ids = [...new Set(who)];
+  if (ids.length === 0) return;
+  await sql`SELECT pg_notify(${MEMBER_EVENTS_CHANNEL}, u) FROM unnest(${ids}::text[]) AS u`.execute(
+    db,
+  );
+}
 
 /** A notice this process sends itself (see fence); never a member's id, which is a UUID. */
 const FENCE_PREFIX = 'fence:';

@@ -6,14 +6,19 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Database } from './database';
 import { LOCK_KEYS } from './lock-keys';
-import { writeRewardAmountsSql } from '../../domain/rewards/reward-amounts';
 
 export const migrationsDir = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
   '../../../migrations',
 );
 
-export async function migrate(database: Database, dir: string = migrationsDir): Promise<string[]> {
+/** Applies the migrations of `dir` not applied yet, in name order, under the migrations lock; then
+ * the statements `afterwards` (such as writing constants the SQL reads), at every run. */
+export async function migrate(
+  database: Database,
+  dir: string = migrationsDir,
+  afterwards: readonly string[] = [],
+): Promise<string[]> {
   const files = (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort();
   return database.withSession(async (session) => {
     await session.exec(`SELECT pg_advisory_lock(${LOCK_KEYS.migrations});`);
@@ -41,7 +46,7 @@ export async function migrate(database: Database, dir: string = migrationsDir): 
         }
         newlyApplied.push(file);
       }
-      await session.exec(writeRewardAmountsSql());
+      for (const statement of afterwards) await session.exec(statement);
       return newlyApplied;
     } finally {
       await session.exec(`SELECT pg_advisory_unlock(${LOCK_KEYS.migrations});`);

@@ -5,18 +5,14 @@ import { randomUUID } from 'node:crypto';
 import { betterAuth } from 'better-auth';
 import { jwt } from 'better-auth/plugins/jwt';
 import { twoFactor } from 'better-auth/plugins/two-factor';
-import { sql } from 'kysely';
 import { getMigrations } from 'better-auth/db/migration';
 import { AUTH_SECRET_PATTERN } from '@crw/core';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Log } from '../../logging';
 import type { Config } from '../../config';
 import type { Database } from '../db/database';
 import { enqueueMail, type NewMail } from '../mail/outbox';
-import { MEMBER_EVENTS_CHANNEL } from '../db/member-notices';
-import { isDatabaseUnavailable } from '../../http/plugins/errors';
+import { isDatabaseUnavailable } from '../db/unavailable';
 import { confirmationMail, passwordResetMail } from '../mail/templates';
-import { TWO_FACTOR_LOCKOUT } from '../../http/guards/attempt-limits';
-import { TRUSTED_ADDRESS_HEADER } from '../../http/guards/client-address';
 import { hashSecret, verifySecret } from './password-hash';
 
 export const AUTH_BASE_PATH = '/auth';
@@ -35,12 +31,34 @@ export function trustedOrigins(config: Config): string[] {
   return [...new Set(origins)];
 }
 
+/** The header better-auth reads a new session's client address from; the HTTP layer writes it
+ * from the address it trusts (http/guards/client-address.ts). */
+export const TRUSTED_ADDRESS_HEADER = 'x-crw-trusted-address';
+
+/** Wrong second-factor codes in a row that lock the factor, and for how long: better-auth's lock,
+ * which it applies to the codes of a sign-in, and ours to every other code
+ * (http/guards/attempt-limits.ts). */
+export const TWO_FACTOR_LOCKOUT = { maxFailedAttempts: 10, durationSeconds: 900 } as const;
+
+/** What identity asks of the rest of the server: the root (services.ts) passes these in, so that
+ * this layer knows no member, wallet or reward. */
+export interface IdentityHooks {
+  mailQueued: () => void;
+  sessionEnded: (token: string) => void;
+  /** A password was reset: the member's keystore is still locked by the old password. */
+  passwordReset: (userId: string) => Promise<void>;
+  /** Runs before an address is marked confirmed; if it throws, the link can be used again. */
+  confirming: (userId: string) => Promise<void>;
+  /** The wallet address the confirmation mail names. */
+  walletOf: (userId: string) => Promise<string>;
+}
+
 export function createAuth(
   config: Config,
   database: Database,
   signingKey: string,
-  on: { mailQueued: () => void; sessionEnded: (token: string) => void },
-  log: FastifyBaseLogger,
+  on: IdentityHooks,
+  log: Log,
 ) {
   const queue = async (mail: NewMail) => {
     await enqueueMail(database.db, mail);
@@ -102,35 +120,16 @@ export function createAuth(
       revokeSessionsOnPasswordReset: true,
       password: { hash: hashSecret, verify: verifySecret },
       sendResetPassword: async ({ user, url }) => queue(passwordResetMail(user.email, url)),
-      // The keystore is still locked by the old password (migration 0015); every process's copy of
-      // the member hears of it.
-      onPasswordReset: async ({ user }) => {
-        await database.db
-          .updateTable('user_wallets')
-          .set({ locked_by_old_password: true })
-          .where('user_id', '=', user.id)
-          .execute();
-        await sql`SELECT pg_notify(${MEMBER_EVENTS_CHANNEL}, ${user.id})`.execute(database.db);
-      },
+      onPasswordReset: async ({ user }) => on.passwordReset(user.id),
     },
     emailVerification: {
       sendOnSignUp: false,
       sendOnSignIn: false,
       autoSignInAfterVerification: true,
-      // Credit before the address is marked confirmed: if crediting fails the link can be used
-      // again, and crediting twice is impossible (each credit has a unique source key).
-      beforeEmailVerification: async (user) => {
-        await sql`SELECT credit_confirmed_member(${user.id})`.execute(database.db);
-      },
+      beforeEmailVerification: async (user) => on.confirming(user.id),
       expiresIn: EMAIL_TOKEN_EXPIRES_IN_S,
-      sendVerificationEmail: async ({ user, url }) => {
-        const wallet = await database.db
-          .selectFrom('user_wallets')
-          .select('wallet_address')
-          .where('user_id', '=', user.id)
-          .executeTakeFirstOrThrow();
-        await queue(confirmationMail(user.email, url, wallet.wallet_address));
-      },
+      sendVerificationEmail: async ({ user, url }) =>
+        queue(confirmationMail(user.email, url, await on.walletOf(user.id))),
     },
   });
 }

@@ -1,7 +1,7 @@
 // The transactional outbox: enqueueMail() writes a mail in the caller's transaction, so a mail of
 // a rolled-back change never exists; OutboxWorker delivers due mails with retries and backoff.
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Log } from '../../logging';
 import type { DB } from '../db/schema';
 import type { MailTransport, OutgoingMail } from './transports';
 
@@ -61,7 +61,7 @@ export function retryDelayMs(attempts: number, baseMs: number, maxMs: number): n
 export class OutboxWorker {
   readonly #db: Kysely<DB>;
   readonly #transport: MailTransport;
-  readonly #log: FastifyBaseLogger;
+  readonly #log: Log;
   readonly #opts: Required<OutboxWorkerOptions>;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
@@ -69,12 +69,7 @@ export class OutboxWorker {
   #delivery: DeliveryStatus = { status: 'unknown', lastError: null };
   #passes = 0;
 
-  constructor(
-    db: Kysely<DB>,
-    transport: MailTransport,
-    log: FastifyBaseLogger,
-    opts: OutboxWorkerOptions = {},
-  ) {
+  constructor(db: Kysely<DB>, transport: MailTransport, log: Log, opts: OutboxWorkerOptions = {}) {
     this.#db = db;
     this.#transport = transport;
     this.#log = log;

@@ -18,13 +18,13 @@ import { operatorRoleRequest, operatorRoleResponse } from '@crw/core/console';
 import { parseEther, type AbstractProvider } from 'ethers';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../../app-error';
-import { requireOperator } from '../../../infra/identity/operator-key';
+import { requireOperator } from '../../guards/bearer';
 import {
   fundDistributor,
   FundingRefused,
   type FundingRepair,
 } from '../../../domain/distribution/fund-distributor';
-import { publishOnce } from '../../../domain/distribution/publish-once';
+import { publishOnce, PublishBusy, RoundConflict } from '../../../domain/distribution/publish-once';
 import { previewRound } from '../../../domain/distribution/rounds';
 import type { AppServices } from '../../../services';
 import { relayerStatus, sponsorSettings } from '../../../domain/sponsorship/sponsor';
@@ -166,9 +166,9 @@ export const operatorRoutes =
           });
           return result;
         } catch (error) {
-          if (error instanceof AppError && error.statusCode === 409)
-            request.log.warn({ err: error }, 'distribution round refused');
-          throw error;
+          if (!(error instanceof PublishBusy || error instanceof RoundConflict)) throw error;
+          request.log.warn({ err: error }, 'distribution round refused');
+          throw new AppError(409, 'conflict', error.message);
         }
       },
     );

@@ -1,37 +1,26 @@
-// GET /metrics (Prometheus text format, operator key): requests by route, the mail outbox, the
-// distribution rounds, the chain node, and the process itself. Gauges read the database only when
+// GET /metrics (Prometheus text format, operator key): requests by route and the process itself
+// (http/plugins/request-metrics.ts), the mail outbox, the distribution rounds and their funding, the
+// chain node and follower, and the sponsored-claims relayer. Gauges read the database only when
 // Prometheus scrapes, so the metrics cost nothing between scrapes.
 import type { FastifyInstance } from 'fastify';
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { Gauge, type Registry } from 'prom-client';
 import { sql } from 'kysely';
-import { requireOperator } from '../../infra/identity/operator-key';
-import { figuresAsOf } from '../../domain/distribution/claims';
-import { lastFunding } from '../../domain/distribution/funding';
-import { spentToday } from '../../domain/sponsorship/sponsor';
-import { readFollowerState } from '../../domain/indexer/follower-store';
-import type { AppServices } from '../../services';
+import { requireOperator } from '../../guards/bearer';
+import { figuresAsOf } from '../../../domain/distribution/claims';
+import { lastFunding } from '../../../domain/distribution/funding';
+import { spentToday } from '../../../domain/sponsorship/sponsor';
+import { readFollowerState } from '../../../domain/indexer/follower-store';
+import type { AppServices } from '../../../services';
 
-export function registerMetrics(app: FastifyInstance, services: AppServices): Registry {
+export function registerMetrics(
+  app: FastifyInstance,
+  registry: Registry,
+  services: Pick<
+    AppServices,
+    'database' | 'worker' | 'operatorKey' | 'chain' | 'follower' | 'relayer'
+  >,
+): void {
   const { database, worker, operatorKey, chain, follower } = services;
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: 'crw_' });
-
-  const requests = new Histogram({
-    name: 'crw_http_request_duration_seconds',
-    help: 'HTTP requests by method, route pattern and status, with their duration',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers: [registry],
-  });
-  app.addHook('onResponse', async (request, reply) => {
-    // The route pattern, never the raw URL: unmatched paths share one label.
-    const route = request.routeOptions.url ?? 'unmatched';
-    requests.observe(
-      { method: request.method, route, status: String(reply.statusCode) },
-      reply.elapsedTime / 1000,
-    );
-  });
-
   new Gauge({
     name: 'crw_mail_outbox',
     help: 'Mails in the outbox by status (pending includes those being retried)',
@@ -209,5 +198,4 @@ export function registerMetrics(app: FastifyInstance, services: AppServices): Re
         .header('cache-control', 'no-store')
         .send(await registry.metrics()),
   );
-  return registry;
 }
