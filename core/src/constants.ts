@@ -64,6 +64,7 @@ export const STORAGE_KEYS = {
   rcbPreloadData: 'rcb-preload-data',
   /** The pending referral kept in browser storage. */
   pendingReferral: 'pending-referral',
-  /** The broadcast claim the dashboard's Processing card follows (ours; SPEC names none). */
+  /** The broadcast claim the dashboard's Processing card follows (this app's own key; the other
+   * keys are the original product's). */
   pendingClaim: 'claim-transaction',
 } as const;
