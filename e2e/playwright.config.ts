@@ -72,8 +72,9 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
-  // The main server's members pay their own claim fee (the SPEC's flow); the second's community
-  // pays it (sponsored claims, on by default with the embedded chain).
+  // The main server's members pay their own claim fee (the original product's flow, docs/product.md
+  // deviation 13); the second's community pays it (sponsored claims, on by default with the
+  // embedded chain).
   webServer: [
     server(mainPort, dataDir, { SPONSOR_CLAIMS: 'false' }),
     server(noConfirmPort, `${dataDir}-no-confirm`, {

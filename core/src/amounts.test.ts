@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAmount, formatValue } from './amounts';
+import { formatAmount } from './amounts';
 
 describe('formatAmount (18 decimals, shown with 4)', () => {
   it('shows base units with 4 decimals, truncating', () => {
@@ -7,13 +7,5 @@ describe('formatAmount (18 decimals, shown with 4)', () => {
     expect(formatAmount('123456789012345678')).toBe('0.1234');
     expect(formatAmount(0n)).toBe('0.0000');
     expect(formatAmount(99999n * 10n ** 13n)).toBe('0.9999');
-  });
-});
-
-describe('formatValue (REME current value = price × balance)', () => {
-  it('multiplies without floating point', () => {
-    expect(formatValue(300n * 10n ** 18n, '0.10')).toBe('30.00');
-    expect(formatValue(15n * 10n ** 17n, '0.10')).toBe('0.15');
-    expect(formatValue(0n, '0.10')).toBe('0.00');
   });
 });

@@ -13,7 +13,6 @@ export const SIGNUP_REME = 200n * BASE_UNIT;
 /** Referral CAPs and REME per level (levels 1, 2, 3). */
 export const REFERRAL_CAPS_BY_LEVEL = [100, 50, 25] as const;
 export const REFERRAL_REME_BY_LEVEL = [100n * BASE_UNIT, 50n * BASE_UNIT, 25n * BASE_UNIT] as const;
-export const MAX_REFERRAL_LEVEL = 3;
 export const REFERRAL_GOAL_FRIENDS = 5;
 /** The goal bonuses (coming soon: shown, not credited). */
 export const REFERRAL_GOAL_BONUSES = [
@@ -27,7 +26,6 @@ export const GAUGE_MAX_CAPS = 200;
 /** The one CAPs-to-REME rate, 6,028 CAPs for 1,000 REME: the convert page's "6.028 CAPs per REME"
  * and the swap modal's "0.166 REME per CAP" are this rate rounded two ways. */
 export const CAPS_REME_RATE = { caps: 6028n, reme: 1000n } as const;
-export const DEFAULT_REME_PRICE_GBP = 0.1;
 export const MARKET_FIAT_CEILING_REME = 1000;
 
 /** Every new password (sign-up, reset, change); sign-in still takes an older, shorter one. */
@@ -43,7 +41,6 @@ export const COPIED_INDICATOR_MS = 2_000;
 export const SIGNUP_REDIRECT_MS = 1_500;
 
 export const TOAST_DURATION_MS = 5_000;
-export const TOAST_SUCCESS_DURATION_MS = 10_000;
 export const TOAST_MAX_VISIBLE = 5;
 
 export const ADDRESS_DISPLAY = { head: 6, tail: 4 } as const;
@@ -54,7 +51,6 @@ export type Theme = (typeof THEMES)[number];
 export const LAYOUTS = ['modern', 'compact'] as const;
 export type Layout = (typeof LAYOUTS)[number];
 
-export const POPUP_HOVER_DELAY_MS = 100;
 export const TOOLTIP_DELAY_MS = 200;
 export const TOOLTIP_SKIP_DELAY_MS = 150;
 
@@ -68,6 +64,7 @@ export const STORAGE_KEYS = {
   rcbPreloadData: 'rcb-preload-data',
   /** The pending referral kept in browser storage. */
   pendingReferral: 'pending-referral',
-  /** The broadcast claim the dashboard's Processing card follows (ours; SPEC names none). */
+  /** The broadcast claim the dashboard's Processing card follows (this app's own key; the other
+   * keys are the original product's). */
   pendingClaim: 'claim-transaction',
 } as const;

@@ -68,7 +68,7 @@ test('A shares the link; B, C, D, E join down the chain: A earns 100 + 50 + 25, 
   await expect(page.getByText('1 of 5 friends')).toBeVisible();
   await page.goto('/rcb');
 
-  // Copy shows Copied; the layout and theme toggles persist in their SPEC keys.
+  // Copy shows Copied; the layout and theme toggles persist in rcb-layout and rcb-background.
   await page.getByRole('button', { name: 'Copy', exact: true }).first().click();
   await page.getByRole('button', { name: 'Compact' }).click();
   await page.getByRole('button', { name: 'Crimson' }).click();

@@ -120,7 +120,7 @@ describe('sign-up, confirmation and sign-in', () => {
     });
   });
 
-  it('signs in with the auth secret and refuses a wrong one with the SPEC message', async () => {
+  it('signs in with the auth secret and refuses a wrong one with "Invalid email or password…"', async () => {
     const ok = await signIn(t.app, ada.email.toUpperCase(), ada.authSecret);
     expect(ok.statusCode).toBe(200);
     expect(cookieOf(ok.headers['set-cookie'])).toContain('crw.session_token=');
@@ -178,7 +178,7 @@ describe('sign-up, confirmation and sign-in', () => {
 });
 
 describe('sign-up refusals change nothing', () => {
-  it('an existing e-mail → 409 with the service-level SPEC message', async () => {
+  it('an existing e-mail → 409 with the service\'s message, "…Please sign in instead."', async () => {
     const before = await count('user_wallets', 'wallet_address', spare.address.toLowerCase());
     const res = await t.app.inject({
       method: 'POST',

@@ -101,7 +101,7 @@ describe('referral codes at sign-up', () => {
     ['an unknown code', 'NOPE1234'],
     ['an over-long code', 'A'.repeat(40)],
     ['a non-alphanumeric code', 'AB-12'],
-  ])('refuses %s with the SPEC message and creates nothing', async (_what, code) => {
+  ])('refuses %s with "Invalid referral code: …" and creates nothing', async (_what, code) => {
     const { res, member } = await register(code);
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({

@@ -4,6 +4,7 @@ import { MemoryRouter, useLocation, type Location } from 'react-router';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { createQueryClient, Providers } from './app/providers';
 import { AppRoutes } from './app/routes';
+import { json, stubFetch } from './test-network';
 
 export const member = {
   id: 'u1',
@@ -31,6 +32,12 @@ export const member = {
 export const network = {
   success: true,
   data: { hierarchy: [], level_counts: { level1: 0, level2: 0, level3: 0 }, total_network_size: 0 },
+};
+/** GET /api/claim/sponsored where the community pays no claim fees (the dashboard always asks). */
+export const noSponsorship = {
+  available: false,
+  reason: 'This community does not pay claim fees for its members.',
+  latest: null,
 };
 export const links = {
   links: {
@@ -64,21 +71,35 @@ export const eventSources: EventTarget[] = [];
 /** The `cache-control` header of each /api/me request ('' when none). */
 export const meCacheControl: string[] = [];
 
-export function signedOut() {
-  vi.stubGlobal(
-    'fetch',
-    async () =>
-      new Response(JSON.stringify({ code: 'unauthorized', message: 'User not authenticated' }), {
-        status: 401,
-      }),
-  );
+const unauthorized = () => json({ code: 'unauthorized', message: 'User not authenticated' }, 401);
+
+/** A visitor's browser (no session): /api/me answers 401, /api/config the public config, and
+ * `answers` serve other exact paths; any other request fails the test (test-network.ts). Returns
+ * every request made, as "METHOD path". */
+export function serveVisitor(answers: Record<string, () => unknown> = {}) {
+  const asked: string[] = [];
+  vi.stubGlobal('EventSource', SilentEventSource);
+  stubFetch((path, init) => {
+    asked.push(`${init?.method ?? 'GET'} ${path}`);
+    const answer = answers[path]?.();
+    if (answer !== undefined) return answer;
+    if (path === '/api/me' || path.startsWith('/api/me?')) return unauthorized();
+    if (path === '/api/config') return links;
+    return undefined;
+  });
+  return asked;
 }
+
+/** A signed-out browser with nothing else served. */
+export const signedOut = () => void serveVisitor();
 
 /** Every request the app made, as "METHOD path". */
 export const requests: string[] = [];
 
 /** The server as a signed-in member's browser sees it (unit tests have no server): /api/me answers
- * from `details()` (or fails when that returns a Response); `answers` serve other exact paths. */
+ * from `details()` (or fails when that returns a Response), the paths every member screen asks for
+ * answer as `memberDefaults` says, and `answers` serve other exact paths (or override those); any
+ * other request fails the test (test-network.ts). */
 export function serveMember(
   details: () => unknown = () => member,
   answers: Record<string, () => unknown> = {},
@@ -88,30 +109,35 @@ export function serveMember(
   eventSources.length = 0;
   localStorage.setItem('allowed', 'true');
   vi.stubGlobal('EventSource', SilentEventSource);
-  vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
-    const path = String(url);
+  stubFetch((path, init) => {
     requests.push(`${init?.method ?? 'GET'} ${path}`);
     if (path === '/api/me')
       meCacheControl.push(new Headers(init?.headers).get('cache-control') ?? '');
     const answer = answers[path]?.();
-    if (answer !== undefined)
-      return answer instanceof Response
-        ? answer
-        : new Response(JSON.stringify(answer), { status: 200 });
-    if (path.startsWith('/api/me')) {
-      const body = details();
-      return body instanceof Response ? body : new Response(JSON.stringify(body), { status: 200 });
-    }
-    if (path.startsWith('/auth/sign-out')) return new Response('{}', { status: 200 });
-    if (path.startsWith('/api/handoff'))
-      return new Response(
-        JSON.stringify({ url: 'https://example.org/c?authtoken=x', expiresInSeconds: 60 }),
-        { status: 200 },
-      );
-    if (path.startsWith('/api/referrals/network'))
-      return new Response(JSON.stringify(network), { status: 200 });
-    return new Response(JSON.stringify(links), { status: 200 });
+    if (answer !== undefined) return answer;
+    return memberDefaults(path, details);
   });
+}
+
+/** What every member screen asks for, served unless a test answers the path itself. */
+function memberDefaults(path: string, details: () => unknown): unknown {
+  switch (path) {
+    case '/api/me':
+    case '/api/me?firstTimeReferral=true':
+      return details();
+    case '/api/config':
+      return links;
+    case '/api/referrals/network':
+      return network;
+    case '/api/claim/sponsored':
+      return noSponsorship;
+    case '/auth/sign-out':
+      return {};
+    case '/api/handoff':
+      return { url: 'https://example.org/c?authtoken=x', expiresInSeconds: 60 };
+    default:
+      return undefined;
+  }
 }
 
 export const meCalls = () => requests.filter((r) => r === 'GET /api/me').length;

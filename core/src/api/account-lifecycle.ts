@@ -12,7 +12,6 @@ export const changePasswordRequest = z.object({
   newAuthSecret: authSecretField,
   wallet: walletPayload,
 });
-export type ChangePasswordRequest = z.infer<typeof changePasswordRequest>;
 /** How many other sessions of the member ended (every one but the one that asked). */
 export const changePasswordResponse = z.object({
   ok: z.literal(true),

@@ -91,4 +91,3 @@ export const publicConfigResponse = z.object({
     faucetUrl: z.nullable(z.string()),
   }),
 });
-export type PublicConfig = z.infer<typeof publicConfigResponse>;

@@ -16,7 +16,6 @@ export type ClaimData = z.infer<typeof claimDataResponse>;
 
 /** GET /api/claim/fee-balance: the member's ETH for the claim fee, read from the node at the call. */
 export const feeBalanceResponse = z.object({ ethBalance: amount });
-export type FeeBalance = z.infer<typeof feeBalanceResponse>;
 
 /**
  * Where the chain figures (claimed, remeHeld, the round behind distributed) come from: the chain
@@ -85,7 +84,6 @@ export const roundPreviewResponse = z.object({
   openRound: z.nullable(z.int()),
 });
 export type RoundPreview = z.infer<typeof roundPreviewResponse>;
-export type RoundChange = RoundPreview['changes'][number];
 
 export const publishRoundResponse = z.object({
   index: z.int(),
@@ -174,4 +172,3 @@ export const fundDistributorResponse = z.object({
   owed: amount,
   shortfall: amount,
 });
-export type FundDistributorResult = z.infer<typeof fundDistributorResponse>;

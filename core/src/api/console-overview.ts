@@ -75,7 +75,6 @@ export type ConsoleOverview = z.infer<typeof consoleOverviewResponse>;
 /** The console's mail outbox. A mail is `failing` while it waits to be sent after a failed attempt
  * (pending, attempts > 0, last_error set), `pending` while it waits otherwise, `sent` once sent. */
 export const MAIL_STATUSES = ['pending', 'failing', 'sent'] as const;
-export type MailStatus = (typeof MAIL_STATUSES)[number];
 export const MAIL_FILTERS = ['all', ...MAIL_STATUSES] as const;
 export type MailFilter = (typeof MAIL_FILTERS)[number];
 export const MAIL_PAGE_SIZE = 50;
@@ -91,7 +90,6 @@ export const consoleMailQuery = z.object({
   status: z._default(z.enum(MAIL_FILTERS), 'all'),
   before: z.optional(mailId),
 });
-export type ConsoleMailQuery = z.input<typeof consoleMailQuery>;
 
 /** POST /api/console/mail/:id/retry: any text, so an id that is no mail's is a 404, not a 400. */
 export const consoleMailIdParams = z.object({ id: z.string().check(z.maxLength(100)) });

@@ -70,4 +70,3 @@ export const roundHistoryResponse = z.object({
     }),
   ),
 });
-export type RoundHistory = z.infer<typeof roundHistoryResponse>;

@@ -44,7 +44,6 @@ export const memberSearchResponse = z.object({
   members: z.array(memberRow),
   nextCursor: z.nullable(z.string()),
 });
-export type MemberSearchResponse = z.infer<typeof memberSearchResponse>;
 
 /** A member's page carries their newest ledger rows, this many (a referrer of thousands has as many). */
 export const MEMBER_LEDGER_ROWS = 100;

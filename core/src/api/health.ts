@@ -37,4 +37,3 @@ export const healthResponse = z.object({
     }),
   }),
 });
-export type HealthResponse = z.infer<typeof healthResponse>;

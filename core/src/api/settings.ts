@@ -26,7 +26,6 @@ export const securityResponse = z.object({
   twoFactorEnabled: z.boolean(),
   sessions: z.array(memberSession),
 });
-export type SecurityResponse = z.infer<typeof securityResponse>;
 
 export const sessionIdParams = z.object({ id: plainText(64, { min: 1 }) });
 export const signedOutResponse = z.object({ signedOut: z.number() });

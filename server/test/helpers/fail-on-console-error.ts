@@ -1,6 +1,6 @@
 import { afterEach, vi } from 'vitest';
 
-// An unexpected console.error fails the test (CONVENTIONS: Tests).
+// An unexpected console.error fails the test, as in the web tests and the journeys.
 const spy = vi.spyOn(console, 'error');
 afterEach(() => {
   const calls = spy.mock.calls.slice();

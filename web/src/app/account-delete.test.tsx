@@ -13,11 +13,16 @@ async function askToDelete() {
   });
   fireEvent.click(screen.getByRole('button', { name: 'Delete my account' }));
 }
+/** The account page's security section, which the page loads beside the deletion form. */
+const security = () => ({ twoFactorEnabled: false, sessions: [] });
 const deletions = () => requests.filter((r) => r === 'DELETE /api/account').length;
 
 describe('delete my account', () => {
   it('asks twice before sending anything, then signs out to the start page', async () => {
-    serveMember(undefined, { '/api/account': () => ({ ok: true }) });
+    serveMember(undefined, {
+      '/api/account': () => ({ ok: true }),
+      '/api/account/security': security,
+    });
     const router = renderAt('/account');
     await askToDelete();
     expect(
@@ -35,7 +40,10 @@ describe('delete my account', () => {
   });
 
   it('Cancel at the second question sends nothing', async () => {
-    serveMember(undefined, { '/api/account': () => ({ ok: true }) });
+    serveMember(undefined, {
+      '/api/account': () => ({ ok: true }),
+      '/api/account/security': security,
+    });
     renderAt('/account');
     await askToDelete();
     fireEvent.click(await screen.findByRole('button', { name: 'Yes, continue' }));
@@ -47,6 +55,7 @@ describe('delete my account', () => {
 
   it('a refusal is shown as "Failed to delete account: <reason>" and the member stays', async () => {
     serveMember(undefined, {
+      '/api/account/security': security,
       '/api/account': () =>
         new Response(
           JSON.stringify({

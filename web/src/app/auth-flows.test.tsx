@@ -2,31 +2,10 @@
 // confirmation link that did not work explained, no dead ends for a signed-in member, and forms
 // that mark the field in error.
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
-import { appTestHooks, links, renderAt, serveMember } from '../test-fixtures';
+import { describe, expect, it } from 'vitest';
+import { appTestHooks, renderAt, serveMember, serveVisitor } from '../test-fixtures';
 
 appTestHooks();
-
-/** A visitor's browser: no session; `answers` serve exact paths, everything else the public config. */
-function serveVisitor(answers: Record<string, () => Response | object> = {}) {
-  const asked: string[] = [];
-  vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
-    const path = String(url);
-    asked.push(`${init?.method ?? 'GET'} ${path}`);
-    const answer = answers[path]?.();
-    if (answer !== undefined)
-      return answer instanceof Response
-        ? answer
-        : new Response(JSON.stringify(answer), { status: 200 });
-    if (path.startsWith('/api/me'))
-      return new Response(
-        JSON.stringify({ code: 'unauthorized', message: 'User not authenticated' }),
-        { status: 401 },
-      );
-    return new Response(JSON.stringify(links), { status: 200 });
-  });
-  return asked;
-}
 
 const fill = (label: string, value: string) =>
   fireEvent.change(screen.getByLabelText(label, { selector: 'input' }), { target: { value } });

@@ -120,7 +120,7 @@ describe('an answer of the wrong shape', () => {
     });
   }
 
-  it('is shown on sign-in as the SPEC says, and on sign-up as "no authentication data"', () => {
+  it('is shown on sign-in as "Login failed - please check your credentials", and on sign-up as "no authentication data"', () => {
     const malformed = new ApiError(200, INVALID_RESPONSE, 'x');
     expect(signInError(malformed)).toBe('Login failed - please check your credentials');
     expect(signUpError(malformed, 'auth')).toBe(

@@ -1,12 +1,12 @@
 import { cleanup, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { appTestHooks, renderAt, serveMember, signedOut } from '../test-fixtures';
+import { appTestHooks, renderAt, serveMember, serveVisitor, signedOut } from '../test-fixtures';
 
 appTestHooks();
 
 describe('routing rules that need no account', () => {
   it.each(['/r/ABC123', '/signup/ABC123'])('%s redirects to /?ref={code}', async (path) => {
-    signedOut();
+    serveVisitor({ '/api/referrals/codes/ABC123': () => ({ valid: true }) });
     const router = renderAt(path);
     expect(await screen.findByText('ABC123')).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Create Account' })).toBeTruthy();
@@ -38,7 +38,8 @@ describe('routing rules that need no account', () => {
   });
 
   it('member pages need a session and the allowed flag: without them, the start page', async () => {
-    signedOut();
+    // The flag without a session: the app signs out what is left of one.
+    serveVisitor({ '/auth/sign-out': () => ({ success: true }) });
     localStorage.setItem('allowed', 'true');
     const router = renderAt('/dashboard');
     await screen.findByRole('heading', { name: 'Welcome Back' });

@@ -20,10 +20,11 @@ export function ReferralFlagRedirect() {
 }
 
 /**
- * The start page sends a signed-in member (the allowed flag and a session) to /dashboard, as SPEC's
- * ?confirmed=true does; anyone else gets the sign-in card (a member opening / saw the
- * sign-in form). A confirmation link that failed (`error` beside `confirmed`), or that leaves no
- * session to open (used before, or opened in another browser), stays here to be explained.
+ * The start page sends a signed-in member (the allowed flag and a session) to /dashboard, with or
+ * without a confirmation link's ?confirmed=true; anyone else gets the sign-in card (a member
+ * opening / saw the sign-in form). A confirmation link that failed (`error` beside `confirmed`), or
+ * that leaves no session to open (used before, or opened in another browser), stays here to be
+ * explained.
  */
 export function StartRedirect() {
   const [params] = useSearchParams();

@@ -28,7 +28,8 @@ export const meQuery = queryOptions({
   queryFn: () => {
     const fresh = changedSinceRead;
     changedSinceRead = false;
-    // SPEC's getUserDetails takes the first-time-referral flag; the notice follows its answer.
+    // The details call carries the first-time-referral flag, and the welcome notice follows its
+    // answer (docs/product.md, deviation 9).
     const firstTimeReferral = readStored('referralFlag') === 'true';
     return apiFetch(
       firstTimeReferral ? '/api/me?firstTimeReferral=true' : '/api/me',

@@ -1,5 +1,5 @@
-// Aurora (default) and crimson themes, and modern (default) and compact layouts, kept in the SPEC's
-// rcb-background / rcb-layout keys and applied to the whole document.
+// Aurora (default) and crimson themes, and modern (default) and compact layouts, kept in local
+// storage under rcb-background / rcb-layout and applied to the whole document.
 import { LAYOUTS, THEMES, type Layout, type Theme } from '@crw/core';
 import { useState } from 'react';
 import { readStored, writeStored } from './storage';

@@ -30,7 +30,7 @@ export function TwoFactorStep({
     setBusy(true);
     try {
       await verifySignInCode(value);
-      // SPEC's "MFA verified": the second factor passed, the member is signed in.
+      // The second factor passed: the member is signed in.
       onVerified();
     } catch (e) {
       setBusy(false);
