@@ -6,7 +6,8 @@ import { REFERRAL_CAPS_BY_LEVEL, SIGNUP_CAPS, type ClaimData } from '@crw/core';
 import { consoleOverviewResponse, OVERVIEW_DAYS, type ConsoleOverview } from '@crw/core/console';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_TREASURY } from '../src/infra/chain/chain';
-import { DayBlocks, Snapshot } from '../src/http/routes/console/overview';
+import { DayBlocks } from '../src/domain/indexer/day-blocks';
+import { Snapshot } from '../src/lib/snapshot';
 import { sendClaim } from './helpers/chain-client';
 import {
   cloneMemberKeys,
@@ -55,8 +56,8 @@ beforeAll(async () => {
   const aId = await joinAndConfirm(t.app, db, a);
   aCookie = await signedInCookie(t.app, a);
   const aCode = (
-    await db.selectFrom('profiles').select('referral_link').where('id', '=', aId).executeTakeFirst()
-  )?.referral_link;
+    await db.selectFrom('profiles').select('referral_code').where('id', '=', aId).executeTakeFirst()
+  )?.referral_code;
   await joinAndConfirm(t.app, db, await cloneMemberKeys(base), aCode ?? undefined);
   const c = await cloneMemberKeys(base);
   const cId = await joinAndConfirm(t.app, db, c);

@@ -19,6 +19,7 @@ import type { DB } from '../../../infra/db/schema';
 import { entitlements, latestPublishedRound } from '../../../domain/distribution/entitlements';
 import { publishOnce } from '../../../domain/distribution/publish-once';
 import { openRound } from '../../../domain/distribution/rounds';
+import { Snapshot } from '../../../lib/snapshot';
 import type { AppServices } from '../../../services';
 import { recordAudit } from '../../../domain/operators/audit';
 
@@ -106,27 +107,13 @@ export const roundRoutes =
     const db = services.database.db;
     // The last dry run is served while a newer one is worked out (stale-while-revalidate): only
     // the first request, or the first after a publish, waits for the computation.
-    let dryRun: { promise: Promise<ComputedDryRun>; at: number } | undefined;
-    let refreshing: Promise<ComputedDryRun> | undefined;
-    const currentDryRun = () => {
-      if (!dryRun) {
-        const promise = computeDryRun(db);
-        dryRun = { promise, at: Date.now() };
-        promise.catch(() => (dryRun = undefined));
-      } else if (Date.now() - dryRun.at > DRY_RUN_FRESH_MS && !refreshing) {
-        const started = dryRun;
-        refreshing = computeDryRun(db);
-        refreshing
-          .then(
-            (fresh) => {
-              if (dryRun === started) dryRun = { promise: Promise.resolve(fresh), at: Date.now() };
-            },
-            (error: unknown) => app.log.warn({ err: error }, 'dry run refresh failed'),
-          )
-          .finally(() => (refreshing = undefined));
-      }
-      return dryRun.promise;
-    };
+    const dryRun = new Snapshot(() => computeDryRun(db), {
+      maxAgeMs: DRY_RUN_FRESH_MS,
+      retryMs: 0,
+      onError: (error) => app.log.warn({ err: error }, 'dry run refresh failed'),
+    });
+    app.addHook('onClose', () => dryRun.settled());
+    const currentDryRun = () => dryRun.get();
     /** Rows matching a filter, kept per dry run so paging through them costs a slice. */
     const filtered = new WeakMap<ComputedDryRun, Map<string, DryRunRow[]>>();
     // The publish this process runs; other processes' show through the stored round's status.
@@ -230,7 +217,7 @@ export const roundRoutes =
           })
           .finally(() => {
             running = false;
-            dryRun = undefined;
+            dryRun.invalidate();
           });
         return reply.status(202).send({ started: true as const });
       },
