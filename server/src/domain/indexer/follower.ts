@@ -5,7 +5,8 @@
 import type { Log } from '../../logging';
 import type { Config } from '../../config';
 import type { Database } from '../../infra/db/database';
-import { releaseAfter, type LeaderLock } from '../../infra/db/leader-lock';
+import { STOP_WAIT_MS } from '../../infra/db/leader-lock';
+import { LeaderLoop } from '../../lib/leader-loop';
 import { LOCK_KEYS } from '../../infra/db/lock-keys';
 import type { Chain } from '../../infra/chain/chain';
 import { recordFailure, type RollbackListener } from './follower-store';
@@ -16,13 +17,8 @@ export class ChainFollower {
   /** The follower's own calls to the node (also counted in chain.node.calls). */
   readonly calls: NodeCalls;
   readonly #settings: SyncSettings;
-  readonly #lock: LeaderLock;
-  readonly #interval: number;
+  readonly #loop: LeaderLoop;
   readonly #log: Log;
-  #tail: Promise<void> = Promise.resolve();
-  #queued: Promise<void> | undefined;
-  #timer: NodeJS.Timeout | undefined;
-  #stopped = false;
   #failing = false;
   readonly #afterPass: Array<() => void> = [];
   readonly #onRollBack: RollbackListener[] = [];
@@ -31,8 +27,14 @@ export class ChainFollower {
     const node = countedNode(chain.node);
     this.calls = node.calls;
     this.#log = log;
-    this.#interval = config.CHAIN_POLL_INTERVAL_MS;
-    this.#lock = database.leaderLock(LOCK_KEYS.chainFollower);
+    this.#loop = new LeaderLoop({
+      lock: database.leaderLock(LOCK_KEYS.chainFollower),
+      onLead: () => log.info('chain follower: this process leads'),
+      pass: () => this.#sync(),
+      waitMs: () => config.CHAIN_POLL_INTERVAL_MS,
+      // A hung node must not hold up a shutdown; a pass finishing later cannot record twice.
+      stopWaitMs: STOP_WAIT_MS,
+    });
     this.#settings = {
       db: database.db,
       node,
@@ -64,55 +66,27 @@ export class ChainFollower {
 
   /** True while this process leads (and so is the one that follows the chain). */
   get leading(): boolean {
-    return this.#lock.held;
+    return this.#loop.leading;
   }
 
   /** Tries to lead and follows once, then keeps polling. Resolves after that first attempt. */
   async start(): Promise<void> {
-    await this.#tick();
-    this.#schedule();
+    await this.#loop.start();
   }
 
-  /** A sync that starts after this call (one already waiting is shared); never rejects. */
+  /** A sync that starts after this call (one already waiting is shared) if this process leads;
+   * never rejects. */
   syncNow(): Promise<void> {
-    if (this.#stopped || !this.#lock.held) return Promise.resolve();
-    if (this.#queued) return this.#queued;
-    const next = this.#tail.then(async () => {
-      this.#queued = undefined;
-      await this.#sync();
-    });
-    this.#queued = next;
-    this.#tail = next;
-    return next;
+    if (!this.#loop.leading) return Promise.resolve();
+    return this.#loop.runNow();
   }
 
-  /** Stops polling and lets the lock go, after the pass under way (waiting at most STOP_WAIT_MS: a
-   * hung node must not hold up a shutdown; a pass finishing later cannot record twice). */
+  /** Stops polling and lets the lock go, after the pass under way (at most STOP_WAIT_MS). */
   async stop(): Promise<void> {
-    this.#stopped = true;
-    clearTimeout(this.#timer);
-    await releaseAfter(this.#tail, this.#lock);
-  }
-
-  #schedule(): void {
-    if (this.#stopped) return;
-    this.#timer = setTimeout(
-      () => void this.#tick().finally(() => this.#schedule()),
-      this.#interval,
-    );
-  }
-
-  async #tick(): Promise<void> {
-    if (this.#stopped) return;
-    if (!this.#lock.held) {
-      if (!(await this.#lock.tryAcquire())) return;
-      this.#log.info('chain follower: this process leads');
-    }
-    await this.syncNow();
+    await this.#loop.stop();
   }
 
   async #sync(): Promise<void> {
-    if (this.#stopped || !this.#lock.held) return;
     try {
       await syncOnce(this.#settings);
       if (this.#failing) this.#log.info('chain follower: following again');

@@ -26,7 +26,8 @@ import type { Kysely } from 'kysely';
 import type { Chain } from '../../infra/chain/chain';
 import type { Config } from '../../config';
 import type { Database } from '../../infra/db/database';
-import { releaseAfter, type LeaderLock } from '../../infra/db/leader-lock';
+import { STOP_WAIT_MS } from '../../infra/db/leader-lock';
+import { LeaderLoop } from '../../lib/leader-loop';
 import { LOCK_KEYS } from '../../infra/db/lock-keys';
 import type { DB, RelayerAttempt } from '../../infra/db/schema';
 import { claimData } from '../distribution/claims';
@@ -70,14 +71,8 @@ export class Relayer {
   readonly address: string;
   readonly fees: FeeOracle;
   readonly #db: Kysely<DB>;
-  readonly #lock: LeaderLock;
+  readonly #loop: LeaderLoop;
   readonly #wallet: Wallet;
-  #timer: NodeJS.Timeout | undefined;
-  /** When the timer's pass is due (in the past while it runs). */
-  #dueAt = 0;
-  #tail: Promise<void> = Promise.resolve();
-  #queued = false;
-  #stopped = false;
   #lowBalanceLoggedAt = 0;
   /** The nonce of the batch last reported as waiting at the fee ceiling. */
   #waitingAtCeiling: number | undefined;
@@ -93,84 +88,53 @@ export class Relayer {
     readonly log: Log,
   ) {
     this.#db = database.db;
-    this.#lock = database.leaderLock(LOCK_KEYS.relayer);
     this.#wallet = new Wallet(privateKey, chain.provider);
     this.address = this.#wallet.address;
+    this.#loop = new LeaderLoop({
+      lock: database.leaderLock(LOCK_KEYS.relayer),
+      onLead: () =>
+        log.info({ relayer: this.address }, 'relayer: this process sends sponsored claims'),
+      pass: () => this.#pass(),
+      onError: (error) => log.warn({ err: error }, 'relayer: a pass failed; it is retried'),
+      waitMs: () => Math.max(250, Math.min(settings.batchWaitMs || 1_000, 5_000)),
+      stopWaitMs: STOP_WAIT_MS,
+    });
     this.fees = new FeeOracle(chain);
   }
 
   get leading(): boolean {
-    return this.#lock.held;
+    return this.#loop.leading;
   }
 
   async start(): Promise<void> {
-    this.#schedule(0);
+    this.#loop.startIn(0);
   }
 
   /** A claim was queued: send soon (after RELAYER_BATCH_WAIT_MS lets others join the batch). A
    * wake only brings the next pass forward, never puts it off: claims arriving more often than
    * RELAYER_BATCH_WAIT_MS would otherwise keep every pass (sending, replacing) from running. */
   wake(): void {
-    if (this.#stopped) return;
-    if (this.#timer !== undefined && this.#dueAt <= Date.now() + this.settings.batchWaitMs) return;
-    clearTimeout(this.#timer);
-    this.#schedule(this.settings.batchWaitMs);
+    this.#loop.wakeWithin(this.settings.batchWaitMs);
   }
 
   /** One pass now (tests); resolves when it has run. */
   passNow(): Promise<void> {
-    return this.#enqueuePass();
+    return this.#loop.runNow();
   }
 
   async stop(): Promise<void> {
-    this.#stopped = true;
-    clearTimeout(this.#timer);
-    await releaseAfter(this.#tail, this.#lock);
-  }
-
-  #schedule(ms: number): void {
-    if (this.#stopped) return;
-    this.#dueAt = Date.now() + ms;
-    this.#timer = setTimeout(() => {
-      void this.#enqueuePass().finally(() => {
-        clearTimeout(this.#timer);
-        this.#schedule(this.#nextWaitMs());
-      });
-    }, ms);
-  }
-
-  #nextWaitMs(): number {
-    return Math.max(250, Math.min(this.settings.batchWaitMs || 1_000, 5_000));
-  }
-
-  #enqueuePass(): Promise<void> {
-    if (this.#queued) return this.#tail;
-    this.#queued = true;
-    this.#tail = this.#tail.then(async () => {
-      this.#queued = false;
-      await this.#pass();
-    });
-    return this.#tail;
+    await this.#loop.stop();
   }
 
   async #pass(): Promise<void> {
-    if (this.#stopped) return;
-    if (!this.#lock.held) {
-      if (!(await this.#lock.tryAcquire())) return;
-      this.log.info({ relayer: this.address }, 'relayer: this process sends sponsored claims');
+    // Finish what is in flight first (also what a crashed process left), then send the next batch.
+    const pending = await this.#pendingTx();
+    if (pending) await this.#reconcile(pending);
+    if (!(await this.#pendingTx())) {
+      const sent = await this.#sendBatch();
+      if (sent) await this.#reconcile(sent);
     }
-    try {
-      // Finish what is in flight first (also what a crashed process left), then send the next batch.
-      const pending = await this.#pendingTx();
-      if (pending) await this.#reconcile(pending);
-      if (!(await this.#pendingTx())) {
-        const sent = await this.#sendBatch();
-        if (sent) await this.#reconcile(sent);
-      }
-      await this.#watchBalance();
-    } catch (error) {
-      this.log.warn({ err: error }, 'relayer: a pass failed; it is retried');
-    }
+    await this.#watchBalance();
   }
 
   async #pendingTx(): Promise<PendingTx | undefined> {

@@ -2,6 +2,7 @@
 // a rolled-back change never exists; OutboxWorker delivers due mails with retries and backoff.
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Log } from '../../logging';
+import { LeaderLoop } from '../../lib/leader-loop';
 import type { DB } from '../db/schema';
 import type { MailTransport, OutgoingMail } from './transports';
 
@@ -63,9 +64,8 @@ export class OutboxWorker {
   readonly #transport: MailTransport;
   readonly #log: Log;
   readonly #opts: Required<OutboxWorkerOptions>;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> | undefined;
-  #stopped = true;
+  readonly #loop: LeaderLoop;
+  #started = false;
   #delivery: DeliveryStatus = { status: 'unknown', lastError: null };
   #passes = 0;
 
@@ -81,6 +81,11 @@ export class OutboxWorker {
       retryMaxMs: 300_000,
       ...opts,
     };
+    // Every process delivers: each mail is leased to one of them (deliverDue).
+    this.#loop = new LeaderLoop({
+      pass: () => this.#pass(),
+      waitMs: () => this.#opts.pollIntervalMs,
+    });
   }
 
   get delivery(): DeliveryStatus {
@@ -93,29 +98,23 @@ export class OutboxWorker {
   }
 
   start(): void {
-    this.#stopped = false;
-    this.wake();
+    this.#started = true;
+    void this.#loop.start();
   }
 
-  /** Run a pass now (e.g. right after a transaction that queued a mail commits). */
+  /** Run a pass now (e.g. right after a transaction that queued a mail commits); nothing before
+   * the start. */
   wake(): void {
-    if (this.#stopped || this.#running) return;
-    clearTimeout(this.#timer);
-    this.#running = this.#loop().finally(() => {
-      this.#running = undefined;
-      if (!this.#stopped) this.#timer = setTimeout(() => this.wake(), this.#opts.pollIntervalMs);
-    });
+    if (this.#started) void this.#loop.runNow();
   }
 
   async stop(): Promise<void> {
-    this.#stopped = true;
-    clearTimeout(this.#timer);
-    await this.#running;
+    await this.#loop.stop();
   }
 
-  async #loop(): Promise<void> {
+  async #pass(): Promise<void> {
     try {
-      while (!this.#stopped && (await this.deliverDue()) === this.#opts.batchSize);
+      while (this.#loop.running && (await this.deliverDue()) === this.#opts.batchSize);
     } catch (error) {
       this.#log.error({ err: error }, 'mail outbox pass failed');
     }
