@@ -5,7 +5,7 @@
 import type { Plugin } from 'vite';
 
 const PLACEHOLDER = '__APP_SHELL__';
-const OPERATOR_CONSOLE = '/src/features/operator/';
+const OPERATOR_CONSOLE = '/src/features/console/';
 
 async function digest(text: string): Promise<string> {
   const hash = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
@@ -28,7 +28,7 @@ export function appShell(): Plugin {
         const sw = bundle['sw.js'];
         if (html?.type !== 'asset' || sw?.type !== 'chunk')
           throw new Error('app-shell: index.html or sw.js is missing from the build');
-        // The operator console's chunks (loaded by features/operator/routes/gate.tsx for an operator
+        // The operator console's chunks (loaded by features/console/routes/gate.tsx for an operator
         // only) stay out of the shell, so a member's browser never downloads them.
         const operatorOnly = new Set<string>();
         for (const [name, item] of Object.entries(bundle)) {

@@ -64,7 +64,7 @@ export const routes: RouteObject[] = [
       { path: '/account', element: screen(() => import('../features/account/routes/account')) },
       // The operator console: the gate asks the server first and loads the console only for an
       // operator, so a member never downloads its code.
-      { path: '/operator/*', element: screen(() => import('../features/operator/routes/gate')) },
+      { path: '/operator/*', element: screen(() => import('../features/console/routes/gate')) },
     ],
   },
   { path: '*', element: screen(() => import('../features/not-found/routes/not-found')) },

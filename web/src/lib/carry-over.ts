@@ -1,18 +1,18 @@
 // Secrets that move from one screen to the next (the new mnemonic, a new password for recovery)
 // live here, in memory only: never in the URL, browser storage or history state, which browsers
 // keep for session restore. A reload loses them, by design.
-type HandoffKey = 'mnemonic' | 'recoveryPassword';
+type CarriedKey = 'mnemonic' | 'recoveryPassword';
 
-const held = new Map<HandoffKey, string>();
+const held = new Map<CarriedKey, string>();
 
-export const handoff = {
-  put(key: HandoffKey, value: string): void {
+export const carryOver = {
+  put(key: CarriedKey, value: string): void {
     held.set(key, value);
   },
-  peek(key: HandoffKey): string | undefined {
+  peek(key: CarriedKey): string | undefined {
     return held.get(key);
   },
-  clear(key: HandoffKey): void {
+  clear(key: CarriedKey): void {
     held.delete(key);
   },
 };

@@ -3,7 +3,7 @@
 import { render, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { handoff } from '../handoff';
+import { carryOver } from '../carry-over';
 import { checkKeystoreInBackground, useKeystoreCheck, type CheckRunner } from './keystore-check';
 
 /** The wallet worker's stand-in: each test says how the check turns out. */
@@ -28,7 +28,7 @@ function renderDashboard() {
 
 describe('the keystore check after sign-in', () => {
   beforeEach(() => {
-    handoff.clear('recoveryPassword');
+    carryOver.clear('recoveryPassword');
     task.mockReset();
   });
 
@@ -37,7 +37,7 @@ describe('the keystore check after sign-in', () => {
     checkKeystoreInBackground('{"keystore":1}', 'typed-password', task);
     const router = renderDashboard();
     await waitFor(() => expect(router.state.location.pathname).toBe('/recover-wallet'));
-    expect(handoff.peek('recoveryPassword')).toBe('typed-password');
+    expect(carryOver.peek('recoveryPassword')).toBe('typed-password');
     expect(task).toHaveBeenCalledWith({
       kind: 'check',
       keystore: '{"keystore":1}',
@@ -58,7 +58,7 @@ describe('the keystore check after sign-in', () => {
       await settled.catch(() => undefined);
       await new Promise((r) => setTimeout(r, 0));
       expect(router.state.location.pathname).toBe('/dashboard');
-      expect(handoff.peek('recoveryPassword')).toBeUndefined();
+      expect(carryOver.peek('recoveryPassword')).toBeUndefined();
     }
   });
 });

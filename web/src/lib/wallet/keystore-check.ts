@@ -4,7 +4,7 @@
 // to the recovery screen with the password they typed.
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
-import { handoff } from '../handoff';
+import { carryOver } from '../carry-over';
 import { runWalletTask } from './wallet-client';
 
 let pending: Promise<boolean> | null = null;
@@ -23,7 +23,7 @@ export function checkKeystoreInBackground(
 ): void {
   pending = run({ kind: 'check', keystore, password }).then(
     ({ opens }) => {
-      if (!opens) handoff.put('recoveryPassword', password);
+      if (!opens) carryOver.put('recoveryPassword', password);
       return opens;
     },
     // A worker that failed is no sign of a stale keystore: the member stays where they are.

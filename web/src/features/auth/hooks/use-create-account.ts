@@ -3,7 +3,7 @@
 import { deriveAuthSecret } from '@crw/core';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { handoff } from '../../../lib/handoff';
+import { carryOver } from '../../../lib/carry-over';
 import { walletChallenge } from '../../../lib/session';
 import { removeStored } from '../../../lib/storage';
 import { runWalletTask } from '../../../lib/wallet/wallet-client';
@@ -46,7 +46,7 @@ export function useCreateAccount(onError: (error: unknown) => void) {
       if (input.referralCode) rememberPendingReferral(input.referralCode, userId);
       // No confirmation needed: the member has a session from here on.
       if (!needsEmailConfirmation) await signIn(input.email, input.password, authSecret);
-      handoff.put('mnemonic', wallet.phrase);
+      carryOver.put('mnemonic', wallet.phrase);
       navigate('/mnemonic', {
         state: { email: input.email.trim().toLowerCase(), signedIn: !needsEmailConfirmation },
       });

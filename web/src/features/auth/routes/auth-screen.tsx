@@ -10,7 +10,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { ApiError } from '../../../lib/api-client';
-import { handoff } from '../../../lib/handoff';
+import { carryOver } from '../../../lib/carry-over';
 import { meQuery } from '../../../lib/session';
 import { writeStored } from '../../../lib/storage';
 import { checkKeystoreInBackground } from '../../../lib/wallet/keystore-check';
@@ -117,7 +117,7 @@ export function Component() {
       // Fetched fresh, and left in the cache for the dashboard that opens next.
       const me = await queryClient.fetchQuery({ ...meQuery, staleTime: 0 });
       if (me.wallet.lockedByOldPassword) {
-        handoff.put('recoveryPassword', password);
+        carryOver.put('recoveryPassword', password);
         return navigate('/recover-wallet');
       }
       writeStored('allowed', 'true');

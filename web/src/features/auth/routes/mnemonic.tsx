@@ -8,7 +8,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
-import { handoff } from '../../../lib/handoff';
+import { carryOver } from '../../../lib/carry-over';
 import { publicConfigQuery } from '../../../lib/session';
 import { removeStored, writeStored } from '../../../lib/storage';
 import { Button } from '../../../ui/button';
@@ -19,7 +19,7 @@ import callout from '../../../ui/callout.module.css';
 import styles from '../components/auth.module.css';
 
 export function Component() {
-  const [phrase] = useState(() => handoff.peek('mnemonic'));
+  const [phrase] = useState(() => carryOver.peek('mnemonic'));
   const { email, signedIn } =
     (useLocation().state as { email?: string; signedIn?: boolean } | null) ?? {};
   const navigate = useNavigate();
@@ -75,7 +75,7 @@ export function Component() {
     const problem = validateMnemonicConfirmation(typed, phrase!);
     if (problem) return setError(problem.message);
     writeStored('allowed', 'true');
-    handoff.clear('mnemonic');
+    carryOver.clear('mnemonic');
     if (signedIn) {
       setReady(true);
       setTimeout(() => navigate('/dashboard', { replace: true }), SIGNUP_REDIRECT_MS);

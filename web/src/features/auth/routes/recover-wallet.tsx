@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Navigate, useNavigate } from 'react-router';
-import { handoff } from '../../../lib/handoff';
+import { carryOver } from '../../../lib/carry-over';
 import { meQuery, saveWallet, useLogout, walletChallenge } from '../../../lib/session';
 import { writeStored } from '../../../lib/storage';
 import { runWalletTask, WalletTaskError } from '../../../lib/wallet/wallet-client';
@@ -17,7 +17,7 @@ import styles from '../components/auth.module.css';
 type Method = 'password' | 'mnemonic';
 
 export function Component() {
-  const [newPassword] = useState(() => handoff.peek('recoveryPassword'));
+  const [newPassword] = useState(() => carryOver.peek('recoveryPassword'));
   const me = useQuery(meQuery);
   const navigate = useNavigate();
   const logout = useLogout();
@@ -59,7 +59,7 @@ export function Component() {
               setProgress,
             );
       await saveWallet(result.wallet);
-      handoff.clear('recoveryPassword');
+      carryOver.clear('recoveryPassword');
       writeStored('allowed', 'true');
       navigate('/dashboard', { replace: true });
     } catch (e) {
