@@ -33,7 +33,9 @@ import type { DB } from '@crw/server/infra/db/schema';
 import { setUpSchema } from '@crw/server/setup-schema';
 import { entitlements, latestPublishedRound } from '@crw/server/domain/distribution/entitlements';
 import { memberDetail, searchMembers } from '@crw/server/http/routes/console/members';
-import { computeOverview, DayBlocks } from '@crw/server/http/routes/console/overview';
+import { DayBlocks } from '@crw/server/domain/indexer/day-blocks';
+import { computeOverview } from '@crw/server/domain/reports/overview';
+import { overviewSources } from '@crw/server/http/routes/console/overview';
 import type { AppServices } from '@crw/server/services';
 import {
   consoleOperator,
@@ -197,7 +199,7 @@ const seedSteps = (n: number): Array<[string, string]> => [
   ],
   [
     'profiles',
-    `INSERT INTO profiles (id, username, full_name, referral_link, email, referred_by,
+    `INSERT INTO profiles (id, username, full_name, referral_code, email, referred_by,
                            referred_with_code, created_at, network_level1, network_level2, network_level3)
      SELECT 'm' || s.i, split_part(s.email, '@', 1), s.full_name, s.code, s.email, 'm' || s.parent,
             p.code, s.created_at, coalesce(c.l1, 0), coalesce(c.l2, 0), coalesce(c.l3, 0)
@@ -368,7 +370,7 @@ interface Sampled {
   id: string;
   full_name: string;
   email: string;
-  referral_link: string;
+  referral_code: string;
   wallet_address: string;
 }
 
@@ -378,7 +380,7 @@ async function buildKinds(pool: pg.Pool): Promise<Kind[]> {
   const ids = [...new Set(Array.from({ length: count * 4 }, () => `m${random.int(1, N)}`))];
   const members = (
     await pool.query<Sampled>(
-      `SELECT p.id, p.full_name, p.email, p.referral_link, w.wallet_address
+      `SELECT p.id, p.full_name, p.email, p.referral_code, w.wallet_address
          FROM profiles p JOIN user_wallets w ON w.user_id = p.id WHERE p.id = ANY($1)`,
       [ids],
     )
@@ -454,7 +456,7 @@ async function buildKinds(pool: pg.Pool): Promise<Kind[]> {
       endpoint: 'member search',
       name: 'referral-code prefix',
       next: list(() => {
-        const code = nextMember().referral_link.slice(0, random.int(4, 6));
+        const code = nextMember().referral_code.slice(0, random.int(4, 6));
         return searchPath({ q: random.next() < 0.5 ? code : code.toLowerCase() });
       }),
     },
@@ -639,7 +641,7 @@ async function explain(pool: pg.Pool, request: Request): Promise<void> {
 
 /** The overview's computation again (a warm cache now: the first request's was cold). */
 async function explainOverview(pool: pg.Pool, services: AppServices): Promise<void> {
-  // Blocks placed in days as the server does for its embedded chain (overview.ts, journalTime).
+  // Blocks placed in days as the server does for its embedded chain (day-blocks.ts, journalTime).
   const dayBlocks = new DayBlocks(async (block) => {
     const row = await pool.query<{ t: string }>(
       `SELECT floor(extract(epoch FROM created_at)) AS t FROM chain_journal
@@ -649,9 +651,7 @@ async function explainOverview(pool: pg.Pool, services: AppServices): Promise<vo
     return Number(row.rows[0]?.t ?? 0);
   });
   const [captured, ms] = await timed(() =>
-    capture(pool, (db) =>
-      computeOverview({ ...services, database: { ...services.database, db } }, dayBlocks),
-    ),
+    capture(pool, (db) => computeOverview({ ...overviewSources(services), db }, dayBlocks)),
   );
   console.log(`  computed again in ${ms.toFixed(0)} ms`);
   await explainSlowest(pool, 'the overview', captured);

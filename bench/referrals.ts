@@ -31,7 +31,7 @@ async function seed(pool: pg.Pool, n: number): Promise<void> {
     // Parent drawn as 1 + (i-1)·u³: early members attract most friends (hubs), like real communities.
     [
       'profiles',
-      `INSERT INTO profiles (id, username, full_name, referral_link, email, referred_by, created_at)
+      `INSERT INTO profiles (id, username, full_name, referral_code, email, referred_by, created_at)
        SELECT 'm' || i, 'm' || i, 'Member ' || i, 'C' || upper(to_hex(i)), 'm' || i || '@bench.test',
               CASE WHEN i > 1 AND random() < 0.85 THEN 'm' || (1 + floor((i - 1) * power(random(), 3)))::bigint END,
               now() - (${n} - i) * interval '1 second'
@@ -130,8 +130,8 @@ async function creditingThroughput(pool: pg.Pool, n: number): Promise<string> {
   const base = n + 1;
   await pool.query(`INSERT INTO "user" (id, name, email, "emailVerified", "createdAt", "updatedAt")
     SELECT 'x' || i, 'New ' || i, 'x' || i || '@bench.test', false, now(), now() FROM generate_series(${base}, ${base + newMembers - 1}) i`);
-  await pool.query(`INSERT INTO profiles (id, username, full_name, referral_link, email, referred_by, referred_with_code)
-    SELECT 'x' || g.i, 'x' || g.i, 'New ' || g.i, 'X' || upper(to_hex(g.i)), 'x' || g.i || '@bench.test', r.id, r.referral_link
+  await pool.query(`INSERT INTO profiles (id, username, full_name, referral_code, email, referred_by, referred_with_code)
+    SELECT 'x' || g.i, 'x' || g.i, 'New ' || g.i, 'X' || upper(to_hex(g.i)), 'x' || g.i || '@bench.test', r.id, r.referral_code
       FROM (SELECT i, 'm' || (1 + floor(${n - 1} * random()))::bigint AS parent FROM generate_series(${base}, ${base + newMembers - 1}) i) g
       JOIN profiles r ON r.id = g.parent`);
   await pool.query(
