@@ -76,7 +76,7 @@ export async function buildApp(
   app.addHook('onSend', async (request, reply) => {
     if (closing) reply.header('connection', 'close');
     // A request that may have written answers once this process heard what it changed, so the
-    // member's next read here is not an old copy (features/account/member-cache.ts).
+    // member's next read here is not an old copy (domain/members/member-cache.ts).
     if (
       services.memberCache.enabled &&
       reply.statusCode < 400 &&

@@ -60,13 +60,13 @@ const envSchema = z
      * only uses it (it cannot rewrite the audit log: docs/operations.md#database-roles). */
     DATABASE_MIGRATION_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
     /** PostgreSQL: each listening connection hears its own heartbeat this often; one not heard
-     * within as long again is rebuilt (db/postgres-listener.ts). */
+     * within as long again is rebuilt (infra/db/postgres-listener.ts). */
     DATABASE_LISTEN_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(60).default(5),
     SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
     /** How long a mail claimed by a process stays its own: after a crash, another process retries it then. */
     MAIL_LEASE_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
     /** How long a process trusts a session better-auth vouched for without asking again; an ended
-     * session is forgotten at once by every process (auth/session.ts). 0: ask every time. */
+     * session is forgotten at once by every process (infra/identity/session.ts). 0: ask every time. */
     SESSION_CHECK_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
     /** How long a process keeps a member's /api/me row at most; a change drops it at once (member-cache.ts). 0: read every time. */
     MEMBER_CACHE_SECONDS: z.coerce.number().int().min(0).max(3_600).default(60),
@@ -151,7 +151,7 @@ const envSchema = z
     /** Where members get free test ETH on a test network (default: the public faucet of a known one). */
     FAUCET_URL: z.url().optional(),
     RPC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
-    /** How long one read of a wallet's ETH serves the claim screen's asks (features/claims/fee-balance.ts). */
+    /** How long one read of a wallet's ETH serves the claim screen's asks (http/routes/member/fee-balance.ts). */
     FEE_BALANCE_CACHE_MS: z.coerce.number().int().min(0).max(300_000).default(3_000),
     /** How often a member may ask for that balance, per minute (the claim screen asks every 4 s at most). */
     FEE_BALANCE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),

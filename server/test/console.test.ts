@@ -174,7 +174,7 @@ describe('members', () => {
     const code = (
       await sql<{
         c: string;
-      }>`SELECT referral_link AS c FROM profiles WHERE id = ${memberId}`.execute(
+      }>`SELECT referral_code AS c FROM profiles WHERE id = ${memberId}`.execute(
         t.services.database.db,
       )
     ).rows[0]!.c;

@@ -63,10 +63,10 @@ it(`pushes "changed" to the referrer's open stream within 2 s of a referred memb
   const code = (
     await t.services.database.db
       .selectFrom('profiles')
-      .select('referral_link')
+      .select('referral_code')
       .where('id', '=', a.userId)
       .executeTakeFirstOrThrow()
-  ).referral_link!;
+  ).referral_code!;
 
   const controller = new AbortController();
   const stream = await fetch(`${url}/api/events`, {

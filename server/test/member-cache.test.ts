@@ -1,5 +1,5 @@
 // Each process keeps a member's /api/me row until a member_events notice says it changed
-// (features/account/member-cache.ts). What must hold: repeated reads cost no query; a write is
+// (domain/members/member-cache.ts). What must hold: repeated reads cost no query; a write is
 // seen at once by the process that answered it and within moments by every other; a read that
 // overlapped a change is not kept; the follower's progress is current; a wallet saved shows.
 import { sql } from 'kysely';

@@ -1,4 +1,4 @@
-// Sign-in is checked once per route scope (auth/member-scope.ts): every member route of the API
+// Sign-in is checked once per route scope (http/guards/member-scope.ts): every member route of the API
 // answers 401 to a stranger and to a forged cookie, and a handler outside the scope cannot read a
 // member it was never given.
 import Fastify from 'fastify';

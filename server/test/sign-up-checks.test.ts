@@ -56,10 +56,10 @@ beforeAll(async () => {
   code = (
     await t.services.database.db
       .selectFrom('profiles')
-      .select('referral_link')
+      .select('referral_code')
       .where('id', '=', id)
       .executeTakeFirstOrThrow()
-  ).referral_link!;
+  ).referral_code!;
   cookie = await signedInCookie(t.app, referrer);
 }, 120_000);
 afterAll(() => t?.close());

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { parseUnits } from 'ethers';
 import { deployEnvSchema, withoutEmpty } from '../../config';
 
-/** REME minted to the treasury by default: as much as the embedded chain's (server/src/chain/chain.ts). */
+/** REME minted to the treasury by default: as much as the embedded chain's (server/src/infra/chain/chain.ts). */
 export const DEFAULT_SUPPLY = '1000000000';
 export const DEFAULT_CONFIRMATIONS = 2;
 

@@ -91,14 +91,14 @@ export async function exportOf(
     email: string;
     full_name: string;
     username: string;
-    referral_link: string | null;
+    referral_code: string | null;
     created_at: Date;
     email_verified: boolean;
     network_level1: string | number;
     network_level2: string | number;
     network_level3: string | number;
   }>`
-    SELECT p.email, p.full_name, p.username, p.referral_link, p.created_at, u."emailVerified" AS email_verified,
+    SELECT p.email, p.full_name, p.username, p.referral_code, p.created_at, u."emailVerified" AS email_verified,
            p.network_level1, p.network_level2, p.network_level3
       FROM profiles p JOIN "user" u ON u.id = p.id
      WHERE p.id = ${userId}`.execute(db);
@@ -163,7 +163,7 @@ export async function exportOf(
       email: profile.email,
       fullName: profile.full_name,
       username: profile.username,
-      referralCode: profile.referral_link,
+      referralCode: profile.referral_code,
       emailConfirmed: Boolean(profile.email_verified),
       createdAt: iso(profile.created_at),
     },

@@ -22,7 +22,7 @@ export async function readMember(db: Kysely<DB>, userId: string) {
       'profiles.email',
       'profiles.username',
       'profiles.full_name',
-      'profiles.referral_link',
+      'profiles.referral_code',
       'user_wallets.wallet_address',
       'user_wallets.encrypted_wallet',
       'user_wallets.locked_by_old_password',

@@ -40,7 +40,7 @@ async function findReferrer(
       ? await trx
           .selectFrom('profiles')
           .select('id')
-          .where('referral_link', '=', input.code)
+          .where('referral_code', '=', input.code)
           .executeTakeFirst()
       : undefined;
   if (!referrer || input.kind !== 'code')
@@ -63,8 +63,8 @@ async function insertProfile(
   for (let attempt = 0; attempt < 5; attempt++) {
     const inserted = await trx
       .insertInto('profiles')
-      .values({ ...profile, referral_link: newReferralCode(randomBytes(8)) })
-      .onConflict((oc) => oc.column('referral_link').doNothing())
+      .values({ ...profile, referral_code: newReferralCode(randomBytes(8)) })
+      .onConflict((oc) => oc.column('referral_code').doNothing())
       .returning('id')
       .executeTakeFirst();
     if (inserted) return;

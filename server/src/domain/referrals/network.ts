@@ -56,7 +56,7 @@ export async function referrerByCode(db: Kysely<DB>, code: string | null) {
   return db
     .selectFrom('profiles')
     .select('id')
-    .where('referral_link', '=', code)
+    .where('referral_code', '=', code)
     .executeTakeFirst();
 }
 

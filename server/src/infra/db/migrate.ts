@@ -1,6 +1,6 @@
 // Applies server/migrations/*.sql in name order, each file once, each in its own transaction, on
 // PGlite and PostgreSQL alike. An advisory lock keeps two starting servers from racing. Then it
-// writes core's reward amounts, which the SQL functions read (db/reward-amounts.ts).
+// writes core's reward amounts, which the SQL functions read (domain/rewards/reward-amounts.ts).
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -11,7 +11,7 @@ export interface ProfilesTable {
   id: string;
   username: string;
   full_name: string;
-  referral_link: string | null;
+  referral_code: string | null;
   email: string;
   referred_by: string | null;
   referred_with_code: string | null;

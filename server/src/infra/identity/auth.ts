@@ -77,7 +77,7 @@ export function createAuth(
     logger: {
       level: 'debug',
       log: (level, message, ...args) => {
-        // The database being away is an outage the request answers with 503 (plugins/errors.ts), not a bug.
+        // The database being away is an outage the request answers with 503 (http/plugins/errors.ts), not a bug.
         const outage = level === 'error' && args.some(isDatabaseUnavailable);
         const target = outage
           ? 'warn'
@@ -91,21 +91,21 @@ export function createAuth(
     },
     plugins: authPlugins,
     // This process forgets an ended session before the answer leaves; the others hear of it from
-    // the session table's trigger (auth/session.ts).
+    // the session table's trigger (infra/identity/session.ts).
     databaseHooks: {
       session: { delete: { after: async (session) => on.sessionEnded(session.token) } },
     },
-    rateLimit: { enabled: false }, // limits are ours (per IP and per e-mail), see auth-routes.ts
+    rateLimit: { enabled: false }, // limits are ours (per IP and per e-mail), see http/routes/auth-proxy.ts
     // Reset tokens are kept as SHA-256 hashes: whoever reads the table (or its files) resets nothing.
     // E-mail confirmation tokens are signed JWTs, never stored.
     verification: { storeIdentifier: 'hashed' },
     advanced: {
       // The session check, when it reaches better-auth, is one indexed query (session by token
-      // joined to its user); auth/session.ts remembers the answer briefly (no cookie cache).
+      // joined to its user); infra/identity/session.ts remembers the answer briefly (no cookie cache).
       database: { generateId: () => randomUUID(), joins: true },
       cookiePrefix: 'crw',
       // A session's address is the one this server trusts, never the client's X-Forwarded-For
-      // (auth/client-address.ts); kept whole, not cut to its /64 network.
+      // (http/guards/client-address.ts); kept whole, not cut to its /64 network.
       ipAddress: { ipAddressHeaders: [TRUSTED_ADDRESS_HEADER], ipv6Subnet: 128 },
       useSecureCookies: config.publicUrl.startsWith('https://'),
     },
@@ -143,7 +143,7 @@ export const JWKS_PATH = '/.well-known/jwks.json';
 export const TOTP_ISSUER = 'REME Wallet';
 
 /** Plugins change better-auth's tables, so the migrator and the instance share this list. The JWT
- * plugin signs only hand-off identities (features/handoff): no JWT header on session calls.
+ * plugin signs only hand-off identities (http/routes/member/handoff.ts): no JWT header on session calls.
  * Two-factor sign-in (decision 0015): an authenticator app (TOTP) and ten single-use backup codes;
  * the password it asks for is the derived auth secret. A sign-in that passed the password waits
  * at most 10 minutes for the code, 5 wrong codes end it, and 10 wrong codes in a row lock the

@@ -20,7 +20,7 @@ interface Row {
   full_name: string;
   username: string;
   email: string;
-  referral_link: string | null;
+  referral_code: string | null;
   wallet_address: string | null;
   created_at: Date;
   created_key: string;
@@ -34,7 +34,7 @@ const rowOf = (r: Row): MemberRow => ({
   name: r.full_name,
   username: r.username,
   email: r.email,
-  referralCode: r.referral_link,
+  referralCode: r.referral_code,
   wallet: r.wallet_address && getAddress(r.wallet_address),
   joinedAt: new Date(r.created_at).toISOString(),
   confirmed: r.confirmed === true,
@@ -50,7 +50,7 @@ function matching(q: string): RawBuilder<unknown> {
   if (/^0x[0-9a-f]*$/.test(text)) return sql`w.wallet_address LIKE ${likePrefix(text)}`;
   if (text.includes('@')) return sql`p.email LIKE ${likePrefix(text)}`;
   const code = /^[a-z0-9]{1,16}$/.test(text)
-    ? sql` OR p.referral_link LIKE ${likePrefix(text.toUpperCase())}`
+    ? sql` OR p.referral_code LIKE ${likePrefix(text.toUpperCase())}`
     : sql``;
   return sql`(lower(p.full_name) LIKE ${likePrefix(text)} OR p.email LIKE ${likePrefix(text)}${code})`;
 }
@@ -91,7 +91,7 @@ export async function searchMembers(db: Kysely<DB>, query: MemberSearchQuery) {
   const cursor = decodeCursor(query.cursor);
   const where = [...(query.q ? [matching(query.q)] : []), ...(cursor ? [order.after(cursor)] : [])];
   const rows = await sql<Row>`
-    SELECT p.id, p.full_name, p.username, p.email, p.referral_link, w.wallet_address, p.created_at,
+    SELECT p.id, p.full_name, p.username, p.email, p.referral_code, w.wallet_address, p.created_at,
            p.created_at::text AS created_key, lower(p.full_name) AS name_key,
            u."emailVerified" AS confirmed,
            coalesce(d.signup_caps + d.rrp_balance + d.activity_caps, 0) AS caps
@@ -118,7 +118,7 @@ export async function memberDetail(db: Kysely<DB>, id: string): Promise<MemberDe
   const found = await sql<
     Row & { operator: boolean; two_factor: boolean | null; referred_by: string | null }
   >`
-    SELECT p.id, p.full_name, p.username, p.email, p.referral_link, w.wallet_address, p.created_at,
+    SELECT p.id, p.full_name, p.username, p.email, p.referral_code, w.wallet_address, p.created_at,
            '' AS created_key, '' AS name_key, u."emailVerified" AS confirmed,
            coalesce(d.signup_caps + d.rrp_balance + d.activity_caps, 0) AS caps,
            EXISTS (SELECT 1 FROM operators o WHERE o.user_id = p.id) AS operator,

@@ -1,6 +1,6 @@
 // The operator console's API (/api/console): members, a member's page and its actions, and the
 // audit log. Every route needs an operator whose session passed two-factor sign-in
-// (operator-scope.ts); every action is written to the audit log before it is answered.
+// (http/guards/console-scope.ts); every action is written to the audit log before it is answered.
 import { Readable } from 'node:stream';
 import { careActionResponse, errorResponse, okResponse } from '@crw/core';
 import {

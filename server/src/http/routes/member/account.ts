@@ -1,5 +1,5 @@
 // The member's account: sign-up (register / registerByReferral), the user details the pages show,
-// and saveNewWallet after a recovery; the account page's routes (lifecycle-routes.ts) live under it.
+// and saveNewWallet after a recovery; the account page's routes (lifecycle.ts) live under it.
 import {
   errorResponse,
   keystoreProblem,
@@ -141,8 +141,8 @@ export const accountRoutes =
               email: row.email,
               username: row.username,
               fullName: row.full_name,
-              referralCode: row.referral_link,
-              referralLink: row.referral_link ? `${config.publicUrl}/r/${row.referral_link}` : null,
+              referralCode: row.referral_code,
+              referralLink: row.referral_code ? `${config.publicUrl}/r/${row.referral_code}` : null,
               caps: {
                 registration: row.signup_caps,
                 referrals: row.rrp_balance,

@@ -1,6 +1,6 @@
 // The account page's password change, data export and account deletion. Changing the
 // password and deleting the account ask for the member's current auth secret again, limited per
-// member like sign-in (auth/attempt-limits.ts), so a session alone cannot do either.
+// member like sign-in (http/guards/attempt-limits.ts), so a session alone cannot do either.
 import {
   accountExportFileName,
   accountExportResponse,

@@ -1,7 +1,7 @@
 // The account page's security settings: the profile (the name the greetings use), whether
 // two-factor sign-in is on, and the places the member is signed in, each of which they can end.
-// Two-factor enrolment itself is better-auth's (auth/auth-routes.ts); the password, the data
-// export and deleting the account are in their own modules. The queries live in settings-data.ts.
+// Two-factor enrolment itself is better-auth's (http/routes/auth-proxy.ts); the password, the data
+// export and deleting the account are in their own modules. The queries live in domain/members/settings.ts.
 import {
   deviceName,
   errorResponse,
