@@ -9,8 +9,13 @@ import {
   Wallet,
   formatEther,
   formatUnits,
-  type TransactionReceipt,
 } from 'ethers';
+import {
+  nonceTaken as nonceTakenOnChain,
+  sendRecorded,
+  transactionState as stateOnChain,
+  type TransactionState,
+} from '../../infra/chain/durable-tx';
 import { openRemoteNode, type ChainNode } from '../../infra/chain/node';
 import type { DeploymentRecord, SentTransaction } from './deployment-record';
 
@@ -67,21 +72,18 @@ export async function approvalDone(chain: DeployChain, record: DeploymentRecord)
   return allowance === MaxUint256;
 }
 
-export type TransactionState =
-  { kind: 'mined'; receipt: TransactionReceipt } | { kind: 'pending' } | { kind: 'unknown' };
+export type { TransactionState };
 
 export async function transactionState(
   chain: DeployChain,
   tx: SentTransaction,
 ): Promise<TransactionState> {
-  const receipt = await chain.provider.getTransactionReceipt(tx.hash);
-  if (receipt) return { kind: 'mined', receipt };
-  return (await chain.provider.getTransaction(tx.hash)) ? { kind: 'pending' } : { kind: 'unknown' };
+  return stateOnChain(chain.provider, tx.hash);
 }
 
 /** Whether another transaction of the operator's has taken `tx`'s nonce, so `tx` can never be mined. */
 export async function nonceTaken(chain: DeployChain, tx: SentTransaction): Promise<boolean> {
-  return (await chain.operator.getNonce('latest')) > tx.nonce;
+  return nonceTakenOnChain(chain.provider, chain.operator.address, tx.nonce);
 }
 
 export interface Fees {
@@ -144,15 +146,15 @@ export async function broadcast(
   tx: SentTransaction,
   what: string,
 ): Promise<void> {
+  let outcome;
   try {
-    await chain.node.request({ method: 'eth_sendRawTransaction', params: [tx.raw] });
+    outcome = await sendRecorded(chain, chain.operator.address, tx);
   } catch (error) {
-    if ((await transactionState(chain, tx)).kind !== 'unknown') return;
-    if (await nonceTaken(chain, tx)) throw replacedError(tx, what);
     throw new Error(
       `The node refused ${what}'s transaction ${tx.hash}: ${(error as Error).message}`,
     );
   }
+  if (outcome === 'nonce-taken') throw replacedError(tx, what);
 }
 
 /** A recorded transaction that will never do its work: it failed, or its nonce went to another. */

@@ -7,6 +7,7 @@ import { buildTree, type PublishRoundResult, type RoundPreview } from '@crw/core
 import { getAddress, Transaction, type BlockTag } from 'ethers';
 import { sql, type Kysely } from 'kysely';
 import type { Chain } from '../../infra/chain/chain';
+import { recorded, sendRecorded } from '../../infra/chain/durable-tx';
 import type { DB } from '../../infra/db/schema';
 import { EVERY_MEMBER, notifyMembers } from '../../infra/db/member-notices';
 import { entitlements, latestPublishedRound, type MemberEntitlement } from './entitlements';
@@ -138,13 +139,9 @@ export async function publishRound(
   if (txHash && round.raw_tx) {
     const receipt = await chain.provider.getTransactionReceipt(txHash);
     if (!receipt) {
-      try {
-        await chain.provider.broadcastTransaction(round.raw_tx);
-      } catch (error) {
-        // Its nonce was used by another transaction: sign the same publication again.
-        if (!/nonce/i.test((error as Error).message)) throw error;
-        txHash = null;
-      }
+      // Its nonce was used by another transaction: sign the same publication again.
+      const sent = await sendRecorded(chain, chain.operator.address, recorded(round.raw_tx));
+      if (sent === 'nonce-taken') txHash = null;
     } else if (receipt.status !== 1) {
       txHash = null;
     }

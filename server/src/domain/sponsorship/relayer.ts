@@ -26,6 +26,7 @@ import type { Kysely } from 'kysely';
 import type { Chain } from '../../infra/chain/chain';
 import type { Config } from '../../config';
 import type { Database } from '../../infra/db/database';
+import { recorded, sendRecorded } from '../../infra/chain/durable-tx';
 import { STOP_WAIT_MS } from '../../infra/db/leader-lock';
 import { LeaderLoop } from '../../lib/leader-loop';
 import { LOCK_KEYS } from '../../infra/db/lock-keys';
@@ -153,16 +154,9 @@ export class Relayer {
 
   async #broadcast(raw: string): Promise<void> {
     try {
-      await this.#request('eth_sendRawTransaction', [raw]);
+      // Already on chain, or its nonce taken by another transaction: reconciling finds out which.
+      await sendRecorded(this.chain, this.address, recorded(raw));
     } catch (error) {
-      const message = (error as Error).message ?? '';
-      // Already in the pool or already mined: reconciling finds out which.
-      if (
-        /already known|known transaction|nonce too low|nonce has already been used|already imported/i.test(
-          message,
-        )
-      )
-        return;
       this.log.warn({ err: error }, 'relayer: broadcasting failed; it is retried at the next pass');
     }
   }
