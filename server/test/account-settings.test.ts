@@ -20,8 +20,8 @@ let url: string;
 let base: MemberKeys;
 
 beforeAll(async () => {
-  t = await buildTestApp({ env: { PUBLIC_URL: ORIGIN } });
-  other = await buildTestApp({ sameDatabaseAs: t });
+  t = await buildTestApp({ chain: false, env: { PUBLIC_URL: ORIGIN } });
+  other = await buildTestApp({ chain: false, sameDatabaseAs: t });
   url = await t.app.listen({ port: 0, host: '127.0.0.1' });
   base = await makeMemberKeys();
 }, 60_000);

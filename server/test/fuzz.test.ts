@@ -268,6 +268,7 @@ beforeAll(async () => {
       AUTH_RATE_LIMIT_PER_IP: '100000',
       AUTH_RATE_LIMIT_PER_EMAIL: '100000',
       CHAIN_POLL_INTERVAL_MS: '3600000',
+      SPONSOR_CLAIMS: 'true',
     },
   });
   member = await makeMemberKeys();
