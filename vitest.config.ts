@@ -1,5 +1,6 @@
-// The quick tier (`npm run test:unit`): the pure tests of core and web — no database, no chain, no
-// server — with their coverage. The server's and the contracts' tests are `npm run test:integration`.
+// The quick tier (`npm run test:unit`): the pure tests of core, web and server — no database, no
+// chain, no server — with the coverage of core and web. The server's other tests (on each database,
+// with the server's coverage) and the contracts' are `npm run test:integration`.
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -10,6 +11,15 @@ export default defineConfig({
       // every test renders into a cleaned-up document and serves its own answers (test-setup.ts),
       // and none replaces a module (vi.mock), which would leak into the files after it.
       { extends: './web/vite.config.ts', root: './web', test: { name: 'web', isolate: false } },
+      // The server's tests beside its code and in server/test/unit: once, not once per database.
+      {
+        root: './server',
+        test: {
+          name: 'server-unit',
+          include: ['src/**/*.test.ts', 'test/unit/**/*.test.ts'],
+          setupFiles: ['test/helpers/fail-on-console-error.ts'],
+        },
+      },
     ],
     coverage: {
       provider: 'v8',

@@ -2,7 +2,7 @@
 // in-memory PGlite, and again on PostgreSQL when TEST_DATABASE_URL is set — two projects of one
 // run, so the two databases' files share the workers instead of running one pass after the other.
 // TEST_DB=pglite|postgres picks one of them (as `TEST_DB=postgres npx vitest run test/x.test.ts`).
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const databases = process.env.TEST_DB
   ? [process.env.TEST_DB]
@@ -10,7 +10,10 @@ const databases = process.env.TEST_DB
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // The pure tests — beside the code in src, and test/unit — need no database: they run once, in
+    // the root's quick tier (the `server-unit` project of ../vitest.config.ts).
+    include: ['test/**/*.test.ts'],
+    exclude: [...configDefaults.exclude, 'test/unit/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     setupFiles: ['test/helpers/fail-on-console-error.ts'],

@@ -97,7 +97,13 @@ async function checkAuditLogRole(
 export async function openServices(
   config: Config,
   log: FastifyBaseLogger,
-  overrides: { database?: Database; outbox?: OutboxWorkerOptions } = {},
+  overrides: {
+    database?: Database;
+    outbox?: OutboxWorkerOptions;
+    /** Instead of the configured chain: a stand-in with no node behind it, never followed (a test
+     * app that does not use the chain, src/testing/no-chain.ts). */
+    chainStandIn?: Chain;
+  } = {},
 ): Promise<AppServices> {
   const exposed = await makePrivate(config.dataDir);
   if (exposed.length > 0) {
@@ -156,15 +162,19 @@ export async function openServices(
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
   // The chain before anything that runs: a journal that does not replay stops the start here.
   // Rounds whose publishing transaction a cut journal took away are reopened (dropped-rounds.ts).
-  const chain = await openChain(config, database, log, async (trx, txHashes) => ({
-    ...(await reopenDroppedRounds(trx, txHashes)),
-  }));
+  const chain =
+    overrides.chainStandIn ??
+    (await openChain(config, database, log, async (trx, txHashes) => ({
+      ...(await reopenDroppedRounds(trx, txHashes)),
+    })));
   const follower = new ChainFollower(config, database, chain, log);
   const funding = new FundingWatch(database.db, log);
   follower.afterPass(() => funding.afterIndexed());
   // The embedded chain is indexed before the first request; a remote one may have far to catch up.
-  const following = follower.start();
-  if (chain.node.kind === 'embedded') await following;
+  if (!overrides.chainStandIn) {
+    const following = follower.start();
+    if (chain.node.kind === 'embedded') await following;
+  }
   const followerProgress = new FollowerProgressReader(database.db);
   follower.afterPass(() => followerProgress.invalidate());
   // A reorganisation that takes away a sponsored batch's claims puts them back in the queue.

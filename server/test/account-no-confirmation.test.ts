@@ -4,7 +4,10 @@ import { makeMemberKeys, ORIGIN, registerBody, signIn } from './helpers/members'
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await buildTestApp({ env: { PUBLIC_URL: ORIGIN, REQUIRE_EMAIL_CONFIRMATION: 'false' } });
+  t = await buildTestApp({
+    chain: false,
+    env: { PUBLIC_URL: ORIGIN, REQUIRE_EMAIL_CONFIRMATION: 'false' },
+  });
 });
 afterAll(() => t.close());
 

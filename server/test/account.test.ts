@@ -44,7 +44,7 @@ const count = async (table: string, column: string, value: string) =>
   );
 
 beforeAll(async () => {
-  t = await buildTestApp({ env: { PUBLIC_URL: ORIGIN } });
+  t = await buildTestApp({ chain: false, env: { PUBLIC_URL: ORIGIN } });
   [ada, spare] = await Promise.all([makeMemberKeys(), makeMemberKeys()]);
 });
 afterAll(() => t.close());

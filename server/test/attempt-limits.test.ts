@@ -45,8 +45,8 @@ async function confirmedMember(): Promise<MemberKeys> {
 }
 
 beforeAll(async () => {
-  a = await buildTestApp({ env });
-  b = await buildTestApp({ env, sameDatabaseAs: a });
+  a = await buildTestApp({ chain: false, env });
+  b = await buildTestApp({ chain: false, env, sameDatabaseAs: a });
   base = await makeMemberKeys();
 }, 120_000);
 afterAll(async () => {

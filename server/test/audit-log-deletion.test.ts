@@ -30,6 +30,7 @@ let consoleCookie: string;
 
 beforeAll(async () => {
   t = await buildTestApp({
+    chain: false,
     env: { PUBLIC_URL: ORIGIN, AUTH_RATE_LIMIT_PER_IP: '500', AUTH_RATE_LIMIT_PER_EMAIL: '50' },
   });
   base = await makeMemberKeys();

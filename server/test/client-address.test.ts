@@ -65,7 +65,10 @@ function signInThroughProxy(client: string, spoofed: string): Promise<number> {
 }
 
 beforeAll(async () => {
-  t = await buildTestApp({ env: { TRUST_PROXY: '1', AUTH_RATE_LIMIT_PER_IP: String(PER_IP) } });
+  t = await buildTestApp({
+    chain: false,
+    env: { TRUST_PROXY: '1', AUTH_RATE_LIMIT_PER_IP: String(PER_IP) },
+  });
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   proxy = forwardingProxy((t.app.server.address() as AddressInfo).port);
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));

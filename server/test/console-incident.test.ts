@@ -33,8 +33,8 @@ let other: TestApp;
 let base: MemberKeys;
 
 beforeAll(async () => {
-  t = await buildTestApp({ env });
-  other = await buildTestApp({ sameDatabaseAs: t, env });
+  t = await buildTestApp({ chain: false, env });
+  other = await buildTestApp({ chain: false, sameDatabaseAs: t, env });
   base = await makeMemberKeys();
 }, 60_000);
 afterAll(async () => {

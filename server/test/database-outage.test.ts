@@ -44,6 +44,7 @@ describe.runIf(testDbKind === 'postgres')('PostgreSQL restarted under load', () 
     const database = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 10 });
     await setUpSchema(database);
     t = await buildTestApp({
+      chain: false,
       database: { database, drop: () => database.close() },
       env: { REQUIRE_EMAIL_CONFIRMATION: 'false' },
     });

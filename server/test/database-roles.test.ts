@@ -53,6 +53,7 @@ describe.runIf(testDbKind === 'postgres')(
       });
       appDatabase = await openDatabase({ kind: 'postgres', url: urlAs(appRole), poolSize: 5 });
       t = await buildTestApp({
+        chain: false,
         database: { database: appDatabase, url: urlAs(appRole), drop: () => appDatabase.close() },
         env: {
           PUBLIC_URL: ORIGIN,

@@ -7,7 +7,7 @@ let t: TestApp;
 let url: string;
 
 beforeAll(async () => {
-  t = await buildTestApp({ env: { PUBLIC_URL: ORIGIN } });
+  t = await buildTestApp({ chain: false, env: { PUBLIC_URL: ORIGIN } });
   url = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(() => t.close());

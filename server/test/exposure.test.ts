@@ -21,6 +21,7 @@ let cookie: string;
 beforeAll(async () => {
   // Mail goes to an SMTP port where nothing listens, so delivery fails with the transport's error.
   t = await buildTestApp({
+    chain: false,
     env: { PUBLIC_URL: ORIGIN, SMTP_URL: `smtp://mailer:s3cret@127.0.0.1:${await freePort()}` },
     outbox: { pollIntervalMs: 50, retryBaseMs: 50 },
   });

@@ -1,8 +1,10 @@
-// Bad input never reaches the database as a 500 (docs/security.md): every route of the OpenAPI
-// document (and the hidden ones a stranger can call) gets malformed, oversized, out-of-range, NUL
-// and unicode values in every field, as a stranger, a signed-in member and the operator. Malformed
-// values must be refused with a 4xx and change nothing in the database; odd but possible values
-// (unicode, injection-looking text) must simply not fail the server.
+// Bad input never reaches the database as a 500 (docs/security.md): every route the app serves —
+// those of the OpenAPI document and the hidden ones, checked against fastify's own list — gets
+// malformed, oversized, out-of-range, NUL and unicode values in every field, as a stranger, a
+// signed-in member, the operator and the console's operator. Malformed values must be refused
+// with a 4xx (/rpc: a JSON-RPC error, which JSON-RPC answers in band) and change nothing in the
+// database; odd but possible values (unicode, injection-looking text) must simply not fail the
+// server.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -35,9 +37,16 @@ interface Target {
   params: string[];
   /** Path parameters that are free text: in a URL every value is text, as in a query string. */
   textParams?: string[];
+  /** JSON-RPC (POST /rpc): a refusal is an answer of 200 whose every call carries an `error`, as
+   * JSON-RPC 2.0 answers in band; a 4xx is a refusal too. */
+  inBand?: boolean;
+  /** Body fields the route hands back or ignores as they come (a JSON-RPC call's `id` and
+   * `jsonrpc`): every value is possible there, so it must only not fail the server or change
+   * the database. */
+  echoed?: string[];
 }
 
-/** Routes the OpenAPI document hides but a stranger can still call, with the inputs they read. */
+/** Routes the OpenAPI document hides (`hide: true`), with the inputs they read. */
 const HIDDEN: Target[] = [
   { method: 'GET', path: '/dev/mail.json', query: ['to'], params: [] },
   { method: 'GET', path: '/dev/mail', query: ['to'], params: [] },
@@ -92,6 +101,75 @@ const HIDDEN: Target[] = [
     params: [],
   },
   { method: 'GET', path: '/auth/verify-email', query: ['token', 'callbackURL'], params: [] },
+  {
+    method: 'GET',
+    path: '/auth/reset-password/{token}',
+    query: ['callbackURL'],
+    params: ['token'],
+    textParams: ['token'],
+  },
+  {
+    method: 'POST',
+    path: '/auth/two-factor/verify-totp',
+    body: { type: 'object', properties: { code: { type: 'string' } } },
+    query: [],
+    params: [],
+  },
+  {
+    method: 'POST',
+    path: '/auth/two-factor/verify-backup-code',
+    body: { type: 'object', properties: { code: { type: 'string' } } },
+    query: [],
+    params: [],
+  },
+  {
+    method: 'POST',
+    path: '/auth/two-factor/enable',
+    body: { type: 'object', properties: { password: { type: 'string' } } },
+    query: [],
+    params: [],
+  },
+  {
+    method: 'POST',
+    path: '/auth/two-factor/disable',
+    body: {
+      type: 'object',
+      properties: { password: { type: 'string' }, code: { type: 'string' } },
+    },
+    query: [],
+    params: [],
+  },
+  {
+    method: 'POST',
+    path: '/rpc',
+    body: {
+      type: 'object',
+      properties: {
+        jsonrpc: { type: 'string' },
+        id: { type: 'integer' },
+        method: { type: 'string' },
+        params: { type: 'array' },
+      },
+    },
+    query: [],
+    params: [],
+    inBand: true,
+    echoed: ['jsonrpc', 'id'],
+  },
+  // No input to vary: the sign-out, the keys, the test-only deletion, the metrics, the document,
+  // and every other /auth path (a 404). Listed so that every route the app serves is here or in
+  // the OpenAPI document (the first test checks it).
+  { method: 'POST', path: '/auth/sign-out', query: [], params: [] },
+  { method: 'GET', path: '/auth/.well-known/jwks.json', query: [], params: [] },
+  { method: 'DELETE', path: '/dev/account', query: [], params: [] },
+  { method: 'GET', path: '/metrics', query: [], params: [] },
+  { method: 'GET', path: '/api/docs/json', query: [], params: [] },
+  ...['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((method) => ({
+    method,
+    path: '/auth/*',
+    query: [],
+    params: [],
+  })),
 ];
 
 /** Never valid anywhere: each must be refused (4xx) and leave the database as it was. */
@@ -199,6 +277,31 @@ function urlOf(target: Target, request: Record<string, unknown>): string {
   return query.size > 0 ? `${path}?${query}` : path;
 }
 
+/** Every route the app serves, as "METHOD /path/{param}": fastify prints each method's routes as
+ * a tree whose segments, read from the root, spell the path. HEAD is GET's twin. */
+function servedRoutes(app: TestApp['app']): string[] {
+  const routes: string[] = [];
+  for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) {
+    const above: string[] = [];
+    for (const line of app.printRoutes({ method }).split('\n')) {
+      const m = /^((?:│ {3}| {4})*)[├└]── (.*?)(?: \(([A-Z, ]+)\))?$/.exec(line);
+      if (!m) continue;
+      const depth = m[1]!.length / 4;
+      above[depth] = (above[depth - 1] ?? '') + m[2]!;
+      if (m[3]) routes.push(`${method} ${above[depth]!.replace(/:(\w+)/g, '{$1}')}`);
+    }
+  }
+  return routes;
+}
+
+/** A refusal: a 4xx, or for JSON-RPC an answer whose every call is an error. */
+function refused(target: Target, status: number, body: string): boolean {
+  if (status >= 400 && status < 500) return true;
+  if (!target.inBand || status !== 200) return false;
+  const answer = JSON.parse(body) as { error?: unknown } | Array<{ error?: unknown }>;
+  return (Array.isArray(answer) ? answer : [answer]).every((a) => a.error !== undefined);
+}
+
 let t: TestApp;
 let member: MemberKeys;
 let cookie: string;
@@ -235,6 +338,16 @@ const VALID_BODIES: Record<string, (signedIn: boolean) => Promise<unknown>> = {
     email: member.email,
     callbackURL: '/?confirmed=true',
   }),
+  'POST /auth/two-factor/verify-totp': async () => ({ code: '123456' }),
+  'POST /auth/two-factor/verify-backup-code': async () => ({ code: 'ABCDE-12345' }),
+  'POST /auth/two-factor/enable': async () => ({ password: 'f'.repeat(64) }),
+  'POST /auth/two-factor/disable': async () => ({ password: 'f'.repeat(64), code: '123456' }),
+  'POST /rpc': async () => ({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'eth_getBalance',
+    params: [member.address, 'latest'],
+  }),
 };
 
 /** Every table's content as one fingerprint, except the attempt counters (counting attempts is
@@ -268,6 +381,8 @@ beforeAll(async () => {
       AUTH_RATE_LIMIT_PER_IP: '100000',
       AUTH_RATE_LIMIT_PER_EMAIL: '100000',
       CHAIN_POLL_INTERVAL_MS: '3600000',
+      RPC_RATE_LIMIT_PER_MINUTE: '1000000',
+      SPONSOR_CLAIMS: 'true',
     },
   });
   member = await makeMemberKeys();
@@ -334,6 +449,21 @@ describe(`every route against bad input (${testDbKind})`, () => {
     );
   });
 
+  it('has every route the app serves: in the OpenAPI document or among the hidden ones', () => {
+    // A prefix's own route answers with and without its trailing slash (POST /api/handoff/).
+    const known = new Set(
+      targets.flatMap((r) => [`${r.method} ${r.path}`, `${r.method} ${r.path.replace(/\/$/, '')}`]),
+    );
+    const served = servedRoutes(t.app);
+    expect(served).toEqual(
+      expect.arrayContaining(['POST /rpc', 'GET /auth/reset-password/{token}']),
+    );
+    // The built web app's files (@fastify/static, one route each) take no input.
+    const files = (route: string) =>
+      route.startsWith('GET /assets/') || route === 'GET /index.html';
+    expect(served.filter((route) => !known.has(route) && !files(route))).toEqual([]);
+  });
+
   for (const [who, headersOf] of Object.entries(AS)) {
     it(`as ${who}: malformed values are refused with a 4xx and change nothing; odd ones never fail the server`, async () => {
       const headers = typeof headersOf === 'function' ? headersOf() : headersOf;
@@ -354,7 +484,7 @@ describe(`every route against bad input (${testDbKind})`, () => {
               ? { payload: request.body as Record<string, unknown> }
               : {}),
         });
-        return res.statusCode;
+        return { status: res.statusCode, body: res.body };
       };
       const inputs = targets.filter((target) => fields(target).length > 0 || target.body);
       const baseOf = async (target: Target) => ({
@@ -370,10 +500,15 @@ describe(`every route against bad input (${testDbKind})`, () => {
           const asText =
             field[0] === 'query' ||
             (field[0] === 'params' && target.textParams?.includes(field[1]!));
+          // A field the route takes as it comes must only not fail the server.
+          const echoed = field[0] === 'body' && target.echoed?.includes(field[1]!);
           for (const value of asText ? MALFORMED_TEXT : MALFORMED) {
             sent += 1;
-            const status = await send(target, withValue(await baseOf(target), field, value));
-            if (status < 400 || status >= 500)
+            const { status, body } = await send(
+              target,
+              withValue(await baseOf(target), field, value),
+            );
+            if (echoed ? status >= 500 : !refused(target, status, body))
               failures.push(
                 `${target.method} ${target.path} ${field.join('.')}=${JSON.stringify(value).slice(0, 40)} → ${status}`,
               );
@@ -382,8 +517,8 @@ describe(`every route against bad input (${testDbKind})`, () => {
         if (target.body) {
           for (const raw of BAD_BODIES) {
             sent += 1;
-            const status = await send(target, await baseOf(target), raw);
-            if (status < 400 || status >= 500)
+            const { status, body } = await send(target, await baseOf(target), raw);
+            if (!refused(target, status, body))
               failures.push(
                 `${target.method} ${target.path} body ${raw.payload.slice(0, 30)} → ${status}`,
               );
@@ -397,7 +532,7 @@ describe(`every route against bad input (${testDbKind})`, () => {
       for (const target of inputs) {
         for (const field of fields(target)) {
           for (const value of ODD) {
-            const status = await send(target, withValue(await baseOf(target), field, value));
+            const { status } = await send(target, withValue(await baseOf(target), field, value));
             if (status >= 500)
               failures.push(
                 `${target.method} ${target.path} ${field.join('.')}=${JSON.stringify(value).slice(0, 40)} → ${status}`,

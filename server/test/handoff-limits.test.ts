@@ -15,7 +15,7 @@ beforeAll(async () => {
 }, 60_000);
 
 async function site(env: Record<string, string> = {}) {
-  const t = await buildTestApp({ env });
+  const t = await buildTestApp({ chain: false, env });
   await joinAndConfirm(t.app, t.services.database.db, member);
   const cookie = await signedInCookie(t.app, member);
   const newCode = async () => {

@@ -39,7 +39,7 @@ async function jwks() {
 }
 
 beforeAll(async () => {
-  t = await buildTestApp({ env: { COMMUNITY_APP_URL } });
+  t = await buildTestApp({ chain: false, env: { COMMUNITY_APP_URL } });
   member = await makeMemberKeys();
   memberId = await joinAndConfirm(t.app, t.services.database.db, member);
   cookie = await signedInCookie(t.app, member);

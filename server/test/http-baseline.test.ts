@@ -4,6 +4,7 @@ import { buildTestApp, type TestApp } from './helpers/test-app';
 let t: TestApp;
 beforeAll(async () => {
   t = await buildTestApp({
+    chain: false,
     extend: (app) =>
       app.get('/api/test-only/explode', async () => {
         throw new Error('database password is hunter2');
@@ -100,7 +101,7 @@ describe('security headers and caching', () => {
   it('sends HSTS only over HTTPS', async () => {
     const plain = await t.app.inject({ method: 'GET', url: '/api/health' });
     expect(plain.headers['strict-transport-security']).toBeUndefined();
-    const proxied = await buildTestApp({ env: { TRUST_PROXY: '1' } });
+    const proxied = await buildTestApp({ chain: false, env: { TRUST_PROXY: '1' } });
     try {
       const secure = await proxied.app.inject({
         method: 'GET',

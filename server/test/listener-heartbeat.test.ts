@@ -37,6 +37,7 @@ describe.runIf(testDbKind === 'postgres')('a half-open listening connection', ()
     });
     await setUpSchema(database);
     t = await buildTestApp({
+      chain: false,
       database: { database, drop: () => database.close() },
       // Sessions are remembered long: only a notice (or a missed one) makes this process forget.
       env: { REQUIRE_EMAIL_CONFIRMATION: 'false', SESSION_CHECK_CACHE_SECONDS: '300' },

@@ -4,8 +4,6 @@
 // overlapped a change is not kept; the follower's progress is current; a wallet saved shows.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemberCache } from '../src/domain/members/member-cache';
-import { EVERY_MEMBER } from '../src/infra/db/member-notices';
 import { joinAndConfirm, makeMemberKeys, signedInCookie, type MemberKeys } from './helpers/members';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import { openTestDatabase, testDbKind, type TestDatabase } from './helpers/test-database';
@@ -127,26 +125,5 @@ describe(`a member's details as each process keeps them (${testDbKind})`, () => 
       intervalMs: 50,
       what: "the follower's age read again",
     });
-  });
-});
-
-describe('the copy itself', () => {
-  it('keeps nothing read across a change, lapses after its lifetime, is bounded, and clears on *', () => {
-    const cache = new MemberCache<string>(60_000, 2);
-    const epoch = cache.epoch();
-    cache.changed('a');
-    cache.keep('a', 'read before the change', epoch, 0);
-    expect(cache.get('a', 1)).toBeUndefined();
-    cache.keep('a', 'row', cache.epoch(), 0);
-    expect(cache.get('a', 59_999)).toBe('row');
-    expect(cache.get('a', 60_000)).toBeUndefined();
-    for (const id of ['a', 'b', 'c']) cache.keep(id, id, cache.epoch(), 0);
-    expect(cache.size).toBe(2);
-    expect(cache.get('a', 1)).toBeUndefined();
-    cache.changed(EVERY_MEMBER);
-    expect(cache.size).toBe(0);
-    const off = new MemberCache<string>(0);
-    off.keep('a', 'row', off.epoch(), 0);
-    expect(off.get('a', 1)).toBeUndefined();
   });
 });

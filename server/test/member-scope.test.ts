@@ -10,7 +10,7 @@ import { buildTestApp, type TestApp } from './helpers/test-app';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await buildTestApp({ env: { PUBLIC_URL: ORIGIN } });
+  t = await buildTestApp({ chain: false, env: { PUBLIC_URL: ORIGIN } });
 });
 afterAll(() => t.close());
 

@@ -1,12 +1,7 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/infra/db/database';
-import {
-  OutboxWorker,
-  enqueueMail,
-  pendingMailCount,
-  retryDelayMs,
-} from '../src/infra/mail/outbox';
+import { OutboxWorker, enqueueMail, pendingMailCount } from '../src/infra/mail/outbox';
 import { smtpTransport } from '../src/infra/mail/transports';
 import { freePort, smtpPeer } from './helpers/smtp-peer';
 import { openTestDatabase, type TestDatabase } from './helpers/test-database';
@@ -139,11 +134,5 @@ describe('the mail outbox', () => {
       await Promise.all(workers.map((w) => w.stop()));
       await peer.stop();
     }
-  });
-
-  it('backs off exponentially, capped', () => {
-    expect([1, 2, 3, 4, 10].map((a) => retryDelayMs(a, 1000, 5000))).toEqual([
-      1000, 2000, 4000, 5000, 5000,
-    ]);
   });
 });

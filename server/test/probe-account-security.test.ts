@@ -21,6 +21,7 @@ let base: MemberKeys;
 
 beforeAll(async () => {
   t = await buildTestApp({
+    chain: false,
     env: { AUTH_RATE_LIMIT_PER_IP: '1000', AUTH_RATE_LIMIT_PER_EMAIL: '5' },
   });
   base = await makeMemberKeys();

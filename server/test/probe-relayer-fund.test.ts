@@ -13,7 +13,7 @@ import { testDbKind } from './helpers/test-database';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await buildTestApp();
+  t = await buildTestApp({ env: { SPONSOR_CLAIMS: 'true' } });
 }, 60_000);
 afterAll(async () => {
   await t?.close();

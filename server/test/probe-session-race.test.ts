@@ -110,7 +110,7 @@ beforeAll(async () => {
       maybeHold: (q, r) => late.maybeHold(q, r),
     } as LateAnswer),
   };
-  t = await buildTestApp({ database: { ...testDb, database } });
+  t = await buildTestApp({ chain: false, database: { ...testDb, database } });
   member = await makeMemberKeys();
   await joinAndConfirm(t.app, t.services.database.db, member);
 }, 60_000);

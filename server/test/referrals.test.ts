@@ -83,7 +83,10 @@ async function expectBalancesEqualLedger() {
 }
 
 beforeAll(async () => {
-  t = await buildTestApp({ env: { PUBLIC_URL: ORIGIN, AUTH_RATE_LIMIT_PER_IP: '1000' } });
+  t = await buildTestApp({
+    chain: false,
+    env: { PUBLIC_URL: ORIGIN, AUTH_RATE_LIMIT_PER_IP: '1000' },
+  });
   db = t.services.database.db;
   base = await makeMemberKeys();
 });

@@ -22,7 +22,11 @@ let t: TestApp;
 
 beforeAll(async () => {
   t = await buildTestApp({
-    env: { RELAYER_BATCH_WAIT_MS: '0', SPONSOR_DAILY_BUDGET_ETH: '0.00035' },
+    env: {
+      SPONSOR_CLAIMS: 'true',
+      RELAYER_BATCH_WAIT_MS: '0',
+      SPONSOR_DAILY_BUDGET_ETH: '0.00035',
+    },
   });
 }, 60_000);
 afterAll(async () => {

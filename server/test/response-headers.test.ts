@@ -18,7 +18,7 @@ let t: TestApp;
 let keys: MemberKeys;
 
 beforeAll(async () => {
-  t = await buildTestApp();
+  t = await buildTestApp({ chain: false });
   keys = await makeMemberKeys();
   await joinAndConfirm(t.app, t.services.database.db, keys);
 }, 60_000);

@@ -234,7 +234,7 @@ function scenario(shape: string, start: () => Promise<{ t: TestApp; stop?: () =>
 }
 
 scenario('embedded chain', async () => ({
-  t: await buildTestApp({ env: { RELAYER_BATCH_WAIT_MS: '0' } }),
+  t: await buildTestApp({ env: { SPONSOR_CLAIMS: 'true', RELAYER_BATCH_WAIT_MS: '0' } }),
 }));
 
 scenario('Hardhat node process, deployed contracts, relayer', async () => {

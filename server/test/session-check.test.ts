@@ -4,7 +4,6 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SessionCache } from '../src/infra/identity/session';
 import { countingDialect } from './helpers/counting-dialect';
 import {
   joinAndConfirm,
@@ -32,8 +31,8 @@ beforeAll(async () => {
     ...testDb.database,
     dialect: countingDialect(testDb.database.dialect, authQueries),
   };
-  t = await buildTestApp({ database: { ...testDb, database } });
-  other = await buildTestApp({ sameDatabaseAs: t });
+  t = await buildTestApp({ chain: false, database: { ...testDb, database } });
+  other = await buildTestApp({ chain: false, sameDatabaseAs: t });
   member = await makeMemberKeys();
   await joinAndConfirm(t.app, t.services.database.db, member);
 }, 60_000);
@@ -182,31 +181,5 @@ describe(`the session check (${testDbKind})`, () => {
     } finally {
       await unlisten();
     }
-  });
-});
-
-describe('what the process remembers', () => {
-  it('lapses after its lifetime or at the session expiry, whichever comes first; is bounded; clears on a missed notice; keeps no answer given across an ending', () => {
-    const cache = new SessionCache(30_000, 3);
-    cache.remember('a', 'user-a', 1_000_000, cache.epoch(), 0);
-    expect(cache.get('a', 29_999)?.userId).toBe('user-a');
-    expect(cache.get('a', 30_000)).toBeUndefined();
-    cache.remember('b', 'user-b', 10_000, cache.epoch(), 0);
-    expect(cache.get('b', 9_999)?.userId).toBe('user-b');
-    expect(cache.get('b', 10_000)).toBeUndefined();
-    for (const key of ['c', 'd', 'e', 'f']) cache.remember(key, key, 1_000_000, cache.epoch(), 0);
-    expect(cache.size).toBe(3);
-    expect(cache.get('c', 1)).toBeUndefined();
-    expect(cache.get('f', 1)?.userId).toBe('f');
-    cache.forget('*');
-    expect(cache.size).toBe(0);
-    // An answer better-auth gave while any session ended is not kept (it may be that one).
-    const asked = cache.epoch();
-    cache.forget('some-other-session');
-    cache.remember('g', 'user-g', 1_000_000, asked, 0);
-    expect(cache.get('g', 1)).toBeUndefined();
-    const off = new SessionCache(0);
-    off.remember('a', 'user-a', 1_000_000, off.epoch(), 0);
-    expect(off.get('a', 1)).toBeUndefined();
   });
 });

@@ -45,6 +45,7 @@ const checkEmail = (
 
 beforeAll(async () => {
   t = await buildTestApp({
+    chain: false,
     env: {
       PUBLIC_URL: ORIGIN,
       AUTH_RATE_LIMIT_PER_IP: String(PER_IP),

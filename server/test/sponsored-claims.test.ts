@@ -25,7 +25,7 @@ let t: TestApp;
 let base: MemberKeys;
 
 beforeAll(async () => {
-  t = await buildTestApp({ env: { RELAYER_BATCH_WAIT_MS: '0' } });
+  t = await buildTestApp({ env: { SPONSOR_CLAIMS: 'true', RELAYER_BATCH_WAIT_MS: '0' } });
   base = await makeMemberKeys();
 }, 60_000);
 afterAll(async () => {
@@ -236,7 +236,9 @@ describe(`sponsored claims (${testDbKind})`, () => {
 
 describe(`the sponsor's limits (${testDbKind})`, () => {
   it('beyond the day’s budget the member is told to pay the fee, and nothing is queued', async () => {
-    const tight = await buildTestApp({ env: { SPONSOR_DAILY_BUDGET_ETH: '0.000000001' } });
+    const tight = await buildTestApp({
+      env: { SPONSOR_CLAIMS: 'true', SPONSOR_DAILY_BUDGET_ETH: '0.000000001' },
+    });
     try {
       const keys = await cloneMemberKeys(base);
       await joinAndConfirm(tight.app, tight.services.database.db, keys);
@@ -291,7 +293,9 @@ describe(`the sponsor's limits (${testDbKind})`, () => {
   });
 
   it('the operator funds and watches the relayer: CLI API, /metrics, and a warning in the log when it runs low', async () => {
-    const low = await buildTestApp({ env: { RELAYER_LOW_BALANCE_ETH: '1000' } });
+    const low = await buildTestApp({
+      env: { SPONSOR_CLAIMS: 'true', RELAYER_LOW_BALANCE_ETH: '1000' },
+    });
     try {
       const key = { authorization: `Bearer ${low.services.operatorKey}` };
       expect(

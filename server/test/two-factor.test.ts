@@ -20,6 +20,7 @@ let base: MemberKeys;
 
 beforeAll(async () => {
   t = await buildTestApp({
+    chain: false,
     env: { AUTH_RATE_LIMIT_PER_IP: '200', AUTH_RATE_LIMIT_PER_EMAIL: '50' },
   });
   base = await makeMemberKeys();
@@ -219,7 +220,11 @@ describe(`two-factor sign-in (${testDbKind})`, () => {
   });
 
   it('limits code attempts per client address like sign-in', async () => {
-    const limited = await buildTestApp({ sameDatabaseAs: t, env: { AUTH_RATE_LIMIT_PER_IP: '3' } });
+    const limited = await buildTestApp({
+      chain: false,
+      sameDatabaseAs: t,
+      env: { AUTH_RATE_LIMIT_PER_IP: '3' },
+    });
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 5; i++) {

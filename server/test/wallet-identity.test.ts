@@ -45,7 +45,7 @@ const confirmLink = (text: string) =>
   new URL(/https?:\/\/\S+\/auth\/verify-email\S*/.exec(text)![0]);
 
 beforeAll(async () => {
-  t = await buildTestApp({ env: { PUBLIC_URL: ORIGIN } });
+  t = await buildTestApp({ chain: false, env: { PUBLIC_URL: ORIGIN } });
   victim = await makeMemberKeys();
   attacker = await cloneMemberKeys(victim);
 }, 60_000);

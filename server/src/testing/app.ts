@@ -12,6 +12,7 @@ import { logOptions } from '../logging';
 import type { OutboxWorkerOptions } from '../infra/mail/outbox';
 import { openServices, type AppServices } from '../services';
 import { openTestDatabase, sameTestDatabase, type TestDatabase } from './database';
+import { assertChainUnused, noChain } from './no-chain';
 
 /** A tiny built-SPA stand-in so the static and fallback routes have something to serve. */
 export function fixtureWebDist(): string {
@@ -60,6 +61,11 @@ export interface TestAppOptions {
   sameDatabaseAs?: TestApp;
   /** How the fresh test database is opened (default: openTestDatabase, migrating PGlite). */
   openDatabase?: () => Promise<TestDatabase>;
+  /**
+   * false: no chain is started, deployed or followed (no-chain.ts), for an app whose test never
+   * uses it; close() then throws if anything called the node. Default: the configured chain.
+   */
+  chain?: boolean;
 }
 
 export async function buildTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
@@ -80,9 +86,13 @@ export async function buildTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     opts.sameDatabaseAs?.services.config.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'crw-data-'));
   const config = testConfig({ DATA_DIR: dataDir, ...opts.env });
   const log = pino(logOptions(config.LOG_LEVEL), stream);
+  const withoutChain = opts.chain === false;
+  if (withoutChain && config.sponsorClaims)
+    throw new Error('a test app without a chain cannot sponsor claims: set SPONSOR_CLAIMS=false');
   const services = await openServices(config, log, {
     database: testDb.database,
     outbox: opts.outbox,
+    ...(withoutChain ? { chainStandIn: noChain() } : {}),
   });
   const app = await buildApp(services, { logStream: stream });
   opts.extend?.(app);
@@ -102,6 +112,7 @@ export async function buildTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
       await services.sessions.cache.stop();
       services.transport.close();
       if (!opts.database) await testDb.drop();
+      if (withoutChain) assertChainUnused(services.chain);
     },
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../src/config';
+import { parseConfig } from '../../src/config';
 
 describe('parseConfig', () => {
   it('works with an empty environment (the embedded default)', () => {
@@ -102,15 +102,15 @@ describe('.env.example', () => {
   it('works as it is', async () => {
     const { readFileSync } = await import('node:fs');
     const { parseEnv } = await import('node:util');
-    const env = parseEnv(readFileSync(new URL('../../.env.example', import.meta.url), 'utf8'));
+    const env = parseEnv(readFileSync(new URL('../../../.env.example', import.meta.url), 'utf8'));
     const result = parseConfig(env);
     expect(result.ok ? [] : result.problems).toEqual([]);
   });
 
   it('documents every variable the server reads', async () => {
     const { readFileSync } = await import('node:fs');
-    const example = readFileSync(new URL('../../.env.example', import.meta.url), 'utf8');
-    const source = readFileSync(new URL('../src/config.ts', import.meta.url), 'utf8');
+    const example = readFileSync(new URL('../../../.env.example', import.meta.url), 'utf8');
+    const source = readFileSync(new URL('../../src/config.ts', import.meta.url), 'utf8');
     const read = [...source.matchAll(/^ {4}([A-Z][A-Z0-9_]+): z/gm)].map((m) => m[1]);
     expect(read.length).toBeGreaterThan(10);
     for (const name of read) expect(example, name).toMatch(new RegExp(`^${name}=`, 'm'));

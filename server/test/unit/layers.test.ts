@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
-const serverDir = path.resolve(import.meta.dirname, '..');
+const serverDir = path.resolve(import.meta.dirname, '../..');
 const copies: string[] = [];
 
 async function check(plant?: Record<string, string>) {
@@ -31,7 +31,8 @@ afterAll(() => {
   for (const dir of copies) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('the server layer check', () => {
+// Each run cruises the whole server (seconds on a loaded machine).
+describe('the server layer check', { timeout: 120_000 }, () => {
   it('passes on the server as it is', async () => {
     const { failed, output } = await check();
     expect(output).toMatch(/0 cycles, 0 rule violations/);
