@@ -85,17 +85,7 @@ export function processLeaderLock(owner: object, key: number): LeaderLock {
   };
 }
 
-/** How long a leader's stop waits for the work under way: a hung node must not hold up a shutdown. */
+/** How long a leader's stop waits for the work under way (lib/leader-loop.ts): a hung node must not
+ * hold up a shutdown, and work finishing later records nothing twice, since what it writes is keyed
+ * (follower, relayer). */
 export const STOP_WAIT_MS = 3_000;
-
-/** Lets `lock` go once `work` (the pass under way) settles, or after STOP_WAIT_MS at most; work
- * finishing later records nothing twice, since what it writes is keyed (follower, relayer). */
-export async function releaseAfter(work: Promise<unknown>, lock: LeaderLock): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    work.catch(() => undefined),
-    new Promise((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS))),
-  ]);
-  clearTimeout(timer);
-  await lock.release();
-}
