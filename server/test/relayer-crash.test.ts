@@ -296,6 +296,13 @@ describe.runIf(testDbKind === 'postgres')(
           .map(([status, nonce, n]) => [status, nonce, n]),
       ).toEqual([]);
       const batch1 = (atFirstKill[1]!.attempts as Array<{ hash: string }>)[0]!.hash;
+      // The relayer records a batch before it sends it: wait until the node has it, then see it
+      // waiting unmined in the pool.
+      await until(
+        'batch 1 in the node',
+        () => node.request('eth_getTransactionByHash', [batch1]),
+        (tx) => tx !== null,
+      );
       expect(await node.request('eth_getTransactionByHash', [batch1])).toMatchObject({
         hash: batch1,
         blockNumber: null,
