@@ -2,7 +2,7 @@
 // the real server, database, chain and mail: the claim screen's fee check, the dashboard's numbers,
 // the convert preview, and crypto a newcomer can read.
 import type { Page } from '@playwright/test';
-import { confirmByMail, newEmail, registerOnRegisterScreen } from '../fixtures/member';
+import { joinThroughApi, newEmail } from '../fixtures/member';
 import { ops, opsNoConfirm } from '../fixtures/ops';
 import { capture } from '../fixtures/screens';
 import { noConfirmURL } from '../fixtures/servers';
@@ -32,13 +32,10 @@ function colours(page: Page, selector: string) {
 
 test('the claim screen says before the password whether the ETH covers the fee, and claims as soon as ETH arrives', async ({
   page,
-  request,
 }) => {
   test.setTimeout(240_000);
   const email = newEmail('fee-check');
-  await registerOnRegisterScreen(page, email, PASSWORD);
-  await confirmByMail(page, request, email);
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await joinThroughApi(page, { email, password: PASSWORD });
   const address = await walletAddress(page);
   expect(await ops('distribute', '--publish')).toMatch(
     /(Published|Finished the interrupted) round \d+|Nothing changed/,
@@ -76,13 +73,10 @@ test('the claim screen says before the password whether the ETH covers the fee, 
 
 test('plain crypto: the contracts folded away from the wallet, fees in a few digits with £, test ETH and a faucet, transactions linked', async ({
   page,
-  request,
 }) => {
   test.setTimeout(240_000);
   const email = newEmail('plain-crypto');
-  await registerOnRegisterScreen(page, email, PASSWORD);
-  await confirmByMail(page, request, email);
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await joinThroughApi(page, { email, password: PASSWORD });
   const token = (await page.evaluate(
     async () => (await (await fetch('/api/config')).json()).chain.tokenAddress,
   )) as string;
@@ -145,8 +139,7 @@ test.describe('on the server whose community pays claim fees', () => {
   }) => {
     test.setTimeout(180_000);
     const email = newEmail('numbers');
-    await registerOnRegisterScreen(page, email, PASSWORD);
-    await expect(page).toHaveURL(/\/dashboard$/, { timeout: 30_000 });
+    await joinThroughApi(page, { email, password: PASSWORD });
     const main = page.getByRole('main');
     await expect(page.getByTestId('caps-balance')).toHaveText('200');
 
@@ -197,8 +190,7 @@ test.describe('on the server whose community pays claim fees', () => {
   }) => {
     test.setTimeout(180_000);
     const email = newEmail('preview');
-    await registerOnRegisterScreen(page, email, PASSWORD);
-    await expect(page).toHaveURL(/\/dashboard$/, { timeout: 30_000 });
+    await joinThroughApi(page, { email, password: PASSWORD });
     await opsNoConfirm(
       'care-action',
       '--email',
@@ -245,8 +237,7 @@ test.describe('on the server whose community pays claim fees', () => {
     page,
   }) => {
     test.setTimeout(180_000);
-    await registerOnRegisterScreen(page, newEmail('sponsored-link'), PASSWORD);
-    await expect(page).toHaveURL(/\/dashboard$/, { timeout: 30_000 });
+    await joinThroughApi(page, { email: newEmail('sponsored-link'), password: PASSWORD });
     expect(await opsNoConfirm('distribute', '--publish')).toMatch(
       /(Published|Finished the interrupted) round \d+|Nothing changed/,
     );
