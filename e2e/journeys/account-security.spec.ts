@@ -4,25 +4,15 @@
 // and every other browser at once.
 import type { Browser, Page } from '@playwright/test';
 import { TOTP } from 'otpauth';
-import {
-  confirmByMail,
-  newEmail,
-  registerOnRegisterScreen,
-  signInOnAuthScreen,
-} from '../fixtures/member';
+import { joinThroughApi, newEmail, signInOnAuthScreen } from '../fixtures/member';
 import { capture } from '../fixtures/screens';
 import { expect, test } from '../fixtures/test';
 
 const PASSWORD = 'Steady-Hands-42';
 
-async function newMember(
-  page: Page,
-  request: Parameters<typeof confirmByMail>[1],
-): Promise<string> {
+async function newMember(page: Page): Promise<string> {
   const email = newEmail('security');
-  await registerOnRegisterScreen(page, email, PASSWORD);
-  await confirmByMail(page, request, email);
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await joinThroughApi(page, { email, password: PASSWORD });
   return email;
 }
 
@@ -46,10 +36,9 @@ const wrongCode = (totp: TOTP) =>
 
 test('two-factor sign-in: enrol from the QR key, a code at sign-in, a wrong code refused, a backup code once, turned off', async ({
   page,
-  request,
 }) => {
   test.setTimeout(240_000);
-  const email = await newMember(page, request);
+  const email = await newMember(page);
   await openAccount(page);
   await capture(page, 'account');
 
@@ -129,12 +118,11 @@ test('two-factor sign-in: enrol from the QR key, a code at sign-in, a wrong code
 
 test('signing out reaches every tab at once, and another browser signed out from the account page leaves within seconds', async ({
   page,
-  request,
   browser,
   baseURL,
 }) => {
   test.setTimeout(180_000);
-  const email = await newMember(page, request);
+  const email = await newMember(page);
 
   // Two tabs of one browser: Logout in one signs the other out at once.
   const tab = await page.context().newPage();

@@ -3,7 +3,7 @@
 // verifies the JWT with our published JWKS.
 import { createServer, type Server } from 'node:http';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
-import { confirmByMail, newEmail, registerOnRegisterScreen } from '../fixtures/member';
+import { joinThroughApi, newEmail } from '../fixtures/member';
 import {
   communityAppPort,
   communityAppSecret,
@@ -53,12 +53,10 @@ function startCommunityApp(): Promise<Server> {
 
 test('the dashboard by keyboard: theme, copy, the swap modal, focus always visible', async ({
   page,
-  request,
 }) => {
   test.setTimeout(120_000);
   const email = newEmail('keyboard');
-  await registerOnRegisterScreen(page, email, PASSWORD);
-  await confirmByMail(page, request, email);
+  await joinThroughApi(page, { email, password: PASSWORD });
   await expect(page.getByRole('heading', { name: 'Hello, Ada Lovelace' })).toBeVisible();
   const address = (await page.evaluate(
     async () => (await (await fetch('/api/me')).json()).wallet.address,
@@ -139,8 +137,7 @@ test('the community app link hands over a one-time code, never the session', asy
   const communityApp = await startCommunityApp();
   try {
     const email = newEmail('handoff');
-    await registerOnRegisterScreen(page, email, PASSWORD);
-    await confirmByMail(page, request, email);
+    await joinThroughApi(page, { email, password: PASSWORD });
     await expect(page.getByRole('heading', { name: 'Hello, Ada Lovelace' })).toBeVisible();
 
     const popup = page.waitForEvent('popup');

@@ -3,7 +3,7 @@
 // member's keystore comes with /api/me. Against the server that needs no e-mail confirmation, so a
 // member is signed in straight after registering.
 import type { APIRequestContext } from '@playwright/test';
-import { newEmail, registerOnRegisterScreen } from '../fixtures/member';
+import { joinThroughApi, newEmail } from '../fixtures/member';
 import { noConfirmURL } from '../fixtures/servers';
 import { expect, test } from '../fixtures/test';
 
@@ -86,8 +86,7 @@ test('installable: a valid manifest with its icons, the theme colour, a service 
   expect(scriptURL).toBe(`${noConfirmURL}/sw.js`);
 
   // A member signs in; their details (with the keystore) come from the API through the controlled page.
-  await registerOnRegisterScreen(page, newEmail('install'), 'Caring-Friends-9');
-  await expect(page).toHaveURL(/\/dashboard$/, { timeout: 30_000 });
+  await joinThroughApi(page, { email: newEmail('install'), password: 'Caring-Friends-9' });
   // The body is read as the answer arrives: an /api/me answer the reload navigated away from (a
   // refresh just before it) has none left to read, and the next one is awaited instead.
   let body: { wallet?: { keystore?: string } } | undefined;

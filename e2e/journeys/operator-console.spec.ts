@@ -4,7 +4,7 @@
 // /operator is told it is not for them and never downloads the console's code.
 import type { BrowserContext, Page } from '@playwright/test';
 import { TOTP } from 'otpauth';
-import { confirmByMail, newEmail, registerOnRegisterScreen } from '../fixtures/member';
+import { joinThroughApi, newEmail } from '../fixtures/member';
 import { ops } from '../fixtures/ops';
 import { capture } from '../fixtures/screens';
 import { expect, test } from '../fixtures/test';
@@ -23,22 +23,15 @@ function scriptsLoaded(context: BrowserContext): string[] {
   return urls;
 }
 
-async function joinAndConfirm(
-  page: Page,
-  request: Parameters<typeof confirmByMail>[1],
-  prefix: string,
-) {
+async function joinAndConfirm(page: Page, prefix: string) {
   const email = newEmail(prefix);
-  await registerOnRegisterScreen(page, email, PASSWORD);
-  await confirmByMail(page, request, email);
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await joinThroughApi(page, { email, password: PASSWORD });
   return email;
 }
 
 test('an operator turns on two-factor, finds a member, credits a care action, and sees it audited', async ({
   page,
   browser,
-  request,
   baseURL,
 }) => {
   test.setTimeout(600_000);
@@ -46,7 +39,7 @@ test('an operator turns on two-factor, finds a member, credits a care action, an
   const memberContext = await browser.newContext({ baseURL });
   const memberScripts = scriptsLoaded(memberContext);
   const memberPage = await memberContext.newPage();
-  const memberEmail = await joinAndConfirm(memberPage, request, 'helped');
+  const memberEmail = await joinAndConfirm(memberPage, 'helped');
 
   const memberAddress = (await memberPage.evaluate(
     async () => (await (await fetch('/api/me')).json()).wallet.address,
@@ -62,7 +55,7 @@ test('an operator turns on two-factor, finds a member, credits a care action, an
 
   // The operator joins, is granted the role by the CLI, and finds the console closed until
   // two-factor sign-in is on.
-  const operatorEmail = await joinAndConfirm(page, request, 'operator');
+  const operatorEmail = await joinAndConfirm(page, 'operator');
   expect(await ops('grant-operator', '--email', operatorEmail)).toContain('is now an operator');
   await page.goto('/operator');
   await expect(page.getByRole('alert')).toContainText('needs two-factor sign-in');

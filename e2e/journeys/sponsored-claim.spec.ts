@@ -3,7 +3,7 @@
 // recorded. The Processing card follows the claim live and survives a reload.
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures/test';
-import { newEmail, registerOnRegisterScreen } from '../fixtures/member';
+import { joinThroughApi, newEmail } from '../fixtures/member';
 import { opsNoConfirm } from '../fixtures/ops';
 import { noConfirmURL } from '../fixtures/servers';
 
@@ -35,8 +35,7 @@ for (const width of [375, 1280]) {
   }) => {
     test.setTimeout(240_000);
     await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-    await registerOnRegisterScreen(page, newEmail(`sponsored-${width}`), PASSWORD);
-    await expect(page).toHaveURL(/\/dashboard$/, { timeout: 30_000 });
+    await joinThroughApi(page, { email: newEmail(`sponsored-${width}`), password: PASSWORD });
     expect(await opsNoConfirm('distribute', '--publish')).toMatch(
       /(Published|Finished the interrupted) round \d+|Nothing changed/,
     );

@@ -3,7 +3,7 @@
 // unavailable; the Rewards Hub is marked coming soon, not struck through; the Processing card of a
 // claim on its way turns a spinner. Checks are soft: a run reports every control that is wrong.
 import type { Locator, Page } from '@playwright/test';
-import { confirmByMail, newEmail, registerOnRegisterScreen } from '../fixtures/member';
+import { joinThroughApi, newEmail } from '../fixtures/member';
 import { ops } from '../fixtures/ops';
 import { expect, test } from '../fixtures/test';
 
@@ -42,12 +42,10 @@ async function swapToast(page: Page): Promise<Locator> {
 
 test('themed controls: skeletons, toasts, disabled buttons, coming-soon badges, the Processing spinner', async ({
   page,
-  request,
 }) => {
   test.setTimeout(300_000);
   const email = newEmail('controls');
-  await registerOnRegisterScreen(page, email, PASSWORD);
-  await confirmByMail(page, request, email);
+  await joinThroughApi(page, { email, password: PASSWORD });
   await expect(page.getByRole('heading', { name: 'Hello, Ada Lovelace' })).toBeVisible();
 
   // While the member's details are on their way: the page's shape, the word only for screen readers.

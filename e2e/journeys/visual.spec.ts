@@ -5,7 +5,7 @@
 //   npm run test:e2e -w e2e -- journeys/visual.spec.ts --update-snapshots
 // and the new pictures are looked at in the commit.
 import type { Page } from '@playwright/test';
-import { confirmByMail, newEmail, registerOnRegisterScreen } from '../fixtures/member';
+import { joinThroughApi, newEmail } from '../fixtures/member';
 import { expect, test } from '../fixtures/test';
 
 const PASSWORD = 'Caring-Friends-9';
@@ -30,7 +30,6 @@ async function matches(page: Page, name: string) {
 
 test('the main screens keep their layout: sign-in, registration, dashboard, community builder, not found', async ({
   page,
-  request,
 }) => {
   test.setTimeout(300_000);
   await page.goto('/');
@@ -47,8 +46,7 @@ test('the main screens keep their layout: sign-in, registration, dashboard, comm
 
   await page.setViewportSize(SIZES[1]);
   const email = newEmail('visual');
-  await registerOnRegisterScreen(page, email, PASSWORD);
-  await confirmByMail(page, request, email);
+  await joinThroughApi(page, { email, password: PASSWORD });
   await expect(page.getByRole('heading', { name: 'Hello, Ada Lovelace' })).toBeVisible();
   await expect(page.getByTestId('caps-balance')).toHaveText('200');
   await matches(page, 'dashboard');
