@@ -9,6 +9,7 @@ import { Wallet } from 'ethers';
 import { expectNoSecrets, recordRequests } from '../fixtures/secrets';
 import {
   confirmByMail,
+  joinThroughApi,
   joinThroughLink,
   newEmail,
   referralLinkOf,
@@ -120,13 +121,10 @@ test('change password: one step re-locks the wallet, the old password stops work
 
 test('download my data: a JSON file with the member’s data; screenshots of the three sections', async ({
   page,
-  request,
 }) => {
   test.setTimeout(240_000);
   const email = newEmail('export');
-  await registerOnRegisterScreen(page, email, PASSWORD);
-  await confirmByMail(page, request, email);
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await joinThroughApi(page, { email, password: PASSWORD });
   await openAccountPage(page);
 
   const section = page.getByRole('region', { name: 'Your data' });
@@ -171,9 +169,7 @@ test('delete account: two confirmations, signed out to the start page, cannot si
   });
   const referrer = await referrerContext.newPage();
   const referrerEmail = newEmail('referrer');
-  await registerOnRegisterScreen(referrer, referrerEmail, PASSWORD);
-  await confirmByMail(referrer, request, referrerEmail);
-  await expect(referrer).toHaveURL(/\/dashboard$/);
+  await joinThroughApi(referrer, { email: referrerEmail, password: PASSWORD });
   const link = await referralLinkOf(referrer);
 
   const email = newEmail('leaving');

@@ -1,12 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures/test';
-import {
-  confirmByMail,
-  joinThroughLink,
-  newEmail,
-  referralLinkOf,
-  registerOnRegisterScreen,
-} from '../fixtures/member';
+import { joinThroughApi, newEmail, referralCodeOf, referralLinkOf } from '../fixtures/member';
 import { ops } from '../fixtures/ops';
 
 const PASSWORD = 'Caring-Friends-9';
@@ -61,13 +55,10 @@ async function claimInBrowser(page: Page, amount: string) {
 test('claim: distribute, insufficient ETH, fund, claim in the browser, then only the increase after a new referral', async ({
   page,
   browser,
-  request,
 }) => {
   test.setTimeout(600_000); // four wallet unlocks and a friend's sign-up: slow on a shared machine
   const email = newEmail('claimer');
-  await registerOnRegisterScreen(page, email, PASSWORD);
-  await confirmByMail(page, request, email);
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await joinThroughApi(page, { email, password: PASSWORD });
   const address = (await page.evaluate(
     async () => (await (await fetch('/api/me')).json()).wallet.address,
   )) as string;
@@ -122,7 +113,10 @@ test('claim: distribute, insufficient ETH, fund, claim in the browser, then only
   // A friend joins through the link; the next round adds only the referral reward.
   const link = await referralLinkOf(page);
   const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
-  await joinThroughLink(await context.newPage(), request, link, newEmail('friend'), PASSWORD);
+  await joinThroughApi(await context.newPage(), {
+    password: PASSWORD,
+    referralCode: referralCodeOf(link),
+  });
   await context.close();
   expect(await ops('distribute', '--publish')).toMatch(/Published round \d+/);
   await expect(page.getByTestId('tokens-to-claim')).toHaveText('100.0000');

@@ -1,10 +1,10 @@
 // The member-experience fixes as a member meets them, each shown in Chromium against the real stack.
 import {
   confirmByMail,
+  joinThroughApi,
   joinThroughLink,
   newEmail,
   referralLinkOf,
-  registerOnRegisterScreen,
   saveAndConfirmPhrase,
 } from '../fixtures/member';
 import { expect, test } from '../fixtures/test';
@@ -17,8 +17,7 @@ test('greetings use the name the member gave: never "User User" after a referral
 }) => {
   test.setTimeout(180_000);
   const referrer = newEmail('greeter');
-  await registerOnRegisterScreen(page, referrer, PASSWORD);
-  await confirmByMail(page, request, referrer);
+  await joinThroughApi(page, { email: referrer, password: PASSWORD });
   await expect(page.getByRole('heading', { name: 'Hello, Ada Lovelace' })).toBeVisible();
   const link = await referralLinkOf(page);
   await page.getByRole('button', { name: 'Logout' }).click();
@@ -50,15 +49,13 @@ test('greetings use the name the member gave: never "User User" after a referral
 
 test('the dashboard header keeps its buttons small and on one row on a cold load, whatever stylesheet came first', async ({
   page,
-  request,
 }) => {
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 1280, height: 900 });
   const email = newEmail('header');
-  await registerOnRegisterScreen(page, email, PASSWORD);
-  await confirmByMail(page, request, email); // the normal path: the confirmation link opens the dashboard
+  await joinThroughApi(page, { email, password: PASSWORD }); // a cold load of the dashboard
   await expect(page.getByRole('heading', { name: /^Hello/ })).toBeVisible();
-  for (const load of ['after the confirmation link', 'after a reload'] as const) {
+  for (const load of ['on the first load', 'after a reload'] as const) {
     if (load === 'after a reload') await page.reload();
     await expect(page.getByRole('heading', { name: /^Hello/ })).toBeVisible();
     const logout = (await page.getByRole('button', { name: 'Logout' }).boundingBox())!;

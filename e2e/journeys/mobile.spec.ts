@@ -3,13 +3,7 @@
 // for copying); the network graph is drawn at a readable size. Screenshots of each screen at 375
 // and 1280 px in both themes, each checked by axe.
 import { figuresOutOfLine, tokensBrokenAcrossLines } from '../fixtures/layout';
-import {
-  confirmByMail,
-  joinThroughLink,
-  newEmail,
-  referralLinkOf,
-  registerOnRegisterScreen,
-} from '../fixtures/member';
+import { joinThroughApi, newEmail, referralCodeOf, referralLinkOf } from '../fixtures/member';
 import { capture } from '../fixtures/screens';
 import { expect, test } from '../fixtures/test';
 
@@ -18,25 +12,21 @@ const PASSWORD = 'Caring-Friends-9';
 test('on a phone: figures on one line and level, links and addresses whole on one line, a readable network graph', async ({
   page,
   browser,
-  request,
 }) => {
   test.setTimeout(300_000);
   const email = newEmail('phone');
-  await registerOnRegisterScreen(page, email, PASSWORD);
-  await confirmByMail(page, request, email);
+  await joinThroughApi(page, { email, password: PASSWORD });
   await expect(page.getByRole('heading', { name: 'Hello, Ada Lovelace' })).toBeVisible();
   const link = await referralLinkOf(page);
   // A friend joins, so the graph has someone besides the member.
   const friendContext = await browser.newContext({
     permissions: ['clipboard-read', 'clipboard-write'],
   });
-  await joinThroughLink(
-    await friendContext.newPage(),
-    request,
-    link,
-    newEmail('phone-friend'),
-    PASSWORD,
-  );
+  await joinThroughApi(await friendContext.newPage(), {
+    email: newEmail('phone-friend'),
+    password: PASSWORD,
+    referralCode: referralCodeOf(link),
+  });
   await friendContext.close();
 
   await page.setViewportSize({ width: 375, height: 812 });
