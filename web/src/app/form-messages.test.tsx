@@ -1,0 +1,129 @@
+// Every message the account forms give before asking the server (docs/product.md, "Messages"),
+// exactly; each under the field it is about, which is marked invalid and described by it, and
+// nothing sent. The messages the server's answers bring are the journeys' (e2e/journeys/messages).
+import { fireEvent, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { appTestHooks, renderAt, serveVisitor } from '../test-fixtures';
+
+appTestHooks();
+
+const field = (label: string) => screen.getByLabelText(label, { selector: 'input' });
+const fill = (label: string, value: string) =>
+  fireEvent.change(field(label), { target: { value } });
+
+/** The message is announced, sits under its field, and the field is aria-invalid and described by it. */
+async function expectFieldError(label: string, text: string) {
+  const message = await screen.findByRole('alert');
+  expect(message.textContent).toBe(text);
+  expect(field(label).getAttribute('aria-invalid')).toBe('true');
+  expect(field(label).getAttribute('aria-describedby')).toBe(message.id);
+}
+
+/** Only what any screen loads on arrival: the form's own check asks the server nothing. */
+const quiet = (asked: string[]) =>
+  asked.filter((r) => !/^GET \/api\/(config|me)$/.test(r) && !r.startsWith('GET /auth/'));
+
+async function signIn(email: string, password: string) {
+  const asked = serveVisitor();
+  renderAt('/');
+  await screen.findByRole('heading', { name: 'Welcome Back' });
+  fill('Email', email);
+  fill('Password', password);
+  fireEvent.click(screen.getByRole('button', { name: 'LOGIN' }));
+  return asked;
+}
+
+async function authSignUp(email: string, password: string, confirm: string) {
+  const asked = serveVisitor();
+  renderAt('/signup');
+  await screen.findByRole('heading', { name: 'Create Account' });
+  fill('Email', email);
+  fill('Password', password);
+  fill('Confirm password', confirm);
+  fireEvent.click(screen.getByRole('button', { name: 'CREATE ACCOUNT' }));
+  return asked;
+}
+
+async function register(fields: {
+  first?: string;
+  last?: string;
+  password: string;
+  confirm: string;
+}) {
+  const asked = serveVisitor();
+  renderAt('/register');
+  await screen.findByRole('button', { name: 'CREATE WALLET' });
+  fill('First name', fields.first ?? 'Ada');
+  fill('Last name', fields.last ?? 'Lovelace');
+  fill('Email', 'reg@example.test');
+  fill('Password', fields.password);
+  fill('Confirm password', fields.confirm);
+  fireEvent.click(screen.getByRole('button', { name: 'CREATE WALLET' }));
+  return asked;
+}
+
+describe('sign-in', () => {
+  it("'Email address is required', and only the Email field is marked", async () => {
+    const asked = await signIn('', 'whatever');
+    await expectFieldError('Email', 'Email address is required');
+    expect(field('Password').getAttribute('aria-invalid')).toBeNull();
+    expect(quiet(asked)).toEqual([]);
+  });
+
+  it("'Password is required'", async () => {
+    const asked = await signIn('someone@example.test', '');
+    await expectFieldError('Password', 'Password is required');
+    expect(quiet(asked)).toEqual([]);
+  });
+});
+
+describe('the sign-up card', () => {
+  it("'Please enter a valid email address'", async () => {
+    const asked = await authSignUp('not-an-email', 'secret12', 'secret12');
+    await expectFieldError('Email', 'Please enter a valid email address');
+    expect(quiet(asked)).toEqual([]);
+  });
+
+  it("'Password must be at least 8 characters long' (as on /register)", async () => {
+    const asked = await authSignUp('a@example.test', '1234567', '1234567');
+    await expectFieldError('Password', 'Password must be at least 8 characters long');
+    expect(quiet(asked)).toEqual([]);
+  });
+
+  it("'Passwords do not match'", async () => {
+    const asked = await authSignUp('a@example.test', 'secret12', 'secret13');
+    await expectFieldError('Confirm password', 'Passwords do not match');
+    expect(quiet(asked)).toEqual([]);
+  });
+});
+
+describe('the registration screen, in its order', () => {
+  it("'Password minimum: At least 8 characters' first", async () => {
+    const asked = await register({ first: '', password: '1234567', confirm: 'other' });
+    await expectFieldError('Password', 'Password minimum: At least 8 characters');
+    expect(quiet(asked)).toEqual([]);
+  });
+
+  it('"Passwords don\'t match" second', async () => {
+    const asked = await register({ first: '', password: '12345678', confirm: '12345679' });
+    await expectFieldError('Confirm password', "Passwords don't match");
+    expect(quiet(asked)).toEqual([]);
+  });
+
+  it("'Please fill in all required fields' third", async () => {
+    const asked = await register({ last: '   ', password: '12345678', confirm: '12345678' });
+    await expectFieldError('Last name', 'Please fill in all required fields');
+    expect(quiet(asked)).toEqual([]);
+  });
+});
+
+it("a new password after a reset needs 8 characters too ('Password must be at least 8 characters long')", async () => {
+  const asked = serveVisitor();
+  renderAt('/reset-password?token=unchecked-until-sent&email=a%40example.test');
+  await screen.findByRole('button', { name: 'Save new password' });
+  fill('New password', '1234567');
+  fill('Confirm new password', '1234567');
+  fireEvent.click(screen.getByRole('button', { name: 'Save new password' }));
+  await expectFieldError('New password', 'Password must be at least 8 characters long');
+  expect(quiet(asked)).toEqual([]);
+});
