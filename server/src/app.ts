@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
 import { attemptLimits, reauthenticationLimits } from './http/guards/attempt-limits';
-import { registerAuthRoutes } from './http/routes/auth-proxy';
+import { authRoutes } from './http/routes/auth-proxy';
 import { trustedOrigins } from './infra/identity/auth';
 import { recordTrustedAddress } from './http/guards/client-address';
 import { decorateMember } from './http/guards/member-scope';
@@ -13,10 +13,10 @@ import { settingsRoutes } from './http/routes/member/settings';
 import { devRoutes } from './http/routes/dev';
 import { operatorRoutes } from './http/routes/operator-api/routes';
 import { referralRoutes } from './http/routes/member/referrals';
-import { registerEventRoutes } from './http/routes/member/events';
+import { eventRoutes } from './http/routes/member/events';
 import { claimRoutes } from './http/routes/member/claims';
 import { consoleRoutes } from './http/routes/console/routes';
-import { registerRpcRoutes } from './http/routes/rpc/routes';
+import { rpcRoutes } from './http/routes/rpc/routes';
 import { handoffRoutes } from './http/routes/member/handoff';
 import { healthRoutes } from './http/routes/health';
 import { logOptions } from './logging';
@@ -103,15 +103,11 @@ export async function buildApp(
   await app.register(consoleRoutes(services), { prefix: '/api/console' });
   await app.register(claimRoutes(services), { prefix: '/api' });
   await app.register(handoffRoutes(services, limits.check), { prefix: '/api/handoff' });
-  await registerRpcRoutes(app, services);
-  await registerAuthRoutes(
-    app,
-    services.auth,
-    config,
-    limits,
-    reauthenticationLimits(config, services.database.db),
+  await app.register(rpcRoutes(services));
+  await app.register(
+    authRoutes(services.auth, config, limits, reauthenticationLimits(config, services.database.db)),
   );
-  await registerEventRoutes(app, services);
+  await app.register(eventRoutes(services), { prefix: '/api' });
   // With SMTP, /dev/mail would send as the product to anyone; the mailbox belongs to the dev transport.
   if (!config.isProduction && services.transport.kind === 'dev-mailbox')
     await app.register(devRoutes(services), { prefix: '/dev' });

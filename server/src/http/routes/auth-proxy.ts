@@ -20,7 +20,7 @@ import {
 } from '@crw/core';
 import { APIError } from 'better-auth/api';
 import { fromNodeHeaders } from 'better-auth/node';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config';
 import { AppError } from '../../app-error';
 import type {
@@ -296,60 +296,56 @@ async function signIn(
   return send(request, reply, answer);
 }
 
-export async function registerAuthRoutes(
-  app: FastifyInstance,
-  auth: Auth,
-  config: Config,
-  limits: AttemptLimits,
-  reauth: ReauthLimits,
-): Promise<void> {
-  app.post(
-    '/auth/sign-in/email',
-    { preHandler: limits.check, schema: { hide: true, body: signInRequest } },
-    (request, reply) => signIn(auth, config, limits, request, reply),
-  );
-  for (const route of LIMITED_AUTH_ROUTES) {
+export const authRoutes =
+  (auth: Auth, config: Config, limits: AttemptLimits, reauth: ReauthLimits): FastifyPluginAsync =>
+  async (app) => {
     app.post(
-      route.url,
-      { preHandler: limits.check, schema: { hide: true, ...route.schema } },
-      (request, reply) => forward(auth, config, request, reply),
+      '/auth/sign-in/email',
+      { preHandler: limits.check, schema: { hide: true, body: signInRequest } },
+      (request, reply) => signIn(auth, config, limits, request, reply),
     );
-  }
-  for (const route of CODE_ROUTES) {
-    app.post(
-      route.url,
-      { preHandler: limits.check, schema: { hide: true, ...route.schema } },
-      (request, reply) => checkedCode(auth, config, limits.twoFactor, request, reply),
-    );
-  }
-  app.post(
-    '/auth/two-factor/enable',
-    { preHandler: limits.check, schema: { hide: true, body: twoFactorEnableRequest } },
-    async (request, reply) => {
-      const userId = await sessionUserId(auth, request);
-      return send(
-        request,
-        reply,
-        await reauthenticated(reauth, request, userId, () => callAuth(auth, config, request)),
+    for (const route of LIMITED_AUTH_ROUTES) {
+      app.post(
+        route.url,
+        { preHandler: limits.check, schema: { hide: true, ...route.schema } },
+        (request, reply) => forward(auth, config, request, reply),
       );
-    },
-  );
-  app.post(
-    '/auth/two-factor/disable',
-    { preHandler: limits.check, schema: { hide: true, body: twoFactorDisableRequest } },
-    (request, reply) => disableTwoFactor(auth, config, limits, reauth, request, reply),
-  );
-  for (const route of OPEN_AUTH_ROUTES) {
-    app.route({
-      method: route.method,
-      url: route.url,
-      schema: { hide: true, ...route.schema },
-      handler: (request, reply) => forward(auth, config, request, reply),
+    }
+    for (const route of CODE_ROUTES) {
+      app.post(
+        route.url,
+        { preHandler: limits.check, schema: { hide: true, ...route.schema } },
+        (request, reply) => checkedCode(auth, config, limits.twoFactor, request, reply),
+      );
+    }
+    app.post(
+      '/auth/two-factor/enable',
+      { preHandler: limits.check, schema: { hide: true, body: twoFactorEnableRequest } },
+      async (request, reply) => {
+        const userId = await sessionUserId(auth, request);
+        return send(
+          request,
+          reply,
+          await reauthenticated(reauth, request, userId, () => callAuth(auth, config, request)),
+        );
+      },
+    );
+    app.post(
+      '/auth/two-factor/disable',
+      { preHandler: limits.check, schema: { hide: true, body: twoFactorDisableRequest } },
+      (request, reply) => disableTwoFactor(auth, config, limits, reauth, request, reply),
+    );
+    for (const route of OPEN_AUTH_ROUTES) {
+      app.route({
+        method: route.method,
+        url: route.url,
+        schema: { hide: true, ...route.schema },
+        handler: (request, reply) => forward(auth, config, request, reply),
+      });
+    }
+    // Unlisted better-auth endpoints (change-password, list-sessions, verify-password, token, …) do
+    // not exist here, so none of them can be reached around our limits and checks.
+    app.all('/auth/*', { schema: { hide: true } }, async () => {
+      throw new AppError(404, 'not_found');
     });
-  }
-  // Unlisted better-auth endpoints (change-password, list-sessions, verify-password, token, …) do
-  // not exist here, so none of them can be reached around our limits and checks.
-  app.all('/auth/*', { schema: { hide: true } }, async () => {
-    throw new AppError(404, 'not_found');
-  });
-}
+  };
