@@ -162,7 +162,10 @@ export async function publishRound(
         .where('round_index', '=', roundIndex)
         .execute();
       await hook('sent');
-      await chain.provider.broadcastTransaction(raw);
+      // The same send rule as a resumed publication's: a nonce another transaction took (a send
+      // from elsewhere with the operator's key) leaves the round to be signed again.
+      if ((await sendRecorded(chain, chain.operator.address, recorded(raw))) === 'nonce-taken')
+        throw new Error(`the publishing transaction ${hash} lost its nonce to another transaction`);
       await hook('broadcast');
       return hash;
     });
