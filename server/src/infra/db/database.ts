@@ -168,7 +168,12 @@ async function openPostgres(
           void (await pool.query('SELECT pg_notify($1, $2)', [name, payload])),
       }),
     ping: () => ping(db),
-    close: () => db.destroy(),
+    // Kysely ends the pool only if it ever ran a query itself: a handle used only for sessions
+    // (the migrations) would otherwise keep its connection open.
+    close: async () => {
+      await db.destroy();
+      if (!pool.ended) await pool.end();
+    },
   };
 }
 
