@@ -31,6 +31,13 @@ export interface RewardLedgerTable {
   created_at: CreatedAt;
 }
 
+/** One row per person ever rewarded (migration 0024): the SHA-256 of the canonical e-mail address,
+ * and the account the rewards went to (null once deleted). */
+export interface RewardedPeopleTable {
+  fingerprint: string;
+  user_id: string | null;
+}
+
 export interface UserWalletsTable {
   user_id: string;
   wallet_address: string;
@@ -290,6 +297,7 @@ export interface DB {
   user_token_distributions: UserTokenDistributionsTable;
   referrals: ReferralsTable;
   reward_ledger: RewardLedgerTable;
+  rewarded_people: RewardedPeopleTable;
   mail_outbox: MailOutboxTable;
   dev_mailbox: DevMailboxTable;
 }

@@ -66,6 +66,10 @@ export function DeleteSection({ me }: { me: UserDetails }) {
           </li>
           <li>CAPs not yet claimed as REME are lost.</li>
           <li>
+            You can join again later with the same e-mail address, but the joining bonus is paid
+            once per person: a new account gets no second bonus.
+          </li>
+          <li>
             Your profile, CAPs history and referral link are deleted. Members who joined through you
             keep their CAPs.
           </li>
