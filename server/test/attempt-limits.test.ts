@@ -92,6 +92,44 @@ describe(`sign-in attempts per e-mail count failures only (${testDbKind})`, () =
   });
 });
 
+describe(`one IPv6 network is one client (${testDbKind})`, () => {
+  // An IPv6 /64 is what one home, phone or server is given: rotating through its 2^64 addresses
+  // must not give each one a fresh allowance.
+  it('counts every address of one /64 together; another /64 has its own allowance', async () => {
+    const member = await confirmedMember();
+    const inNetwork = (i: number) => `2001:db8:77:1:${(i + 1).toString(16)}::${i.toString(16)}`;
+    const codes = await statuses(PER_IP + 1, async () =>
+      signIn(a, inNetwork(Math.floor(Math.random() * 60_000)), member.email, member.authSecret),
+    );
+    expect(codes).toEqual([...Array(PER_IP).fill(200), 429]);
+    // The same /64 written in full, and an IPv4-mapped address of another client, apart.
+    expect(
+      (await signIn(a, '2001:0db8:0077:0001:ffff:ffff:ffff:ffff', member.email, member.authSecret))
+        .statusCode,
+    ).toBe(429);
+    expect((await signIn(a, '2001:db8:77:2::1', member.email, member.authSecret)).statusCode).toBe(
+      200,
+    );
+    expect((await signIn(a, '::ffff:10.0.9.9', member.email, member.authSecret)).statusCode).toBe(
+      200,
+    );
+  });
+
+  it('counts an IPv4-mapped address as its IPv4 address', async () => {
+    const member = await confirmedMember();
+    const codes = await statuses(
+      PER_IP,
+      (() => {
+        let i = 0;
+        return () =>
+          signIn(a, i++ % 2 ? '10.0.9.10' : '::ffff:10.0.9.10', member.email, member.authSecret);
+      })(),
+    );
+    expect(codes).toEqual(Array(PER_IP).fill(200));
+    expect((await signIn(a, '10.0.9.10', member.email, member.authSecret)).statusCode).toBe(429);
+  });
+});
+
 describe(`a stranger cannot lock a member out (${testDbKind})`, () => {
   it('counts a stranger’s wrong secrets against the stranger’s address; the member signs in from theirs', async () => {
     const member = await confirmedMember();

@@ -11,6 +11,7 @@ import { AppError } from '../../app-error';
 import type { Config } from '../../config';
 import type { DB } from '../../infra/db/schema';
 import { TWO_FACTOR_LOCKOUT } from '../../infra/identity/auth';
+import { clientNetwork } from './client-network';
 
 /** How a sign-in ended: refused (wrong credentials), succeeded, or neither (e.g. not confirmed). */
 export type SignInOutcome = 'refused' | 'succeeded' | 'undecided';
@@ -57,7 +58,7 @@ const emailKey = (request: FastifyRequest, email: string) =>
   `${routeOf(request)}:${createHash('sha256').update(email).digest('base64url')}`;
 /** The same e-mail from one client address: where the configured per-e-mail limit applies. */
 const emailFromIpKey = (request: FastifyRequest, email: string) =>
-  `${emailKey(request, email)}:${request.ip}`;
+  `${emailKey(request, email)}:${clientNetwork(request.ip)}`;
 
 /**
  * Against every client address together an e-mail gets this many times the per-e-mail limit: a
@@ -93,7 +94,7 @@ export function attemptLimits(config: Config, db: Kysely<DB>): AttemptLimits {
     check: async (request) => {
       const email = emailOf(request);
       try {
-        await perIp.consume(`${routeOf(request)}:${request.ip}`);
+        await perIp.consume(`${routeOf(request)}:${clientNetwork(request.ip)}`);
         if (email) {
           await perEmail.consume(emailFromIpKey(request, email));
           await perEmailEverywhere.consume(emailKey(request, email));
@@ -145,7 +146,7 @@ export function reauthenticationLimits(config: Config, db: Kysely<DB>): ReauthLi
   return {
     hold: async (request, userId) => {
       try {
-        await perIp.consume(request.ip);
+        await perIp.consume(clientNetwork(request.ip));
         await perMember.consume(userId);
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) throw rejection;

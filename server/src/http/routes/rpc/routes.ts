@@ -4,6 +4,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { requestWithin } from '../../../infra/chain/node';
+import { clientNetwork } from '../../guards/client-network';
 import type { AppServices } from '../../../services';
 import { relayPolicy } from './relay-policy';
 
@@ -86,7 +87,7 @@ export const rpcRoutes =
           .send(failure(null, -32600, `Batches hold 1 to ${config.RPC_MAX_BATCH} calls`));
       }
       try {
-        await limiter.consume(request.ip, calls.length);
+        await limiter.consume(clientNetwork(request.ip), calls.length);
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
         return reply
