@@ -5,6 +5,8 @@ export const errorMessages = {
   invalid_credentials: 'Invalid email or password. Please check your credentials.',
   email_not_confirmed: 'Please check your email and click the confirmation link before signing in.',
   email_taken: 'An account with this email already exists. Please sign in instead.',
+  disposable_email:
+    'Addresses from throwaway e-mail services cannot be used here. Please use an e-mail address you keep.',
   invalid_keystore: 'Invalid Wallet',
   invalid_referral_code: 'Invalid referral code. Please check the code and try again.',
   referral_closed: 'A referral can only be added once, within 24 hours of joining.',

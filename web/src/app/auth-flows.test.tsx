@@ -149,4 +149,35 @@ describe('forms mark the field in error', () => {
     expect(asked).toContain('POST /api/register/check');
     expect(asked.some((r) => r.includes('/api/wallet/challenge'))).toBe(false);
   });
+
+  it.each(['/signup', '/register'])(
+    '%s: a throwaway address is said before any wallet is made, on the Email field',
+    async (path) => {
+      const text =
+        'Addresses from throwaway e-mail services cannot be used here. Please use an e-mail address you keep.';
+      const asked = serveVisitor({
+        '/api/register/check': () =>
+          new Response(JSON.stringify({ code: 'disposable_email', message: text }), {
+            status: 400,
+          }),
+      });
+      renderAt(path);
+      const submit = path === '/signup' ? 'CREATE ACCOUNT' : 'CREATE WALLET';
+      await screen.findByRole('button', { name: submit });
+      if (path === '/register') {
+        fill('First name', 'Ada');
+        fill('Last name', 'Lovelace');
+      }
+      fill('Email', 'someone@mailinator.com');
+      fill('Password', 'long-enough-1');
+      fill('Confirm password', 'long-enough-1');
+      fireEvent.click(screen.getByRole('button', { name: submit }));
+      const message = await screen.findByRole('alert');
+      expect(message.textContent).toBe(text);
+      const email = screen.getByLabelText('Email', { selector: 'input' });
+      expect(email.getAttribute('aria-invalid')).toBe('true');
+      expect(email.getAttribute('aria-describedby')).toBe(message.id);
+      expect(asked.some((r) => r.includes('/api/wallet/challenge'))).toBe(false);
+    },
+  );
 });

@@ -1,5 +1,6 @@
 // Sign-up in one transaction: the auth user and credential (better-auth's tables), the profile,
 // the wallet, the distributions row and the confirmation mail — all of them, or none.
+import MailChecker from 'mailchecker';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createEmailVerificationToken } from 'better-auth/api';
 import { sql, type Kysely } from 'kysely';
@@ -73,6 +74,20 @@ async function insertProfile(
 }
 
 /** Whether a confirmed account has this address (an unconfirmed one is replaced by a new sign-up). */
+const THROWAWAY_DOMAINS = MailChecker.blacklist();
+
+/** Refuses an address of a throwaway mail service (mailchecker's list, updated with the package;
+ * subdomains of a listed domain too): accounts there cost nothing to make by the hundred. */
+export function refuseDisposable(email: string): void {
+  const labels = email
+    .slice(email.lastIndexOf('@') + 1)
+    .toLowerCase()
+    .split('.');
+  for (let i = 0; i < labels.length - 1; i++)
+    if (THROWAWAY_DOMAINS.has(labels.slice(i).join('.')))
+      throw new AppError(400, 'disposable_email');
+}
+
 export async function emailTaken(db: Kysely<DB>, email: string): Promise<boolean> {
   const found = await sql<{
     id: string;
@@ -109,6 +124,7 @@ export async function registerMember(
   input: Registration,
 ): Promise<string> {
   const { signingKey, publicUrl, requireConfirmation } = settings;
+  refuseDisposable(input.email);
   const passwordHash = await hashSecret(input.authSecret);
   const userId = randomUUID();
   const username = input.username?.trim() || input.email.split('@')[0] || input.email;

@@ -28,7 +28,11 @@ export function signUpError(error: unknown, screen: 'auth' | 'register', referra
         ? 'An account with this email already exists. Please try signing in instead.'
         : error.message;
     }
-    if (error.code === 'rate_limited' || error.code === 'invalid_referral_code')
+    if (
+      error.code === 'rate_limited' ||
+      error.code === 'invalid_referral_code' ||
+      error.code === 'disposable_email'
+    )
       return error.message;
     if (screen === 'register') return error.message || 'Registration failed. Please try again.';
     if (error.status === 400 && error.message.includes('email'))
@@ -44,7 +48,10 @@ export function signUpError(error: unknown, screen: 'auth' | 'register', referra
 
 /** The field a sign-up's refusal is about, when it is about one (marked on the form). */
 export function signUpErrorField(error: unknown): 'email' | undefined {
-  return error instanceof ApiError && error.code === 'email_taken' ? 'email' : undefined;
+  return error instanceof ApiError &&
+    (error.code === 'email_taken' || error.code === 'disposable_email')
+    ? 'email'
+    : undefined;
 }
 
 export function otherError(error: unknown): string {

@@ -20,7 +20,7 @@ import { memberRoutes } from '../../guards/member-scope';
 import type { AppServices } from '../../../services';
 import { tokenFigures } from '../../../domain/distribution/claims';
 import { readMember, storeKeystore } from '../../../domain/members/member';
-import { emailTaken, registerMember } from '../../../domain/members/registration';
+import { emailTaken, refuseDisposable, registerMember } from '../../../domain/members/registration';
 import { accountLifecycleRoutes } from './lifecycle';
 import {
   issueChallenge,
@@ -107,6 +107,7 @@ export const accountRoutes =
         },
       },
       async (request) => {
+        refuseDisposable(request.body.email);
         if (await emailTaken(database.db, request.body.email))
           throw new AppError(409, 'email_taken');
         return { ok: true as const };
