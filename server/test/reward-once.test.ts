@@ -1,4 +1,6 @@
-// One reward per person, ever (docs/security.md#one-reward-per-person): deleting an account and
+// One person, one account, one reward (docs/security.md#one-reward-per-person). The sign-up takes
+// no throwaway address and counts a Gmail mailbox spelled another way as the account it is.
+// One reward per person, ever: deleting an account and
 // joining again with the same address — or the same Gmail address written with dots or a +tag —
 // earns neither the joining bonus nor the referrers' credits a second time. The attack this stops:
 // one mailbox, five round trips, 500 CAPs for three referrers and 200 for itself, every time.
@@ -10,6 +12,7 @@ import {
   joinAndConfirm,
   makeMemberKeys,
   ORIGIN,
+  registerBody,
   signedInCookie,
   type MemberKeys,
 } from './helpers/members';
@@ -63,6 +66,62 @@ async function deleteAccount(keys: MemberKeys) {
   });
   expect(res.statusCode, res.body).toBe(200);
 }
+
+const checkEmail = (email: string) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/register/check',
+    headers: { origin: ORIGIN },
+    payload: { email },
+  });
+
+describe(`one account per person: the sign-up (${testDbKind})`, () => {
+  it('counts a Gmail address with other dots or a +tag as the confirmed account it is, elsewhere only the address itself', async () => {
+    const tag = crypto.randomUUID().slice(0, 8);
+    const holder = await cloneMemberKeys(base, `kind.${tag}@gmail.com`);
+    await joinAndConfirm(t.app, db(), holder);
+    for (const variant of [`kind${tag}@gmail.com`, `k.ind.${tag}+second@googlemail.com`]) {
+      const check = await checkEmail(variant);
+      const registration = await t.app.inject({
+        method: 'POST',
+        url: '/api/register',
+        payload: await registerBody(t.app, await cloneMemberKeys(base, variant)),
+      });
+      expect(check.statusCode, variant).toBe(409);
+      expect(check.json().code).toBe('email_taken');
+      expect(registration.json()).toEqual(check.json());
+    }
+    const other = await cloneMemberKeys(base, `kind.${tag}@example.test`);
+    await joinAndConfirm(t.app, db(), other);
+    expect((await checkEmail(`kind${tag}@example.test`)).statusCode).toBe(200);
+  });
+
+  it('refuses a throwaway address, at the check and at the registration alike, and writes nothing', async () => {
+    for (const email of ['someone@mailinator.com', 'someone@SUB.Mailinator.com']) {
+      const check = await checkEmail(email);
+      const keys = await cloneMemberKeys(base, email.toLowerCase());
+      const registration = await t.app.inject({
+        method: 'POST',
+        url: '/api/register',
+        payload: await registerBody(t.app, keys),
+      });
+      expect(check.statusCode, email).toBe(400);
+      expect(check.json()).toEqual({
+        code: 'disposable_email',
+        message:
+          'Addresses from throwaway e-mail services cannot be used here. Please use an e-mail address you keep.',
+      });
+      expect(registration.json()).toEqual(check.json());
+      expect(
+        await db()
+          .selectFrom('profiles')
+          .select('id')
+          .where('email', '=', email.toLowerCase())
+          .execute(),
+      ).toEqual([]);
+    }
+  });
+});
 
 describe(`one reward per person, ever (${testDbKind})`, () => {
   it('deleting and joining again through the same link credits nobody a second time', async () => {

@@ -91,7 +91,8 @@ export function refuseDisposable(email: string): void {
 export async function emailTaken(db: Kysely<DB>, email: string): Promise<boolean> {
   const found = await sql<{
     id: string;
-  }>`SELECT id FROM "user" WHERE email = ${email} AND "emailVerified"`.execute(db);
+  }>`SELECT id FROM "user"
+       WHERE canonical_email(email) = canonical_email(${email}) AND "emailVerified"`.execute(db);
   return found.rows.length > 0;
 }
 
@@ -142,6 +143,8 @@ export async function registerMember(
       );
       const previous = existing.rows[0];
       if (previous?.verified) throw new AppError(409, 'email_taken');
+      // The same mailbox under another spelling (Gmail's dots, a +tag) is that account too.
+      if (await emailTaken(trx, input.email)) throw new AppError(409, 'email_taken');
       if (previous) await sql`DELETE FROM "user" WHERE id = ${previous.id}`.execute(trx);
       await sql`INSERT INTO "user" (id, name, email, "emailVerified", "createdAt", "updatedAt")
                 VALUES (${userId}, ${fullName}, ${input.email}, ${!requireConfirmation}, now(), now())`.execute(
