@@ -73,7 +73,6 @@ async function insertProfile(
   throw new Error('could not draw a unique referral code');
 }
 
-/** Whether a confirmed account has this address (an unconfirmed one is replaced by a new sign-up). */
 const THROWAWAY_DOMAINS = MailChecker.blacklist();
 
 /** Refuses an address of a throwaway mail service (mailchecker's list, updated with the package;
@@ -88,6 +87,8 @@ export function refuseDisposable(email: string): void {
       throw new AppError(400, 'disposable_email');
 }
 
+/** Whether a confirmed account has this address, or the same mailbox spelled another way (Gmail's
+ * dots, a +tag: canonical_email); an unconfirmed one is replaced by a new sign-up. */
 export async function emailTaken(db: Kysely<DB>, email: string): Promise<boolean> {
   const found = await sql<{
     id: string;
