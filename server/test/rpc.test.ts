@@ -106,14 +106,14 @@ describe(`/rpc eth_call and eth_estimateGas (${testDbKind})`, () => {
     // The node holds every call until the test ends, then answers them: what else asked it
     // meanwhile (the chain follower) is late, not stuck for the tests after this one.
     const node = t.services.chain.node;
-    const answer = node.request.bind(node);
+    const answerLater = node.request.bind(node);
     const held: Array<() => void> = [];
     const hanging = vi
       .spyOn(node, 'request')
       .mockImplementation(
         (args) =>
           new Promise((resolve, reject) =>
-            held.push(() => void answer(args).then(resolve, reject)),
+            held.push(() => void answerLater(args).then(resolve, reject)),
           ),
       );
     try {

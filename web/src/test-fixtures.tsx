@@ -1,7 +1,7 @@
 // What a signed-in member's browser receives from the server, for unit tests (which have no server).
-import { cleanup, render } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter, useLocation, type Location } from 'react-router';
-import { afterEach, beforeEach, vi } from 'vitest';
+import { afterEach, beforeEach, expect, vi } from 'vitest';
 import { createQueryClient, Providers } from './app/providers';
 import { AppRoutes } from './app/routes';
 import { json, stubFetch } from './test-network';
@@ -169,4 +169,19 @@ export function appTestHooks({ fakeClock = false } = {}) {
     vi.useRealTimers();
     vi.unstubAllGlobals();
   });
+}
+
+/** A form's text field, by its label. */
+export const field = (label: string) => screen.getByLabelText(label, { selector: 'input' });
+
+/** Types `value` into the field labelled `label`. */
+export const fill = (label: string, value: string) =>
+  fireEvent.change(field(label), { target: { value } });
+
+/** The message is announced, sits under its field, and the field is aria-invalid and described by it. */
+export async function expectFieldError(label: string, text: string) {
+  const message = await screen.findByRole('alert');
+  expect(message.textContent).toBe(text);
+  expect(field(label).getAttribute('aria-invalid')).toBe('true');
+  expect(field(label).getAttribute('aria-describedby')).toBe(message.id);
 }

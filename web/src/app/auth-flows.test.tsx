@@ -3,12 +3,16 @@
 // that mark the field in error.
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { appTestHooks, renderAt, serveMember, serveVisitor } from '../test-fixtures';
+import {
+  appTestHooks,
+  expectFieldError,
+  fill,
+  renderAt,
+  serveMember,
+  serveVisitor,
+} from '../test-fixtures';
 
 appTestHooks();
-
-const fill = (label: string, value: string) =>
-  fireEvent.change(screen.getByLabelText(label, { selector: 'input' }), { target: { value } });
 
 describe('a referral link is checked as it opens', () => {
   it("a member's code: applied", async () => {
@@ -172,11 +176,7 @@ describe('forms mark the field in error', () => {
       fill('Password', 'long-enough-1');
       fill('Confirm password', 'long-enough-1');
       fireEvent.click(screen.getByRole('button', { name: submit }));
-      const message = await screen.findByRole('alert');
-      expect(message.textContent).toBe(text);
-      const email = screen.getByLabelText('Email', { selector: 'input' });
-      expect(email.getAttribute('aria-invalid')).toBe('true');
-      expect(email.getAttribute('aria-describedby')).toBe(message.id);
+      await expectFieldError('Email', text);
       expect(asked.some((r) => r.includes('/api/wallet/challenge'))).toBe(false);
     },
   );

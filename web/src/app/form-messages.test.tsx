@@ -3,21 +3,16 @@
 // nothing sent. The messages the server's answers bring are the journeys' (e2e/journeys/messages).
 import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { appTestHooks, renderAt, serveVisitor } from '../test-fixtures';
+import {
+  appTestHooks,
+  expectFieldError,
+  field,
+  fill,
+  renderAt,
+  serveVisitor,
+} from '../test-fixtures';
 
 appTestHooks();
-
-const field = (label: string) => screen.getByLabelText(label, { selector: 'input' });
-const fill = (label: string, value: string) =>
-  fireEvent.change(field(label), { target: { value } });
-
-/** The message is announced, sits under its field, and the field is aria-invalid and described by it. */
-async function expectFieldError(label: string, text: string) {
-  const message = await screen.findByRole('alert');
-  expect(message.textContent).toBe(text);
-  expect(field(label).getAttribute('aria-invalid')).toBe('true');
-  expect(field(label).getAttribute('aria-describedby')).toBe(message.id);
-}
 
 /** Only what any screen loads on arrival: the form's own check asks the server nothing. */
 const quiet = (asked: string[]) =>

@@ -138,13 +138,10 @@ export async function registerMember(
     await db.transaction().execute(async (trx) => {
       // An unconfirmed registration never blocks the address's owner: registering again replaces it
       // (its mailed link names its user id, so that link stops working).
-      const existing = await sql<{ id: string; verified: boolean }>`
-        SELECT id, "emailVerified" AS verified FROM "user" WHERE email = ${input.email} FOR UPDATE`.execute(
-        trx,
-      );
+      const existing = await sql<{ id: string }>`
+        SELECT id FROM "user" WHERE email = ${input.email} FOR UPDATE`.execute(trx);
       const previous = existing.rows[0];
-      if (previous?.verified) throw new AppError(409, 'email_taken');
-      // The same mailbox under another spelling (Gmail's dots, a +tag) is that account too.
+      // A confirmed account of this mailbox, under this spelling or another (Gmail's dots, a +tag).
       if (await emailTaken(trx, input.email)) throw new AppError(409, 'email_taken');
       if (previous) await sql`DELETE FROM "user" WHERE id = ${previous.id}`.execute(trx);
       await sql`INSERT INTO "user" (id, name, email, "emailVerified", "createdAt", "updatedAt")

@@ -56,9 +56,9 @@ const routeOf = (request: FastifyRequest) => request.routeOptions.url ?? request
 /** Keyed by a hash, so the table holds no e-mail addresses. */
 const emailKey = (request: FastifyRequest, email: string) =>
   `${routeOf(request)}:${createHash('sha256').update(email).digest('base64url')}`;
-/** The same e-mail from one client address: where the configured per-e-mail limit applies. */
-const emailFromIpKey = (request: FastifyRequest, email: string) =>
-  `${emailKey(request, email)}:${clientNetwork(request.ip)}`;
+/** The same e-mail from one client (clientNetwork): where the configured per-e-mail limit applies. */
+const emailFromClientKey = (request: FastifyRequest, email: string, client: string) =>
+  `${emailKey(request, email)}:${client}`;
 
 /**
  * Against every client address together an e-mail gets this many times the per-e-mail limit: a
@@ -93,10 +93,11 @@ export function attemptLimits(config: Config, db: Kysely<DB>): AttemptLimits {
     twoFactor: twoFactorLock(db),
     check: async (request) => {
       const email = emailOf(request);
+      const client = clientNetwork(request.ip);
       try {
-        await perIp.consume(`${routeOf(request)}:${clientNetwork(request.ip)}`);
+        await perIp.consume(`${routeOf(request)}:${client}`);
         if (email) {
-          await perEmail.consume(emailFromIpKey(request, email));
+          await perEmail.consume(emailFromClientKey(request, email, client));
           await perEmailEverywhere.consume(emailKey(request, email));
         }
       } catch (rejection) {
@@ -115,7 +116,10 @@ export function attemptLimits(config: Config, db: Kysely<DB>): AttemptLimits {
     settleSignIn: async (request, outcome) => {
       const email = emailOf(request);
       if (!email || outcome === 'refused') return;
-      const [here, everywhere] = [emailFromIpKey(request, email), emailKey(request, email)];
+      const [here, everywhere] = [
+        emailFromClientKey(request, email, clientNetwork(request.ip)),
+        emailKey(request, email),
+      ];
       if (outcome === 'succeeded')
         await Promise.all([perEmail.delete(here), perEmailEverywhere.delete(everywhere)]);
       else await Promise.all([perEmail.reward(here), perEmailEverywhere.reward(everywhere)]);
