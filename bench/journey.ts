@@ -8,6 +8,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { BrowserContext, BrowserContextOptions, Page } from '@playwright/test';
+import { passGate } from '@crw/server/testing/signup-gate';
 import {
   launchChromium,
   median,
@@ -193,6 +194,7 @@ try {
       body: JSON.stringify({
         email,
         redirectTo: `/reset-password?email=${encodeURIComponent(email)}`,
+        gate: await passGate(server.url, 'reset'),
       }),
     });
     await page.goto(

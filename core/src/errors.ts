@@ -7,6 +7,9 @@ export const errorMessages = {
   email_taken: 'An account with this email already exists. Please sign in instead.',
   disposable_email:
     'Addresses from throwaway e-mail services cannot be used here. Please use an e-mail address you keep.',
+  gate_failed: 'The security check did not finish. Please try again.',
+  gate_expired: 'The security check ran out of time. Please try again.',
+  gate_used: 'This security check was already used. Please try again.',
   invalid_keystore: 'Invalid Wallet',
   invalid_referral_code: 'Invalid referral code. Please check the code and try again.',
   referral_closed: 'A referral can only be added once, within 24 hours of joining.',

@@ -20,6 +20,7 @@ export * from './address-display';
 export * from './wallet-proof';
 export * from './sponsored-claim';
 export * from './api/auth';
+export * from './api/signup-gate';
 export * from './claim-kit';
 export * from './api/settings';
 export * from './device-name';

@@ -4,12 +4,14 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
 import { attemptLimits, reauthenticationLimits } from './http/guards/attempt-limits';
+import { signupGate } from './http/guards/signup-gate';
 import { authRoutes } from './http/routes/auth-proxy';
 import { trustedOrigins } from './infra/identity/auth';
 import { recordTrustedAddress } from './http/guards/client-address';
 import { decorateMember } from './http/guards/member-scope';
 import { accountRoutes } from './http/routes/member/account';
 import { settingsRoutes } from './http/routes/member/settings';
+import { signupGateRoutes } from './http/routes/member/signup-gate';
 import { devRoutes } from './http/routes/dev';
 import { operatorRoutes } from './http/routes/operator-api/routes';
 import { referralRoutes } from './http/routes/member/referrals';
@@ -95,8 +97,10 @@ export async function buildApp(
   await registerOpenApi(app);
 
   const limits = attemptLimits(config, services.database.db);
+  const gate = await signupGate(config, services.database.db);
   await app.register(healthRoutes(services), { prefix: '/api' });
-  await app.register(accountRoutes(services, limits.check), { prefix: '/api' });
+  await app.register(accountRoutes(services, limits.check, gate), { prefix: '/api' });
+  await app.register(signupGateRoutes(gate, limits.check), { prefix: '/api' });
   await app.register(settingsRoutes(services), { prefix: '/api/account' });
   await app.register(referralRoutes(services, limits.check), { prefix: '/api/referrals' });
   await app.register(operatorRoutes(services), { prefix: '/api/operator' });
@@ -105,7 +109,13 @@ export async function buildApp(
   await app.register(handoffRoutes(services, limits.check), { prefix: '/api/handoff' });
   await app.register(rpcRoutes(services));
   await app.register(
-    authRoutes(services.auth, config, limits, reauthenticationLimits(config, services.database.db)),
+    authRoutes(
+      services.auth,
+      config,
+      limits,
+      reauthenticationLimits(config, services.database.db),
+      gate,
+    ),
   );
   await app.register(eventRoutes(services), { prefix: '/api' });
   // With SMTP, /dev/mail would send as the product to anyone; the mailbox belongs to the dev transport.

@@ -77,6 +77,14 @@ const envSchema = z
     AUTH_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
     AUTH_RATE_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).default(5),
     AUTH_RATE_LIMIT_WINDOW_MINUTES: z.coerce.number().int().min(1).default(10),
+    /** The sign-up gate (docs/security.md#the-sign-up-gate): the most PBKDF2 attempts a challenge
+     * asks of every client (each of 1,000 iterations; the answer lies between half this and this). */
+    SIGNUP_GATE_BASE_MAX_NUMBER: z.coerce.number().int().min(2).max(100_000_000).default(100),
+    /** The same for a client network past SIGNUP_GATE_NETWORK_HOURLY_SIGNUPS (never below the base). */
+    SIGNUP_GATE_RAISED_MAX_NUMBER: z.coerce.number().int().min(2).max(100_000_000).default(40_000),
+    /** Accounts one network (IPv4 /24, IPv6 /48) registers per hour at the base difficulty; its next
+     * challenges (sign-up, resend and reset alike) are raised until the hour has passed. */
+    SIGNUP_GATE_NETWORK_HOURLY_SIGNUPS: z.coerce.number().int().min(1).max(100_000).default(5),
     MAIN_SITE_URL: z.url().default('https://example.org'),
     TERMS_URL: z.url().default('https://example.org/terms'),
     HELP_URL: z.url().default('https://example.org/help'),

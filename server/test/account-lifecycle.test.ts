@@ -20,6 +20,7 @@ import {
   walletProof,
   type MemberKeys,
 } from './helpers/members';
+import { passGate } from '../src/testing/signup-gate';
 
 let t: TestApp;
 let base: MemberKeys;
@@ -459,7 +460,11 @@ describe(`delete my account (${testDbKind})`, () => {
       method: 'POST',
       url: '/auth/request-password-reset',
       headers: { origin: ORIGIN },
-      payload: { email: leaving.keys.email, redirectTo: '/reset-password' },
+      payload: {
+        email: leaving.keys.email,
+        redirectTo: '/reset-password',
+        gate: await passGate(t.app, 'reset'),
+      },
     });
     const referrerBefore = await me(referrer.cookie);
     const referrerLedger = await db()

@@ -15,6 +15,7 @@ import {
   walletProof,
   type MemberKeys,
 } from './helpers/members';
+import { passGate } from '../src/testing/signup-gate';
 
 let t: TestApp;
 let ada: MemberKeys;
@@ -248,12 +249,12 @@ describe('sign-up refusals change nothing', () => {
 
 describe('password reset', () => {
   it('answers the same for a known and an unknown e-mail, and mails a single-use link valid for 1 hour, stored only hashed', async () => {
-    const ask = (email: string) =>
+    const ask = async (email: string) =>
       t.app.inject({
         method: 'POST',
         url: '/auth/request-password-reset',
         headers: { origin: ORIGIN },
-        payload: { email, redirectTo: '/reset-password' },
+        payload: { email, redirectTo: '/reset-password', gate: await passGate(t.app, 'reset') },
       });
     const known = await ask(ada.email);
     const unknown = await ask('nobody@example.test');
@@ -314,7 +315,11 @@ describe('password reset', () => {
       method: 'POST',
       url: '/auth/request-password-reset',
       headers: { origin: ORIGIN },
-      payload: { email: bea.email, redirectTo: '/reset-password' },
+      payload: {
+        email: bea.email,
+        redirectTo: '/reset-password',
+        gate: await passGate(t.app, 'reset'),
+      },
     });
     const landing = await t.app.inject({
       method: 'GET',
@@ -351,12 +356,12 @@ describe('password reset', () => {
   });
 
   it('resend confirmation answers the same whether or not the account exists', async () => {
-    const ask = (email: string) =>
+    const ask = async (email: string) =>
       t.app.inject({
         method: 'POST',
         url: '/auth/send-verification-email',
         headers: { origin: ORIGIN },
-        payload: { email, callbackURL: '/?confirmed=true' },
+        payload: { email, callbackURL: '/?confirmed=true', gate: await passGate(t.app, 'resend') },
       });
     const known = await ask(ada.email);
     const unknown = await ask('nobody2@example.test');

@@ -17,6 +17,7 @@ import {
   walletProof,
   type MemberKeys,
 } from './helpers/members';
+import { passGate } from '../src/testing/signup-gate';
 import { consoleOperatorCookie } from './helpers/console-operator';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import { testDbKind } from './helpers/test-database';
@@ -75,7 +76,11 @@ const HIDDEN: Target[] = [
     path: '/auth/request-password-reset',
     body: {
       type: 'object',
-      properties: { email: { type: 'string' }, redirectTo: { type: 'string' } },
+      properties: {
+        email: { type: 'string' },
+        redirectTo: { type: 'string' },
+        gate: { type: 'object' },
+      },
     },
     query: [],
     params: [],
@@ -85,7 +90,11 @@ const HIDDEN: Target[] = [
     path: '/auth/send-verification-email',
     body: {
       type: 'object',
-      properties: { email: { type: 'string' }, callbackURL: { type: 'string' } },
+      properties: {
+        email: { type: 'string' },
+        callbackURL: { type: 'string' },
+        gate: { type: 'object' },
+      },
     },
     query: [],
     params: [],
@@ -333,10 +342,12 @@ const VALID_BODIES: Record<string, (signedIn: boolean) => Promise<unknown>> = {
   'POST /auth/request-password-reset': async () => ({
     email: member.email,
     redirectTo: '/reset-password',
+    gate: await passGate(t.app, 'reset'),
   }),
   'POST /auth/send-verification-email': async () => ({
     email: member.email,
     callbackURL: '/?confirmed=true',
+    gate: await passGate(t.app, 'resend'),
   }),
   'POST /auth/two-factor/verify-totp': async () => ({ code: '123456' }),
   'POST /auth/two-factor/verify-backup-code': async () => ({ code: 'ABCDE-12345' }),

@@ -13,6 +13,7 @@ import {
   signedInCookie,
   type MemberKeys,
 } from './helpers/members';
+import { passGate } from '../src/testing/signup-gate';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import { testDbKind } from './helpers/test-database';
 
@@ -63,7 +64,11 @@ beforeAll(async () => {
       method: 'POST',
       url: '/auth/request-password-reset',
       headers: { origin: ORIGIN },
-      payload: { email: member.email, redirectTo: '/reset-password' },
+      payload: {
+        email: member.email,
+        redirectTo: '/reset-password',
+        gate: await passGate(t.app, 'reset'),
+      },
     }),
   );
   const resetLink = linkIn(await lastMail('Reset your password'), '/auth/reset-password/');

@@ -13,6 +13,7 @@ import {
   signIn,
   type MemberKeys,
 } from './helpers/members';
+import { passGate } from '../src/testing/signup-gate';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import { openTestDatabase, testDbKind, type TestDatabase } from './helpers/test-database';
 import { until } from './helpers/until';
@@ -124,7 +125,11 @@ describe(`the session check (${testDbKind})`, () => {
       method: 'POST',
       url: '/auth/request-password-reset',
       headers: { origin: ORIGIN },
-      payload: { email: member.email, redirectTo: '/reset-password' },
+      payload: {
+        email: member.email,
+        redirectTo: '/reset-password',
+        gate: await passGate(t.app, 'reset'),
+      },
     });
     const { text_body: text } = await t.services.database.db
       .selectFrom('mail_outbox')

@@ -19,6 +19,7 @@ import {
   walletProof,
   type MemberKeys,
 } from './helpers/members';
+import { passGate } from '../src/testing/signup-gate';
 import { copyFileSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -111,7 +112,12 @@ describe(`proof of possession at sign-up (${testDbKind})`, () => {
     const member = await cloneMemberKeys(victim);
     const body = await registerBody(t.app, member);
     expect((await register(body)).statusCode).toBe(201);
-    const again = await register({ ...body, email: uniqueEmail('replay') });
+    // A fresh gate solution, so that the wallet proof is what is tried again.
+    const again = await register({
+      ...body,
+      email: uniqueEmail('replay'),
+      gate: await passGate(t.app, 'register'),
+    });
     expect(again.statusCode).toBe(400);
     expect(again.json().code).toBe('invalid_wallet_proof');
   });

@@ -56,6 +56,27 @@ export const links = {
   eth: { priceGbp: '2000', testNetwork: true, faucetUrl: null as string | null },
 };
 
+/** A sign-up gate challenge as the server signs one, made cheap (1 PBKDF2 iteration, answer 3) so
+ * the forms' solver finishes at once; the web never checks a signature, only the server does. */
+export const GATE_ANSWER = 3;
+export function gateChallengeFor(form: string) {
+  return {
+    parameters: {
+      algorithm: 'PBKDF2/SHA-256',
+      cost: 1,
+      data: { difficulty: 'base', form },
+      expiresAt: 4102444800,
+      keyLength: 32,
+      keyPrefix: '0352791facb8197f5aa6439ed6c24592',
+      keySignature: '7f184b54f5b3c60368bac5a4e47a7d4affc027f7b8962ff5dd12cdc16484daf2',
+      nonce: '8a48f04f45d3d2051fca3cd4b1aead60',
+      salt: '52abce82ac62ca72361ccea7c0bc46fa',
+    },
+    signature: '75da756e9e823805a209717cf0d5321cd0259d9833086758fa35af6e4cfcd3a6',
+  };
+}
+const GATE_CHALLENGE_PATH = /^\/api\/signup-gate\/challenge\?form=(\w+)$/;
+
 /** The server's event stream stays silent in unit tests (happy-dom's would dial a real socket). */
 class SilentEventSource extends EventTarget {
   constructor() {
@@ -73,9 +94,9 @@ export const meCacheControl: string[] = [];
 
 const unauthorized = () => json({ code: 'unauthorized', message: 'User not authenticated' }, 401);
 
-/** A visitor's browser (no session): /api/me answers 401, /api/config the public config, and
- * `answers` serve other exact paths; any other request fails the test (test-network.ts). Returns
- * every request made, as "METHOD path". */
+/** A visitor's browser (no session): /api/me answers 401, /api/config the public config, the
+ * sign-up gate a challenge for the asked form, and `answers` serve other exact paths; any other
+ * request fails the test (test-network.ts). Returns every request made, as "METHOD path". */
 export function serveVisitor(answers: Record<string, () => unknown> = {}) {
   const asked: string[] = [];
   vi.stubGlobal('EventSource', SilentEventSource);
@@ -85,6 +106,8 @@ export function serveVisitor(answers: Record<string, () => unknown> = {}) {
     if (answer !== undefined) return answer;
     if (path === '/api/me' || path.startsWith('/api/me?')) return unauthorized();
     if (path === '/api/config') return links;
+    const gate = GATE_CHALLENGE_PATH.exec(path);
+    if (gate) return gateChallengeFor(gate[1]!);
     return undefined;
   });
   return asked;
@@ -121,6 +144,9 @@ export function serveMember(
 
 /** What every member screen asks for, served unless a test answers the path itself. */
 function memberDefaults(path: string, details: () => unknown): unknown {
+  // The sign-up screens open for a signed-in browser too, and fetch their gate's challenge.
+  const gate = GATE_CHALLENGE_PATH.exec(path);
+  if (gate) return gateChallengeFor(gate[1]!);
   switch (path) {
     case '/api/me':
     case '/api/me?firstTimeReferral=true':

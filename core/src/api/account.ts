@@ -5,6 +5,7 @@ import { memberTokens, publicChain } from './claims';
 import { AUTH_SECRET_PATTERN } from '../auth-secret';
 import { ADDRESS_PATTERN, KEYSTORE_MAX_LENGTH } from '../keystore';
 import { walletProofField } from '../wallet-proof';
+import { gateField } from './signup-gate';
 
 export const authSecretField = z
   .string()
@@ -31,6 +32,8 @@ export const registerRequest = z.object({
   firstName: z.optional(plainText(80, { trim: true })),
   lastName: z.optional(plainText(80, { trim: true })),
   wallet: walletPayload,
+  /** The sign-up gate's solution for `register` (signup-gate.ts). */
+  gate: gateField,
   // Checked on the server, so a bad code gets the message naming it.
   referralCode: z.optional(plainText(200)),
 });

@@ -3,6 +3,7 @@
 import * as z from 'zod/mini';
 import { emailField } from './account';
 import { plainText } from './common';
+import { gateField } from './signup-gate';
 
 /** A path on this site (`/…`, not `//host`): where a mailed link may send the member afterwards. */
 export const localPath = z.pipe(
@@ -25,13 +26,17 @@ export const signInRequest = z.object({
   rememberMe: z.optional(z.boolean()),
   callbackURL: z.optional(localPath),
 });
+/** The reset request and the resend carry the sign-up gate's solution for `reset` and `resend`
+ * (signup-gate.ts); the server takes it off before better-auth sees the body. */
 export const requestPasswordResetRequest = z.object({
   email: emailField,
   redirectTo: z.optional(localPath),
+  gate: gateField,
 });
 export const sendVerificationEmailRequest = z.object({
   email: emailField,
   callbackURL: z.optional(localPath),
+  gate: gateField,
 });
 export const resetPasswordRequest = z.object({ token, newPassword: secret });
 export const verifyEmailQuery = z.object({ token, callbackURL: z.optional(localPath) });

@@ -29,6 +29,8 @@ export function fixtureWebDist(): string {
 
 export function testConfig(env: Record<string, string> = {}): Config {
   const parsed = parseConfig({
+    // Every client here is 127.0.0.1, one network: it must not earn the raised sign-up gate.
+    SIGNUP_GATE_NETWORK_HOURLY_SIGNUPS: '100000',
     NODE_ENV: 'test',
     LOG_LEVEL: 'info',
     WEB_DIST_DIR: fixtureWebDist(),

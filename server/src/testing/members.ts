@@ -1,6 +1,6 @@
 // Factories for members: a real ethers wallet and keystore, the derived auth secret, and the
-// register / confirm / sign-in calls the browser makes. Shared by server tests, e2e fixtures
-// and the benchmarks.
+// register / confirm / sign-in calls the browser makes (passing the sign-up gate as it does). Shared
+// by server tests, e2e fixtures and the benchmarks.
 import {
   deriveAuthSecret,
   walletProofMessage,
@@ -12,6 +12,7 @@ import { Wallet, hexlify, randomBytes } from 'ethers';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../infra/db/schema';
+import { passGate } from './signup-gate';
 
 export const ORIGIN = 'http://localhost:3000';
 
@@ -105,7 +106,7 @@ export async function walletProof(
   return signChallenge(await walletChallenge(target, purpose, cookie), keys.privateKey);
 }
 
-/** The body of POST /api/register, with a fresh wallet proof from `target`. */
+/** The body of POST /api/register, with a fresh wallet proof and sign-up gate solution from `target`. */
 export async function registerBody(
   target: AppTarget,
   keys: MemberKeys,
@@ -121,6 +122,7 @@ export async function registerBody(
       keystore: keys.keystore,
       proof: await walletProof(target, keys),
     },
+    gate: await passGate(target, 'register'),
     ...extra,
   };
 }
@@ -177,16 +179,30 @@ export async function joinAndConfirm(
     payload: await registerBody(app, keys, referralCode ? { referralCode } : {}),
   });
   if (res.statusCode !== 201) throw new Error(`register: ${res.statusCode} ${res.body}`);
+  await openConfirmationLink(app, db, keys.email);
+  return res.json().userId as string;
+}
+
+/** Opens the confirmation link last mailed to `email` (from `remoteAddress` when given). */
+export async function openConfirmationLink(
+  app: FastifyInstance,
+  db: Kysely<DB>,
+  email: string,
+  remoteAddress?: string,
+): Promise<void> {
   const { text_body: text } = await db
     .selectFrom('mail_outbox')
     .select('text_body')
-    .where('to_address', '=', keys.email)
+    .where('to_address', '=', email)
     .orderBy('id', 'desc')
     .executeTakeFirstOrThrow();
   const link = new URL(/https?:\/\/\S+\/auth\/verify-email\S*/.exec(text)![0]);
-  const confirmed = await app.inject({ method: 'GET', url: `${link.pathname}${link.search}` });
+  const confirmed = await app.inject({
+    method: 'GET',
+    url: `${link.pathname}${link.search}`,
+    ...(remoteAddress ? { remoteAddress } : {}),
+  });
   if (confirmed.statusCode !== 302) throw new Error(`confirm: ${confirmed.statusCode}`);
-  return res.json().userId as string;
 }
 
 export async function signedInCookie(app: FastifyInstance, keys: MemberKeys): Promise<string> {

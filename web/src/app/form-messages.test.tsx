@@ -14,9 +14,15 @@ import {
 
 appTestHooks();
 
-/** Only what any screen loads on arrival: the form's own check asks the server nothing. */
+/** Only what any screen loads on arrival (the sign-up gate's challenge among it): the form's own
+ * check asks the server nothing. */
 const quiet = (asked: string[]) =>
-  asked.filter((r) => !/^GET \/api\/(config|me)$/.test(r) && !r.startsWith('GET /auth/'));
+  asked.filter(
+    (r) =>
+      !/^GET \/api\/(config|me)$/.test(r) &&
+      !r.startsWith('GET /auth/') &&
+      !r.startsWith('GET /api/signup-gate/challenge?'),
+  );
 
 async function signIn(email: string, password: string) {
   const asked = serveVisitor();

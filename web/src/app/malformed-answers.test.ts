@@ -29,6 +29,7 @@ import { feeBalanceQuery } from '../features/claim/api/fee-balance';
 import { requestSponsoredClaim, sponsorshipQuery } from '../features/claim/api/sponsorship';
 import { createHandoff } from '../features/dashboard/api/community-app';
 import { ApiError, INVALID_RESPONSE } from '../lib/api-client';
+import { fetchGateChallenge } from '../lib/gate/solve-gate';
 import { networkQuery } from '../lib/referrals';
 import { meQuery, publicConfigQuery, saveWallet, walletChallenge } from '../lib/session';
 
@@ -59,11 +60,12 @@ const wallet = {
 const CALLS: [string, () => unknown][] = [
   ['sign-in', () => signIn('a@b.co', 'pw')],
   ['two-factor code', () => verifySignInCode('123456')],
-  ['register', () => register({ email: 'a@b.co', password: 'pw', wallet } as never)],
+  ['register', () => register({ email: 'a@b.co', password: 'pw', wallet }, 'x', {} as never)],
   ['e-mail check', () => checkEmailFree('a@b.co')],
   ['referral code check', () => referralCodeQuery('ABCD2345').queryFn!({} as never)],
-  ['resend confirmation', () => resendConfirmation('a@b.co')],
-  ['request reset', () => requestPasswordReset('a@b.co')],
+  ['sign-up gate challenge', () => fetchGateChallenge('register')],
+  ['resend confirmation', () => resendConfirmation('a@b.co', {} as never)],
+  ['request reset', () => requestPasswordReset('a@b.co', {} as never)],
   ['set new password', () => setNewPassword('token', 'a@b.co', 'pw')],
   [
     'pending referral',

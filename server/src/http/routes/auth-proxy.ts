@@ -17,6 +17,7 @@ import {
   verifyTotpRequest,
   TOTP_CODE_PATTERN,
   type ErrorCode,
+  type GateForm,
 } from '@crw/core';
 import { APIError } from 'better-auth/api';
 import { fromNodeHeaders } from 'better-auth/node';
@@ -30,6 +31,7 @@ import type {
   TwoFactorLock,
 } from '../guards/attempt-limits';
 import { JWKS_PATH, type Auth } from '../../infra/identity/auth';
+import type { SignupGate } from '../guards/signup-gate';
 
 const authErrors: Record<string, ErrorCode> = {
   INVALID_EMAIL_OR_PASSWORD: 'invalid_credentials',
@@ -45,12 +47,32 @@ const authErrors: Record<string, ErrorCode> = {
 };
 
 /** Calls where each one is an attempt worth limiting (sign-in is limited by its outcome too),
- * with the shapes let through to better-auth. */
-const LIMITED_AUTH_ROUTES = [
-  { url: '/auth/request-password-reset', schema: { body: requestPasswordResetRequest } },
-  { url: '/auth/send-verification-email', schema: { body: sendVerificationEmailRequest } },
+ * with the shapes let through to better-auth. A reset request and a resend, which mail anyone's
+ * address, also pass the sign-up gate (signup-gate.ts) for their form. */
+const LIMITED_AUTH_ROUTES: Array<{
+  url: string;
+  schema: { body: unknown };
+  gate?: GateForm;
+}> = [
+  {
+    url: '/auth/request-password-reset',
+    schema: { body: requestPasswordResetRequest },
+    gate: 'reset',
+  },
+  {
+    url: '/auth/send-verification-email',
+    schema: { body: sendVerificationEmailRequest },
+    gate: 'resend',
+  },
   { url: '/auth/reset-password', schema: { body: resetPasswordRequest } },
 ];
+
+/** The body without the gate's solution, which better-auth does not know. */
+function withoutGate(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null) return body;
+  const { gate: _gate, ...rest } = body as Record<string, unknown>;
+  return rest;
+}
 
 /** Two-factor codes: each one (at sign-in or from a session) and each password check is an
  * attempt. better-auth adds its own at sign-in: 5 codes per sign-in, 10 wrong in a row lock the
@@ -297,7 +319,13 @@ async function signIn(
 }
 
 export const authRoutes =
-  (auth: Auth, config: Config, limits: AttemptLimits, reauth: ReauthLimits): FastifyPluginAsync =>
+  (
+    auth: Auth,
+    config: Config,
+    limits: AttemptLimits,
+    reauth: ReauthLimits,
+    gate: SignupGate,
+  ): FastifyPluginAsync =>
   async (app) => {
     app.post(
       '/auth/sign-in/email',
@@ -305,10 +333,15 @@ export const authRoutes =
       (request, reply) => signIn(auth, config, limits, request, reply),
     );
     for (const route of LIMITED_AUTH_ROUTES) {
+      const form = route.gate;
       app.post(
         route.url,
-        { preHandler: limits.check, schema: { hide: true, ...route.schema } },
-        (request, reply) => forward(auth, config, request, reply),
+        {
+          preHandler: form ? [limits.check, gate.guard(form)] : limits.check,
+          schema: { hide: true, ...route.schema },
+        },
+        async (request, reply) =>
+          send(request, reply, await callAuth(auth, config, request, withoutGate(request.body))),
       );
     }
     for (const route of CODE_ROUTES) {

@@ -1,6 +1,6 @@
 // Kysely table types for the SQL in server/migrations. Amounts in base units are numeric(78,0),
 // which both drivers return as decimal strings; counts and ids come back as numbers.
-import type { WalletProofPurpose } from '@crw/core';
+import type { GateForm, WalletProofPurpose } from '@crw/core';
 import type { ColumnType, Generated } from 'kysely';
 
 type Amount = ColumnType<string, string | bigint | undefined, string | bigint>;
@@ -153,6 +153,17 @@ export interface WalletChallengesTable {
   used_at: Timestamp | null;
 }
 
+/** The sign-up gate's used solutions (migration 0027): one row per challenge nonce, kept until
+ * `keep_until`; a registration's row keeps its client network for the hourly count. */
+export interface SignupGateUsesTable {
+  nonce: string;
+  form: GateForm;
+  network: string | null;
+  registered: Generated<boolean>;
+  used_at: CreatedAt;
+  keep_until: Date | string;
+}
+
 export interface ChainFollowerStateTable {
   id: ColumnType<boolean, boolean | undefined, never>;
   chain_id: number;
@@ -288,6 +299,7 @@ export interface DB {
   chain_wallets: ChainWalletsTable;
   handoff_codes: HandoffCodesTable;
   wallet_challenges: WalletChallengesTable;
+  signup_gate_uses: SignupGateUsesTable;
   chain_journal: ChainJournalTable;
   chain_journal_archive: ChainJournalArchiveTable;
   distribution_rounds: DistributionRoundsTable;

@@ -1,5 +1,6 @@
 // The texts for the auth screens (docs/product.md, "Messages"), chosen from the API's stable error codes.
 import { ApiError, INVALID_RESPONSE } from '../../lib/api-client';
+import { GATE_REFUSALS, GateUnavailableError } from '../../lib/gate/solve-gate';
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -19,6 +20,7 @@ export function signInError(error: unknown): string {
 /** screen: the auth screen's CREATE ACCOUNT, or the registration screen (service-level texts);
  * referral: the sign-up came through a referral link. */
 export function signUpError(error: unknown, screen: 'auth' | 'register', referral = false): string {
+  if (error instanceof GateUnavailableError) return error.message;
   if (error instanceof ApiError) {
     // The registration answered, but without the account's data in it.
     if (error.code === INVALID_RESPONSE)
@@ -31,7 +33,8 @@ export function signUpError(error: unknown, screen: 'auth' | 'register', referra
     if (
       error.code === 'rate_limited' ||
       error.code === 'invalid_referral_code' ||
-      error.code === 'disposable_email'
+      error.code === 'disposable_email' ||
+      GATE_REFUSALS.has(error.code)
     )
       return error.message;
     if (screen === 'register') return error.message || 'Registration failed. Please try again.';

@@ -17,6 +17,7 @@ import type { preHandlerAsyncHookHandler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../../app-error';
 import { memberRoutes } from '../../guards/member-scope';
+import type { SignupGate } from '../../guards/signup-gate';
 import type { AppServices } from '../../../services';
 import { tokenFigures } from '../../../domain/distribution/claims';
 import { readMember, storeKeystore } from '../../../domain/members/member';
@@ -33,7 +34,11 @@ function assertKeystore(keystore: string, address: string): void {
 }
 
 export const accountRoutes =
-  (services: AppServices, limitAttempts: preHandlerAsyncHookHandler): FastifyPluginAsyncZod =>
+  (
+    services: AppServices,
+    limitAttempts: preHandlerAsyncHookHandler,
+    gate: SignupGate,
+  ): FastifyPluginAsyncZod =>
   async (app) => {
     const { sessions, database, config, memberCache, followerProgress } = services;
     const site: ProofSite = { publicUrl: config.publicUrl, chainId: services.chain.chainId };
@@ -74,6 +79,8 @@ export const accountRoutes =
       },
       async (request, reply) => {
         const { wallet } = request.body;
+        // The sign-up gate first: its solution is used up even if the registration then fails.
+        const ticket = await gate.pass('register', request, request.body.gate);
         assertKeystore(wallet.keystore, wallet.address);
         await verifyWalletProof(
           database.db,
@@ -88,6 +95,7 @@ export const accountRoutes =
           { signingKey: services.signingKey, publicUrl: config.publicUrl, requireConfirmation },
           request.body,
         );
+        await gate.registered(ticket);
         services.worker.wake();
         return reply.status(201).send({ needsEmailConfirmation: requireConfirmation, userId });
       },

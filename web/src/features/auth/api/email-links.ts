@@ -1,25 +1,26 @@
-import { deriveAuthSecret } from '@crw/core';
+import { deriveAuthSecret, type GatePass } from '@crw/core';
 import * as z from 'zod/mini';
 import { apiFetch } from '../../../lib/api-client';
 
 const status = z.looseObject({ status: z.boolean() });
 
 /** resendConfirmation: the answer is the same whether or not the account exists. */
-export function resendConfirmation(email: string) {
+export function resendConfirmation(email: string, gate: GatePass) {
   return apiFetch('/auth/send-verification-email', status, {
     method: 'POST',
-    body: { email: email.trim().toLowerCase(), callbackURL: '/?confirmed=true' },
+    body: { email: email.trim().toLowerCase(), callbackURL: '/?confirmed=true', gate },
   });
 }
 
 /** resetPassword: mails a single-use link to /reset-password (which needs the e-mail for the salt). */
-export function requestPasswordReset(email: string) {
+export function requestPasswordReset(email: string, gate: GatePass) {
   const normalized = email.trim().toLowerCase();
   return apiFetch('/auth/request-password-reset', status, {
     method: 'POST',
     body: {
       email: normalized,
       redirectTo: `/reset-password?email=${encodeURIComponent(normalized)}`,
+      gate,
     },
   });
 }

@@ -1,6 +1,7 @@
 import {
   deriveAuthSecret,
   registerResponse,
+  type GatePass,
   type RegisterRequest,
   type WalletProof,
 } from '@crw/core';
@@ -16,14 +17,20 @@ export interface RegisterInput {
   wallet: { address: string; keystore: string; proof: WalletProof };
 }
 
-/** register / registerByReferral: only the derived secret, the address and the keystore leave. The
- * secret may come already derived (sign-up derives it while the wallet is being made). */
-export async function register(input: RegisterInput, authSecret?: string) {
+/** register / registerByReferral: only the derived secret, the address and the keystore leave (with
+ * the sign-up gate's solution). The secret may come already derived (sign-up derives it while the
+ * wallet is being made). */
+export async function register(
+  input: RegisterInput,
+  authSecret: string | undefined,
+  gate: GatePass,
+) {
   const email = input.email.trim().toLowerCase();
   const body: RegisterRequest = {
     email,
     authSecret: authSecret ?? (await deriveAuthSecret(input.password, email)),
     wallet: input.wallet,
+    gate,
     ...(input.username ? { username: input.username.trim() } : {}),
     ...(input.firstName ? { firstName: input.firstName.trim() } : {}),
     ...(input.lastName ? { lastName: input.lastName.trim() } : {}),

@@ -26,6 +26,8 @@ import { TwoFactorStep } from '../components/two-factor-step';
 import { confirmationLinkNotice } from '../confirmation-link';
 import styles from '../components/auth.module.css';
 import { useCreateAccount } from '../hooks/use-create-account';
+import { useSignupGate } from '../hooks/use-signup-gate';
+import { GateUnavailableError } from '../../../lib/gate/solve-gate';
 import { otherError, signInError, signUpError, signUpErrorField } from '../messages';
 
 type Mode = 'signin' | 'signup' | 'reset';
@@ -80,6 +82,11 @@ export function Component() {
     }),
   );
   const setError = (message: string) => setProblem({ message });
+  // The form on screen passes the sign-up gate: creating an account, asking for a reset link, or
+  // (once the Resend Email button shows) resending the confirmation.
+  const gate = useSignupGate(
+    mode === 'signup' ? 'register' : mode === 'reset' ? 'reset' : canResend ? 'resend' : null,
+  );
 
   function switchMode(next: Mode) {
     setMode(next);
@@ -133,20 +140,23 @@ export function Component() {
   async function onSignUp() {
     const invalid = validateAuthSignUp({ email, password, confirmPassword });
     if (invalid) return setProblem(invalid);
-    await account.createAccount({
-      email,
-      password,
-      username: defaultUsername(username, email),
-      // No placeholder name (the original sent 'User' / 'User', greeting members as "User User").
-      ...(referralCode ? { referralCode } : {}),
-    });
+    await account.createAccount(
+      {
+        email,
+        password,
+        username: defaultUsername(username, email),
+        // No placeholder name (the original sent 'User' / 'User', greeting members as "User User").
+        ...(referralCode ? { referralCode } : {}),
+      },
+      gate,
+    );
   }
 
   async function onReset() {
     if (!email.trim()) return setProblem({ field: 'email', message: 'Email address is required' });
     setBusy(true);
     try {
-      await requestPasswordReset(email);
+      await gate.send((pass) => requestPasswordReset(email, pass));
       setSuccess('Password reset email sent. Check your inbox for the link.');
     } catch (e) {
       setError(otherError(e));
@@ -161,11 +171,11 @@ export function Component() {
     setProblem(null);
     setBusy(true);
     try {
-      await resendConfirmation(email);
+      await gate.send((pass) => resendConfirmation(email, pass));
       setSuccess('Confirmation email resent. Please check your inbox and spam folder.');
     } catch (e) {
       setError(
-        e instanceof ApiError && e.code === 'rate_limited'
+        (e instanceof ApiError && e.code === 'rate_limited') || e instanceof GateUnavailableError
           ? e.message
           : 'Failed to resend confirmation email. Please try again.',
       );

@@ -10,6 +10,7 @@ import { PasswordField, TextField } from '../../../ui/text-field';
 import { AuthCard } from '../components/auth-card';
 import styles from '../components/auth.module.css';
 import { useCreateAccount } from '../hooks/use-create-account';
+import { useSignupGate } from '../hooks/use-signup-gate';
 import { signUpError, signUpErrorField } from '../messages';
 
 const EMPTY = { firstName: '', lastName: '', email: '', password: '', confirmPassword: '' };
@@ -22,19 +23,23 @@ export function Component() {
   const account = useCreateAccount((e) =>
     setProblem({ field: signUpErrorField(e), message: signUpError(e, 'register') }),
   );
+  const gate = useSignupGate('register');
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
     setProblem(null);
     const invalid = validateRegistration(form);
     if (invalid) return setProblem(invalid);
-    void account.createAccount({
-      email: form.email.trim(),
-      password: form.password,
-      firstName: form.firstName.trim(),
-      lastName: form.lastName.trim(),
-      ...(referralCode ? { referralCode } : {}),
-    });
+    void account.createAccount(
+      {
+        email: form.email.trim(),
+        password: form.password,
+        firstName: form.firstName.trim(),
+        lastName: form.lastName.trim(),
+        ...(referralCode ? { referralCode } : {}),
+      },
+      gate,
+    );
   }
 
   return (

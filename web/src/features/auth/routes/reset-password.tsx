@@ -10,6 +10,7 @@ import { FormMessage, useForm } from '../../../ui/form-message';
 import { PasswordField, TextField } from '../../../ui/text-field';
 import { requestPasswordReset, setNewPassword } from '../api/email-links';
 import { AuthCard } from '../components/auth-card';
+import { useSignupGate } from '../hooks/use-signup-gate';
 import styles from '../components/auth.module.css';
 import { otherError } from '../messages';
 
@@ -95,6 +96,7 @@ function NewLinkRequest({ email: linkEmail }: { email: string }) {
   const { email } = values;
   const [sent, setSent] = useState(false);
   const [busy, setBusy] = useState(false);
+  const gate = useSignupGate(sent ? null : 'reset');
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -102,7 +104,7 @@ function NewLinkRequest({ email: linkEmail }: { email: string }) {
     if (!email.trim()) return setProblem({ field: 'email', message: 'Email address is required' });
     setBusy(true);
     try {
-      await requestPasswordReset(email);
+      await gate.send((pass) => requestPasswordReset(email, pass));
       setSent(true);
     } catch (e) {
       setProblem({ message: otherError(e) });
