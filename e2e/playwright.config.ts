@@ -36,6 +36,11 @@ function server(serverPort: number, dataDir: string, extraEnv: Record<string, st
       LOG_LEVEL: 'warn',
       // Journeys share one IP; the per-e-mail limit stays at its default and is tested.
       AUTH_RATE_LIMIT_PER_IP: '500',
+      // Credits count at once and new accounts' claims are sponsored; the journey about held rewards
+      // starts a server that holds them.
+      REWARD_HOLD_HOURS: '0',
+      SPONSOR_MIN_ACCOUNT_AGE_HOURS: '0',
+      SPONSOR_NETWORK_SHARE_PERCENT: '100',
       COMMUNITY_APP_URL: communityAppURL,
       COMMUNITY_APP_CLIENT_SECRET: communityAppSecret,
       EXPLORER_URL: 'https://sepolia.etherscan.io',

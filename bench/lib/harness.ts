@@ -126,6 +126,10 @@ export async function startServer(
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       LOG_LEVEL: 'warn',
       DATA_DIR: dataDir,
+      // Credits count at once, and new accounts' claims are sponsored, unless a benchmark is about that.
+      REWARD_HOLD_HOURS: '0',
+      SPONSOR_MIN_ACCOUNT_AGE_HOURS: '0',
+      SPONSOR_NETWORK_SHARE_PERCENT: '100',
       ...env,
     },
     stdio: 'inherit',

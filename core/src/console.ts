@@ -3,3 +3,4 @@
 export * from './api/console';
 export * from './api/console-overview';
 export * from './api/console-rounds';
+export * from './api/console-review';

@@ -30,6 +30,8 @@ export const errorMessages = {
   two_factor_required:
     'The operator console needs two-factor sign-in: turn it on from your account page. If it is on already, sign out and sign in again with your code.',
   already_confirmed: 'This member has already confirmed their e-mail address.',
+  credit_in_published_round:
+    'A credit of this joining is already in a round, and a round cannot take back what it pays.',
   not_found: 'Not found.',
   method_not_allowed: 'Method not allowed.',
   payload_too_large: 'The request is too large.',

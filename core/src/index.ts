@@ -9,6 +9,7 @@ export * from './auth-secret';
 export * from './keystore';
 export * from './api/account';
 export * from './api/referrals';
+export * from './api/held-rewards';
 export * from './validation';
 export * from './merkle';
 export * from './claim-split';

@@ -124,6 +124,10 @@ const envSchema = z
       .string()
       .regex(/^\d+(\.\d{1,18})?$/, 'must be an amount of ETH such as 0.05')
       .default('0.05'),
+    /** Accounts younger than this pay their own claim fee (a farm's fresh accounts never spend the budget); 0: from the start. */
+    SPONSOR_MIN_ACCOUNT_AGE_HOURS: z.coerce.number().int().min(0).max(8_760).default(72),
+    /** The share of the day's fee budget claims from one network (IPv4 /24, IPv6 /48) may spend, in percent. */
+    SPONSOR_NETWORK_SHARE_PERCENT: z.coerce.number().int().min(1).max(100).default(20),
     /** The highest fee per gas the relayer pays, in gwei; above it members pay their own fee. */
     SPONSOR_MAX_FEE_GWEI: z
       .string()
@@ -166,6 +170,12 @@ const envSchema = z
     RPC_MAX_BATCH: z.coerce.number().int().min(1).max(100).default(20),
     /** Longest wait for the chain's answer to one /rpc call before answering an error. */
     RPC_CALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
+    /** How long the joining bonus and referral credits are held before they count (docs/operations.md#reward-integrity); 0: never held, no signals. */
+    REWARD_HOLD_HOURS: z.coerce.number().int().min(0).max(8_760).default(72),
+    /** Level-1 referral credits a referrer earns in 24 hours before the next ones wait for an operator. */
+    REWARD_REFERRER_DAILY_CAP: z.coerce.number().int().min(1).max(100_000).default(10),
+    /** Other sign-ups from one network (IPv4 /24, IPv6 /48) in 24 hours that make a sign-up from it a signal. */
+    REWARD_BUSY_NETWORK_SIGNUPS: z.coerce.number().int().min(1).max(100_000).default(3),
     WEB_DIST_DIR: z.string().min(1).default(path.join(repoRoot, 'web/dist')),
   })
   .superRefine((env, ctx) => {

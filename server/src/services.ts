@@ -22,6 +22,8 @@ import { embeddedRelayerKey } from './infra/chain/embedded-keys';
 import { requeueVanishedBatches } from './domain/sponsorship/lost-batches';
 import { Relayer, relayerSettings } from './domain/sponsorship/relayer';
 import { parseEther } from 'ethers';
+import { LeaderLoop } from './lib/leader-loop';
+import { releaseDueCredits, writeRewardPolicy } from './domain/rewards/holds';
 import { devMailboxTransport, smtpTransport, type MailTransport } from './infra/mail/transports';
 
 export interface AppServices {
@@ -52,6 +54,8 @@ export interface AppServices {
   funding: FundingWatch;
   /** Sends sponsored claims in batches, in the one process that leads; undefined when sponsoring is off. */
   relayer: Relayer | undefined;
+  /** Releases held rewards whose time has come, a pass a minute in every process (holds.ts). */
+  rewardRelease: LeaderLoop;
 }
 
 /** The embedded chain's relayer starts with this much ETH from the faucet (and is topped up to it). */
@@ -93,6 +97,8 @@ async function checkAuditLogRole(
   if (config.isProduction) throw new Error(message);
   log.warn(message);
 }
+
+const REWARD_RELEASE_INTERVAL_MS = 60_000;
 
 export async function openServices(
   config: Config,
@@ -159,6 +165,7 @@ export async function openServices(
     ? await migrateAsOwner(config.DATABASE_MIGRATION_URL, database, setUpSchema)
     : await setUpSchema(database);
   await checkAuditLogRole(config, database, log);
+  await writeRewardPolicy(database.db, config);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
   // The chain before anything that runs: a journal that does not replay stops the start here.
   // Rounds whose publishing transaction a cut journal took away are reopened (dropped-rounds.ts).
@@ -186,6 +193,15 @@ export async function openServices(
   events.observe((userId) => memberCache.changed(userId));
   await events.start(database);
   await sessionCache.start(database);
+  const rewardRelease = new LeaderLoop({
+    pass: async () => {
+      const released = await releaseDueCredits(database.db);
+      if (released > 0) log.info({ released }, 'held rewards released');
+    },
+    waitMs: () => REWARD_RELEASE_INTERVAL_MS,
+    onError: (error) => log.error({ err: error }, 'releasing held rewards failed'),
+  });
+  await rewardRelease.start();
   // PGlite has now written its files, some with modes of its own (see data-dir.ts).
   if (pgliteOnDisk) {
     const written = await makePrivate(config.dataDir);
@@ -209,11 +225,13 @@ export async function openServices(
     follower,
     funding,
     relayer,
+    rewardRelease,
   };
 }
 
 /** Stops the follower and the worker, then closes the transport and the database (in that order). */
 export async function closeServices(services: AppServices): Promise<void> {
+  await services.rewardRelease.stop();
   await services.relayer?.stop();
   await services.follower.stop();
   await services.funding.settled();

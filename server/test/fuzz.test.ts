@@ -322,7 +322,10 @@ let targets: Target[];
  * through would reach the database (a sign-up with a fresh wallet proof, a real member, …).
  */
 const VALID_BODIES: Record<string, (signedIn: boolean) => Promise<unknown>> = {
-  'POST /api/register': async () => registerBody(t.app, await cloneMemberKeys(member)),
+  'POST /api/register': async () =>
+    registerBody(t.app, await cloneMemberKeys(member), {
+      device: { screen: '390x844', timeZone: 'Europe/London' },
+    }),
   'PUT /api/wallet': async (signedIn) => ({
     address: member.address,
     keystore: member.keystore,

@@ -74,6 +74,11 @@ export const accountExportResponse = z.object({
       publishedAt: z.nullable(z.string()),
     }),
   ),
+  /** What the sign-up looked like, kept while its rewards are held: the network's prefix and the
+   * hashed class of the browser (docs/operations.md#the-signals); null once deleted. */
+  signupSignals: z.nullable(
+    z.object({ network: z.string(), deviceClass: z.nullable(z.string()), createdAt: z.string() }),
+  ),
   claims: z.object({
     /** Claims the chain recorded for the member's wallet (the follower's index). */
     onChain: z.array(z.object({ blockNumber: z.number(), txHash: z.string(), amount: z.string() })),

@@ -36,6 +36,14 @@ export const registerRequest = z.object({
   gate: gateField,
   // Checked on the server, so a bad code gets the message naming it.
   referralCode: z.optional(plainText(200)),
+  /** The screen and time zone, coarse: with the browser's family they make a hashed class the
+   * server compares between sign-ups, never an identity (docs/operations.md#the-signals). */
+  device: z.optional(
+    z.object({
+      screen: z.string().check(z.regex(/^\d{1,5}x\d{1,5}$/)),
+      timeZone: plainText(64),
+    }),
+  ),
 });
 export type RegisterRequest = z.input<typeof registerRequest>;
 export const registerResponse = z.object({

@@ -34,6 +34,11 @@ export function testConfig(env: Record<string, string> = {}): Config {
     NODE_ENV: 'test',
     LOG_LEVEL: 'info',
     WEB_DIST_DIR: fixtureWebDist(),
+    // Credits count at once, and any account's claims are sponsored from the whole budget, unless a
+    // test is about that.
+    REWARD_HOLD_HOURS: '0',
+    SPONSOR_MIN_ACCOUNT_AGE_HOURS: '0',
+    SPONSOR_NETWORK_SHARE_PERCENT: '100',
     ...env,
   });
   if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
@@ -105,6 +110,7 @@ export async function buildTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     testDatabase: testDb,
     logs,
     close: async () => {
+      await services.rewardRelease.stop();
       await services.relayer?.stop();
       await services.follower.stop();
       await services.funding.settled();

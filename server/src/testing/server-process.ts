@@ -24,6 +24,10 @@ export function spawnServer(env: Record<string, string>): ServerProcess {
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
       NODE_ENV: 'test',
+      // Credits count at once, and new accounts' claims are sponsored, unless a test is about that.
+      REWARD_HOLD_HOURS: '0',
+      SPONSOR_MIN_ACCOUNT_AGE_HOURS: '0',
+      SPONSOR_NETWORK_SHARE_PERCENT: '100',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

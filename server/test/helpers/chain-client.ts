@@ -44,15 +44,24 @@ export async function read(
 }
 
 /** Estimates, signs (legacy gas price) and sends claim(account, amount, proof, index) through /rpc. */
-export async function sendClaim(
+export function sendClaim(
   app: RpcTarget,
   privateKey: string,
   distributor: string,
   args: [string, bigint, string[], number],
 ) {
+  return sendCall(
+    app,
+    privateKey,
+    distributor,
+    distributorInterface.encodeFunctionData('claim', args),
+  );
+}
+
+/** Estimates, signs (legacy gas price) and sends a call of `data` to `to` through /rpc. */
+export async function sendCall(app: RpcTarget, privateKey: string, to: string, data: string) {
   const wallet = new Wallet(privateKey);
-  const data = distributorInterface.encodeFunctionData('claim', args);
-  const call = { from: wallet.address, to: distributor, data };
+  const call = { from: wallet.address, to, data };
   const estimate = await rpc(app, 'eth_estimateGas', [call]);
   if (estimate.error) return { error: estimate.error };
   const [gasPrice, nonce, chainId] = await Promise.all([
@@ -62,7 +71,7 @@ export async function sendClaim(
   ]);
   const tx = Transaction.from({
     type: 0,
-    to: distributor,
+    to,
     data,
     gasLimit: BigInt(estimate.result as string),
     gasPrice: BigInt(gasPrice.result as string),

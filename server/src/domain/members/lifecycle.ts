@@ -153,6 +153,11 @@ export async function exportOf(
     .where('user_id', '=', userId)
     .orderBy('id')
     .execute();
+  const signals = await db
+    .selectFrom('signup_signals')
+    .select(['network', 'device_class', 'created_at'])
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
   const registration = Number(caps?.signup_caps ?? 0);
   const referrals = Number(caps?.rrp_balance ?? 0);
   const careActions = Number(caps?.activity_caps ?? 0);
@@ -192,6 +197,13 @@ export async function exportOf(
       cumulativeAmount: String(e.cumulative_amount),
       publishedAt: e.published_at ? iso(e.published_at) : null,
     })),
+    signupSignals: signals
+      ? {
+          network: signals.network,
+          deviceClass: signals.device_class,
+          createdAt: iso(signals.created_at),
+        }
+      : null,
     claims: {
       onChain: onChain.map((c) => ({
         blockNumber: Number(c.block_number),

@@ -16,6 +16,7 @@ import { hashSecret } from '../../infra/identity/password-hash';
 import type { DB } from '../../infra/db/schema';
 import { enqueueMail } from '../../infra/mail/outbox';
 import { confirmationMail } from '../../infra/mail/templates';
+import type { SignupSignals } from './sign-up-signals';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -27,6 +28,8 @@ export interface Registration {
   lastName?: string | undefined;
   wallet: RegisterRequest['wallet'];
   referralCode?: string | undefined;
+  /** What the sign-up looked like, compared with others while its rewards are held. */
+  signals?: SignupSignals | undefined;
 }
 
 /** The referrer a code names: unknown, over-long or malformed codes are refused, naming the code. */
@@ -152,6 +155,15 @@ export async function registerMember(
                 VALUES (${randomUUID()}, ${userId}, 'credential', ${userId}, ${passwordHash}, now(), now())`.execute(
         trx,
       );
+      if (input.signals)
+        await trx
+          .insertInto('signup_signals')
+          .values({
+            user_id: userId,
+            network: input.signals.network,
+            device_class: input.signals.deviceClass,
+          })
+          .execute();
       const referrer = await findReferrer(trx, input.referralCode);
       await insertProfile(trx, {
         id: userId,

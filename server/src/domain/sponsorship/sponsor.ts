@@ -28,6 +28,16 @@ export interface SponsorSettings {
   enabled: boolean;
   dailyBudgetWei: bigint;
   maxFeePerGasWei: bigint;
+  /** Accounts younger than this pay their own fee. */
+  minAccountAgeHours: number;
+  /** What one network may spend of the day's budget, in percent. */
+  networkSharePercent: number;
+}
+
+/** Who asks: the member and the client network (IPv4 /24, IPv6 /48) the request came from. */
+export interface Claimant {
+  userId: string;
+  network: string;
 }
 
 export function sponsorSettings(config: Config): SponsorSettings {
@@ -35,6 +45,8 @@ export function sponsorSettings(config: Config): SponsorSettings {
     enabled: config.sponsorClaims,
     dailyBudgetWei: parseEther(config.SPONSOR_DAILY_BUDGET_ETH),
     maxFeePerGasWei: parseUnits(config.SPONSOR_MAX_FEE_GWEI, 'gwei'),
+    minAccountAgeHours: config.SPONSOR_MIN_ACCOUNT_AGE_HOURS,
+    networkSharePercent: config.SPONSOR_NETWORK_SHARE_PERCENT,
   };
 }
 
@@ -63,13 +75,34 @@ export class FeeOracle {
 /** What the day's sponsored claims cost or hold (UTC day): paid shares, and reservations of the live
  * ones. Read from the sponsor's ledger (migration 0019), which deleting an account leaves as it is:
  * a member who claims and leaves still spent the day's budget. */
-export async function spentToday(db: Kysely<DB>): Promise<bigint> {
+export async function spentToday(db: Kysely<DB>, network?: string): Promise<bigint> {
   const { rows } = await sql<{ wei: string | null }>`
     SELECT sum(wei)::text AS wei FROM sponsor_spending
-     WHERE created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`.execute(
-    db,
-  );
+     WHERE created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
+       ${network === undefined ? sql`` : sql`AND network = ${network}`}`.execute(db);
   return BigInt(rows[0]?.wei ?? '0');
+}
+
+/** Why this member pays their own fee whatever the budget: an account too new, or one whose
+ * joining was flagged and not released by an operator (docs/operations.md#reward-integrity). */
+async function memberUnsponsoredBecause(
+  db: Kysely<DB>,
+  settings: SponsorSettings,
+  userId: string,
+): Promise<string | null> {
+  const { rows } = await sql<{ young: boolean; checked: boolean }>`
+    SELECT p.created_at > now() - make_interval(hours => ${settings.minAccountAgeHours}) AS young,
+           EXISTS (SELECT 1 FROM reward_flags f WHERE f.subject_id = p.id AND f.signal = 'cash_out')
+           OR flagged_subject(p.id) AND EXISTS (
+             SELECT 1 FROM reward_ledger l WHERE l.subject_id = p.id AND l.status <> 'released'
+           ) AS checked
+      FROM profiles p WHERE p.id = ${userId}`.execute(db);
+  const member = rows[0];
+  if (!member) return null;
+  if (member.checked) return 'While the community checks your rewards, you pay your own claim fee.';
+  if (member.young)
+    return `New accounts pay their own claim fee for their first ${settings.minAccountAgeHours} hours.`;
+  return null;
 }
 
 /** Why the member pays the fee themselves right now, or null when the operator pays it. */
@@ -77,9 +110,12 @@ async function unavailableBecause(
   db: Kysely<DB>,
   settings: SponsorSettings,
   fees: FeeOracle,
+  claimant: Claimant,
   reserve: () => bigint | Promise<bigint>,
 ): Promise<string | null> {
   if (!settings.enabled) return 'This community does not pay claim fees for its members.';
+  const refused = await memberUnsponsoredBecause(db, settings, claimant.userId);
+  if (refused !== null) return refused;
   let quote: FeeQuote;
   try {
     quote = await fees.quote();
@@ -88,8 +124,12 @@ async function unavailableBecause(
   }
   if (quote.maxFeePerGas > settings.maxFeePerGasWei)
     return 'Network fees are unusually high right now, above what this community pays.';
-  if ((await spentToday(db)) + (await reserve()) > settings.dailyBudgetWei)
+  const reserved = await reserve();
+  if ((await spentToday(db)) + reserved > settings.dailyBudgetWei)
     return "Today's budget for paying members' fees is used up. It renews at midnight (UTC).";
+  const share = (settings.dailyBudgetWei * BigInt(settings.networkSharePercent)) / 100n;
+  if ((await spentToday(db, claimant.network)) + reserved > share)
+    return "Today's share of the fee budget for claims from your network is used up. It renews at midnight (UTC).";
   return null;
 }
 
@@ -149,10 +189,14 @@ export async function sponsorship(
   db: Kysely<DB>,
   settings: SponsorSettings,
   fees: FeeOracle,
-  userId: string,
+  claimant: Claimant,
 ): Promise<Sponsorship> {
-  const reason = await unavailableBecause(db, settings, fees, () => reservation(fees));
-  return { available: reason === null, reason, latest: await latestSponsoredClaim(db, userId) };
+  const reason = await unavailableBecause(db, settings, fees, claimant, () => reservation(fees));
+  return {
+    available: reason === null,
+    reason,
+    latest: await latestSponsoredClaim(db, claimant.userId),
+  };
 }
 
 /** Checks and queues a member's signed claim request; throws an AppError with the reason when refused. */
@@ -161,10 +205,11 @@ export async function requestSponsoredClaim(
   chain: Chain,
   settings: SponsorSettings,
   fees: FeeOracle,
-  userId: string,
+  claimant: Claimant,
   request: SponsoredClaimRequest,
   now = Date.now(),
 ): Promise<SponsoredClaim> {
+  const { userId } = claimant;
   const member = await db
     .selectFrom('user_wallets as u')
     .leftJoin('chain_follower_state as s', (join) => join.onTrue())
@@ -212,7 +257,7 @@ export async function requestSponsoredClaim(
       .where('status', '<>', 'failed')
       .executeTakeFirst();
     if (live) throw new AppError(409, 'claim_in_progress');
-    const reason = await unavailableBecause(trx, settings, fees, () => reserved);
+    const reason = await unavailableBecause(trx, settings, fees, claimant, () => reserved);
     if (reason !== null)
       throw new AppError(
         409,
@@ -231,6 +276,7 @@ export async function requestSponsoredClaim(
         deadline: new Date(request.deadline * 1000),
         status: 'queued',
         reserved_wei: reserved.toString(),
+        network: claimant.network,
       })
       .returning(['id', 'status', 'round_index', 'amount', 'reason', 'updated_at'])
       .executeTakeFirstOrThrow();

@@ -14,3 +14,14 @@ export function clientNetwork(ip: string): string {
     .map((part) => part.toString(16))
     .join(':')}::/64`;
 }
+
+/** The wider network a sign-up comes from, as a prefix: its IPv4 /24 (an IPv4-mapped address as
+ * its IPv4) or its IPv6 /48, a site's allocation. Sign-ups from one are compared and limited
+ * together, so the addresses of one farm count as one network. */
+export function signupNetwork(ip: string): string {
+  if (!ipaddr.isValid(ip)) return ip.slice(0, 64);
+  const address = ipaddr.process(ip);
+  return address.kind() === 'ipv4'
+    ? `${ipaddr.IPv4.networkAddressFromCIDR(`${address.toString()}/24`).toString()}/24`
+    : `${ipaddr.IPv6.networkAddressFromCIDR(`${address.toString()}/48`).toString()}/48`;
+}

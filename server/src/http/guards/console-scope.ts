@@ -58,7 +58,7 @@ export function operatorConsoleRoutes(
 ): FastifyPluginAsyncZod {
   return memberRoutes(sessions, async (app, opts) => {
     app.decorateRequest('operator', null);
-    app.addHook('preHandler', async (request) => {
+    app.addHook('preValidation', async (request) => {
       request.operator = await consoleOperator(
         database,
         request.member.userId,

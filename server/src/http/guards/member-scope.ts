@@ -1,7 +1,7 @@
 // Sign-in is checked once per route scope, not by each handler: routes registered through
-// `memberRoutes` run a preHandler that resolves the session cookie (SessionCheck, cached) and
+// `memberRoutes` run a hook that resolves the session cookie (SessionCheck, cached) and
 // answers 401 'User not authenticated' without one; their handlers read `request.member`.
-// The check runs after the request's schema validation, as the handlers' own calls did.
+// The check runs before the request's schema validation: a stranger learns nothing of a body's shape.
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { CurrentSession, SessionCheck } from '../../infra/identity/session';
@@ -31,7 +31,7 @@ export function memberRoutes(
   routes: FastifyPluginAsyncZod,
 ): FastifyPluginAsyncZod {
   return async (app, opts) => {
-    app.addHook('preHandler', async (request) => {
+    app.addHook('preValidation', async (request) => {
       request.signedIn = await sessions.requireCurrent(request);
     });
     await routes(app, opts);

@@ -14,12 +14,12 @@ import {
 import { createChallenge, randomInt, verifySolution } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import ipaddr from 'ipaddr.js';
 import { sql, type Kysely } from 'kysely';
 import { AppError } from '../../app-error';
 import type { Config } from '../../config';
 import type { DB } from '../../infra/db/schema';
 import { keyFromFile } from '../../key-file';
+import { signupNetwork } from './client-network';
 
 /** PBKDF2 iterations per attempt: each attempt is one derivation, native in browsers (WebCrypto)
  * and in Node, so a native solver has little edge over a phone. */
@@ -46,16 +46,6 @@ export interface GateSecrets {
   challenge: string;
   /** Signs each challenge's answer (the derived key), so checking a solution costs one HMAC. */
   answer: string;
-}
-
-/** The network a client registers from, as a prefix: its IPv4 /24 (an IPv4-mapped address as its
- * IPv4) or its IPv6 /48, a site's allocation; so the addresses of one farm count as one network. */
-function gateNetwork(ip: string): string {
-  if (!ipaddr.isValid(ip)) return ip.slice(0, 64);
-  const address = ipaddr.process(ip);
-  return address.kind() === 'ipv4'
-    ? `${ipaddr.IPv4.networkAddressFromCIDR(`${address.toString()}/24`).toString()}/24`
-    : `${ipaddr.IPv6.networkAddressFromCIDR(`${address.toString()}/48`).toString()}/48`;
 }
 
 /** The gate's HMAC keys, derived from AUTH_SECRET when it is set (production requires it), else
@@ -147,7 +137,7 @@ export async function signupGate(config: Config, db: Kysely<DB>): Promise<Signup
         config,
         secrets,
         form,
-        await difficultyFor(gateNetwork(request.ip)),
+        await difficultyFor(signupNetwork(request.ip)),
       );
     },
 
@@ -171,7 +161,7 @@ export async function signupGate(config: Config, db: Kysely<DB>): Promise<Signup
       if (!verified.verified) return refuse(request, form, 'gate_failed', 'wrong answer');
       if (parameters.data.form !== form)
         return refuse(request, form, 'gate_failed', `solved for ${parameters.data.form}`);
-      const network = gateNetwork(request.ip);
+      const network = signupNetwork(request.ip);
       await prune();
       const expiresAt = new Date(parameters.expiresAt * 1000);
       const keepUntil =

@@ -29,6 +29,40 @@ export interface RewardLedgerTable {
   from_user_id: string | null;
   description: string;
   created_at: CreatedAt;
+  /** Held credits move no balance until released (migration 0026). */
+  status: Generated<'held' | 'released' | 'void'>;
+  /** The member whose joining the credit rewards (their bonus, or their referrers' credits). */
+  subject_id: string | null;
+  release_at: Date | null;
+  settled_at: Date | null;
+  decision_note: string | null;
+}
+
+/** The reward policy the servers were started with (REWARD_* settings, one row). */
+export interface RewardPolicyTable {
+  singleton: Generated<boolean>;
+  hold_hours: Generated<number>;
+  referrer_daily_cap: Generated<number>;
+  busy_network_signups: Generated<number>;
+  flag_weight: Generated<number>;
+  cash_out_block: Generated<string>;
+}
+
+/** What a sign-up looked like (its network prefix, a hashed browser class), kept while it is held. */
+export interface SignupSignalsTable {
+  user_id: string;
+  network: string;
+  device_class: string | null;
+  created_at: CreatedAt;
+}
+
+/** The signals a joining raised, each with its weight. */
+export interface RewardFlagsTable {
+  subject_id: string;
+  signal: string;
+  weight: number;
+  detail: string;
+  created_at: CreatedAt;
 }
 
 /** One row per person ever rewarded (migration 0024): the SHA-256 of the canonical e-mail address,
@@ -248,6 +282,8 @@ export interface SponsoredClaimsTable {
   tx_nonce: number | null;
   reserved_wei: Amount;
   spent_wei: Amount | null;
+  /** The client network the claim was asked from (migration 0028). */
+  network: string | null;
   created_at: ColumnType<Date, Date | undefined, never>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
@@ -257,6 +293,7 @@ export interface SponsorSpendingTable {
   claim_id: number;
   created_at: Date;
   wei: Amount;
+  network: string | null;
 }
 
 export interface OperatorsTable {
@@ -310,6 +347,9 @@ export interface DB {
   referrals: ReferralsTable;
   reward_ledger: RewardLedgerTable;
   rewarded_people: RewardedPeopleTable;
+  reward_policy: RewardPolicyTable;
+  signup_signals: SignupSignalsTable;
+  reward_flags: RewardFlagsTable;
   mail_outbox: MailOutboxTable;
   dev_mailbox: DevMailboxTable;
 }

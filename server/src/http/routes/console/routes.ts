@@ -25,6 +25,7 @@ import { auditCsv, auditPage, recordAudit } from '../../../domain/operators/audi
 import { mailRoutes } from './mail';
 import { memberDetail, searchMembers } from './members';
 import { overviewRoutes } from './overview';
+import { reviewRoutes } from './review';
 import { roundRoutes } from './rounds';
 import { operatorConsoleRoutes, type ConsoleOperator } from '../../guards/console-scope';
 
@@ -182,4 +183,5 @@ export const consoleRoutes = (services: AppServices): FastifyPluginAsyncZod =>
     await app.register(overviewRoutes(services));
     await app.register(mailRoutes(services));
     await app.register(roundRoutes(services));
+    await app.register(reviewRoutes(services));
   });

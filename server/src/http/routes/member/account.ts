@@ -2,6 +2,7 @@
 // and saveNewWallet after a recovery; the account page's routes (lifecycle.ts) live under it.
 import {
   errorResponse,
+  heldRewardsResponse,
   keystoreProblem,
   okResponse,
   registerCheckRequest,
@@ -22,6 +23,9 @@ import type { AppServices } from '../../../services';
 import { tokenFigures } from '../../../domain/distribution/claims';
 import { readMember, storeKeystore } from '../../../domain/members/member';
 import { emailTaken, refuseDisposable, registerMember } from '../../../domain/members/registration';
+import { memberHolds } from '../../../domain/rewards/holds';
+import { deviceClass } from '../../../domain/members/sign-up-signals';
+import { signupNetwork } from '../../guards/client-network';
 import { accountLifecycleRoutes } from './lifecycle';
 import {
   issueChallenge,
@@ -93,7 +97,17 @@ export const accountRoutes =
         const userId = await registerMember(
           database.db,
           { signingKey: services.signingKey, publicUrl: config.publicUrl, requireConfirmation },
-          request.body,
+          {
+            ...request.body,
+            // Kept only where rewards are held: without holds no signal is ever read.
+            signals:
+              config.REWARD_HOLD_HOURS > 0
+                ? {
+                    network: signupNetwork(request.ip),
+                    deviceClass: deviceClass(request.headers['user-agent'], request.body.device),
+                  }
+                : undefined,
+          },
         );
         await gate.registered(ticket);
         services.worker.wake();
@@ -170,6 +184,17 @@ export const accountRoutes =
               firstTimeReferral: request.query.firstTimeReferral === 'true',
             };
           },
+        );
+
+        member.get(
+          '/rewards/held',
+          {
+            schema: {
+              summary: 'Credits that do not count yet: held, waiting for review, or not credited',
+              response: { 200: heldRewardsResponse, 401: errorResponse },
+            },
+          },
+          async (request) => ({ items: await memberHolds(database.db, request.member.userId) }),
         );
 
         member.put(

@@ -16,6 +16,7 @@ import { AppError } from '../../../app-error';
 import { requestWithin } from '../../../infra/chain/node';
 import { claimData, followedRound } from '../../../domain/distribution/claims';
 import { publishedRoundNodes, treeJson } from '../../../domain/distribution/tree-json';
+import { signupNetwork } from '../../guards/client-network';
 import { memberRoutes } from '../../guards/member-scope';
 import { walletAddressOf } from '../../../domain/members/member';
 import type { AppServices } from '../../../services';
@@ -90,7 +91,11 @@ export const claimRoutes =
           async (request) => {
             const { userId } = request.member;
             const relayer = services.relayer;
-            if (relayer) return sponsorship(database.db, sponsor, relayer.fees, userId);
+            if (relayer)
+              return sponsorship(database.db, sponsor, relayer.fees, {
+                userId,
+                network: signupNetwork(request.ip),
+              });
             return {
               available: false,
               reason: 'This community does not pay claim fees for its members.',
@@ -128,7 +133,7 @@ export const claimRoutes =
               chain,
               sponsor,
               relayer.fees,
-              request.member.userId,
+              { userId: request.member.userId, network: signupNetwork(request.ip) },
               request.body,
             );
             relayer.wake();
