@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALL_ADDRESSES_FACTOR } from '../src/http/guards/attempt-limits';
+import { ALL_ADDRESSES_FACTOR, SIGNUP_NETWORK_FACTOR } from '../src/http/guards/attempt-limits';
 import {
   cloneMemberKeys,
   joinAndConfirm,
@@ -184,6 +184,36 @@ describe(`a stranger cannot lock a member out (${testDbKind})`, () => {
       ).statusCode,
     ).toBe(201);
   });
+});
+
+describe(`sign-ups per wider network (${testDbKind})`, () => {
+  // A farm behind one router or one IPv6 site rotates addresses; each address has its own
+  // allowance, and the network together has SIGNUP_NETWORK_FACTOR of them.
+  const bogusSignUp = (remoteAddress: string) =>
+    a.app.inject({
+      method: 'POST',
+      url: '/api/register',
+      remoteAddress,
+      payload: {
+        email: `net-${crypto.randomUUID()}@example.test`,
+        authSecret: WRONG,
+        wallet: {
+          address: base.address,
+          keystore: base.keystore,
+          proof: { nonce: '0'.repeat(32), signature: `0x${'1'.repeat(130)}` },
+        },
+      },
+    });
+  for (const [network, address, other] of [
+    ['IPv4 /24', (i: number) => `198.51.77.${i + 1}`, '198.51.78.1'],
+    ['IPv6 /48', (i: number) => `2001:db8:77:${i.toString(16)}::1`, '2001:db8:78::1'],
+  ] as const)
+    it(`counts every sign-up from one ${network} together, at ${SIGNUP_NETWORK_FACTOR} times one client's allowance`, async () => {
+      for (let client = 0; client < SIGNUP_NETWORK_FACTOR; client++)
+        expect(await statuses(PER_IP, () => bogusSignUp(address(client)))).not.toContain(429);
+      expect((await bogusSignUp(address(SIGNUP_NETWORK_FACTOR))).statusCode).toBe(429);
+      expect((await bogusSignUp(other)).statusCode).not.toBe(429);
+    });
 });
 
 describe(`two server instances on one database (${testDbKind})`, () => {

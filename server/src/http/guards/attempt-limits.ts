@@ -11,7 +11,7 @@ import { AppError } from '../../app-error';
 import type { Config } from '../../config';
 import type { DB } from '../../infra/db/schema';
 import { TWO_FACTOR_LOCKOUT } from '../../infra/identity/auth';
-import { clientNetwork } from './client-network';
+import { clientNetwork, signupNetwork } from './client-network';
 
 /** How a sign-in ended: refused (wrong credentials), succeeded, or neither (e.g. not confirmed). */
 export type SignInOutcome = 'refused' | 'succeeded' | 'undecided';
@@ -67,6 +67,14 @@ const emailFromClientKey = (request: FastifyRequest, email: string, client: stri
  */
 export const ALL_ADDRESSES_FACTOR = 10;
 
+/**
+ * Sign-ups from one wider network (an IPv4 /24, an IPv6 /48) together get this many times the
+ * per-client allowance: a script rotating through a network's addresses or /64s meets one ceiling,
+ * while a care home's few members behind one router never do (docs/security.md#limits-proxies-files-logs).
+ */
+export const SIGNUP_NETWORK_FACTOR = 3;
+const SIGN_UP_ROUTE = '/api/register';
+
 /** Counters in the attempt_limits table, each over the configured window. */
 function limiters(config: Config, db: Kysely<DB>) {
   const store = {
@@ -88,6 +96,10 @@ export function attemptLimits(config: Config, db: Kysely<DB>): AttemptLimits {
     'email-all',
     config.AUTH_RATE_LIMIT_PER_EMAIL * ALL_ADDRESSES_FACTOR,
   );
+  const perSignupNetwork = limiter(
+    'signup-network',
+    config.AUTH_RATE_LIMIT_PER_IP * SIGNUP_NETWORK_FACTOR,
+  );
 
   return {
     twoFactor: twoFactorLock(db),
@@ -96,6 +108,8 @@ export function attemptLimits(config: Config, db: Kysely<DB>): AttemptLimits {
       const client = clientNetwork(request.ip);
       try {
         await perIp.consume(`${routeOf(request)}:${client}`);
+        if (routeOf(request) === SIGN_UP_ROUTE)
+          await perSignupNetwork.consume(signupNetwork(request.ip));
         if (email) {
           await perEmail.consume(emailFromClientKey(request, email, client));
           await perEmailEverywhere.consume(emailKey(request, email));
