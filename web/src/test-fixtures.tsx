@@ -157,6 +157,8 @@ function memberDefaults(path: string, details: () => unknown): unknown {
       return network;
     case '/api/claim/sponsored':
       return noSponsorship;
+    case '/api/rewards/held':
+      return { items: [] };
     case '/auth/sign-out':
       return {};
     case '/api/handoff':

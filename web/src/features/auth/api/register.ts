@@ -17,6 +17,13 @@ export interface RegisterInput {
   wallet: { address: string; keystore: string; proof: WalletProof };
 }
 
+/** The screen's size and the time zone: coarse, compared between sign-ups while their rewards are
+ * held, never used to tell who a member is. */
+function deviceHint(): { screen: string; timeZone: string } {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'unknown';
+  return { screen: `${window.screen.width}x${window.screen.height}`, timeZone: zone.slice(0, 64) };
+}
+
 /** register / registerByReferral: only the derived secret, the address and the keystore leave (with
  * the sign-up gate's solution). The secret may come already derived (sign-up derives it while the
  * wallet is being made). */
@@ -35,6 +42,7 @@ export async function register(
     ...(input.firstName ? { firstName: input.firstName.trim() } : {}),
     ...(input.lastName ? { lastName: input.lastName.trim() } : {}),
     ...(input.referralCode ? { referralCode: input.referralCode } : {}),
+    device: deviceHint(),
   };
   return apiFetch('/api/register', registerResponse, { method: 'POST', body });
 }

@@ -115,3 +115,22 @@ export const roundHistoryQuery = queryOptions({
 
 export const publishRound = () =>
   apiFetch('/api/console/rounds/publish', publishStartedResponse, { method: 'POST', body: {} });
+
+// The review queue of held rewards (its imports kept with its calls).
+import {
+  reviewDecisionResponse,
+  reviewQueueResponse,
+  type ReviewDecision,
+} from '@crw/core/console';
+
+export const reviewQueueQuery = queryOptions({
+  queryKey: ['console', 'review'],
+  queryFn: () => apiFetch('/api/console/review', reviewQueueResponse),
+});
+
+/** Releases or voids the held rewards of joinings, a network's or a referrer's. */
+export const decideHeldRewards = (decision: ReviewDecision) =>
+  apiFetch('/api/console/review/decide', reviewDecisionResponse, {
+    method: 'POST',
+    body: decision,
+  });

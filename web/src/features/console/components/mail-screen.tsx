@@ -15,15 +15,10 @@ import { FormMessage } from '../../../ui/form-message';
 import { ToggleGroup } from '../../../ui/toggle-group';
 import { notify } from '../../../ui/toaster';
 import { mailQuery, retryMail } from '../api/console';
+import { when, number } from './format';
 import styles from './console.module.css';
 import { ShowMore } from './show-more';
 import mailStyles from './mail.module.css';
-
-const when = (iso: string) =>
-  new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' }).format(
-    new Date(iso),
-  );
-const number = (n: number) => n.toLocaleString('en-GB');
 
 const statusTag: Record<ConsoleMailItem['status'], { text: string; className?: string }> = {
   failing: { text: 'Failing', className: mailStyles.failing },

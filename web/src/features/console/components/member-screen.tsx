@@ -15,13 +15,9 @@ import { PageLoading } from '../../../ui/page-loading';
 import { TextField } from '../../../ui/text-field';
 import { notify } from '../../../ui/toaster';
 import { creditCareAction, memberQuery, resendConfirmation } from '../api/console';
+import { when } from './format';
 import styles from './console.module.css';
 import { day } from './members-screen';
-
-const when = (iso: string) =>
-  new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' }).format(
-    new Date(iso),
-  );
 
 function CareActionForm({ member }: { member: MemberDetail['member'] }) {
   const client = useQueryClient();

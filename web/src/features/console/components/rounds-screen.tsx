@@ -26,6 +26,7 @@ import {
   roundHistoryQuery,
   type DryRunFilter,
 } from '../api/console';
+import { when } from './format';
 import styles from './console.module.css';
 import { LabelledSelect } from './labelled-select';
 import rounds from './rounds.module.css';
@@ -34,10 +35,6 @@ const ROW_HEIGHT = 44;
 /** A browser lays out about 33 million pixels at most: beyond this many rows the table could not
  * scroll to the end, so it lists the biggest gains and a wallet search finds anyone else. */
 const MAX_SCROLL_ROWS = 700_000;
-const when = (iso: string) =>
-  new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' }).format(
-    new Date(iso),
-  );
 
 function DryRunTable({ filter, q }: { filter: DryRunFilter; q: string }) {
   const first = useQuery(dryRunPageQuery(filter, q, 0));

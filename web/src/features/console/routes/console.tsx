@@ -7,6 +7,7 @@ import styles from '../components/console.module.css';
 import { AuditScreen } from '../components/audit-screen';
 import { MailScreen } from '../components/mail-screen';
 import { OverviewScreen } from '../components/overview-screen';
+import { ReviewScreen } from '../components/review-screen';
 import { RoundsScreen } from '../components/rounds-screen';
 import { MemberScreen } from '../components/member-screen';
 import { MembersScreen } from '../components/members-screen';
@@ -14,6 +15,7 @@ import { MembersScreen } from '../components/members-screen';
 const SECTIONS = [
   ['overview', 'Overview'],
   ['members', 'Members'],
+  ['review', 'Review'],
   ['rounds', 'Rounds'],
   ['mail', 'Mail'],
   ['audit', 'Audit log'],
@@ -23,6 +25,7 @@ export default function Console({ me }: { me: ConsoleMe }) {
   const screen = useRoutes([
     { index: true, element: <Navigate replace to="overview" /> },
     { path: 'overview', element: <OverviewScreen /> },
+    { path: 'review', element: <ReviewScreen /> },
     { path: 'rounds', element: <RoundsScreen /> },
     { path: 'mail', element: <MailScreen /> },
     { path: 'members', element: <MembersScreen /> },

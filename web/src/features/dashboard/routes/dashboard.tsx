@@ -16,6 +16,7 @@ import { ClaimEntry } from '../components/claim-entry';
 import { DashboardHeader } from '../components/dashboard-header';
 import { ExploreMore } from '../components/explore-more';
 import { FiguresNote } from '../components/figures-note';
+import { HeldRewards } from '../components/held-rewards';
 import { ProcessingCard } from '../components/processing-card';
 import { SponsoredClaimCard, useSponsoredClaim } from '../components/sponsored-claim-card';
 import { useDashboardDetails } from '../hooks/use-dashboard-details';
@@ -59,6 +60,7 @@ export function Component() {
         }
       />
       <FiguresNote asOf={details.tokens.asOf} />
+      <HeldRewards />
       {pendingClaim ? (
         <ProcessingCard
           claim={pendingClaim}
