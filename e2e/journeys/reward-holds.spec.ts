@@ -142,7 +142,7 @@ test('a referral held for the community’s check, released by the operator, the
 
   // Review: Ben's joining, with the signal in words; released with a note.
   await steward.goto('/operator/review');
-  const home = steward.getByRole('table', { name: 'Joinings from 127.0.0.0/24' });
+  const home = steward.getByRole('table', { name: 'Joinings: 127.0.0.0/24' });
   const benRow = home.getByRole('row').filter({ hasText: 'ben.' });
   await expect(benRow).toContainText(
     'Signed up from the same network as the member who referred them',

@@ -258,6 +258,11 @@ describe(`rewards held before they are trusted (${testDbKind})`, () => {
       .where('subject_id', '=', friends[3]!)
       .execute();
     expect(flags.map((f) => f.signal)).toContain('referrer_daily_cap');
+    // The operator looks at everyone this referrer brought, and releases them together.
+    const released = await decide({ outcome: 'release', referrer, note: 'a popular neighbour' });
+    expect(released.statusCode, released.body).toBe(200);
+    expect(released.json()).toMatchObject({ subjects: 1, credits: 2 });
+    expect(await statuses(friends[3]!)).toEqual(['signup:released', 'referral1:released']);
   });
 
   it('releases a care home’s sign-ups from one network with one decision', async () => {

@@ -55,7 +55,11 @@ describe('the review queue', () => {
     renderAt('/operator/review');
     const clusters = await screen.findAllByRole('heading', { level: 2 });
     expect(clusters.map((h) => h.textContent)).toEqual(['10.9.8.0/24', '192.0.2.0/24']);
-    const farm = screen.getByRole('table', { name: 'Joinings from 10.9.8.0/24' });
+    const farm = screen.getByRole('table', { name: 'Joinings: 10.9.8.0/24' });
+    // Each member's name leads to their whole history.
+    expect(within(farm).getByRole('link', { name: 'Member b' }).getAttribute('href')).toBe(
+      '/operator/members/b',
+    );
     expect(within(farm).getAllByText('Waits for you')).toHaveLength(2);
     expect(within(farm).getAllByText(/same network as the member who referred them/)).toHaveLength(
       2,
@@ -79,5 +83,16 @@ describe('the review queue', () => {
     expect(
       await screen.findByText('Released 4 credits of every joining from 10.9.8.0/24.'),
     ).toBeTruthy();
+
+    // Grouped by referrer, one decision names the referrer.
+    fireEvent.click(screen.getByRole('button', { name: 'Referrer' }));
+    expect(await screen.findByRole('heading', { name: 'Referred by Rita Referrer' })).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Note for the audit log'), {
+      target: { value: 'one farm' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Void all from this referrer' }));
+    await waitFor(() =>
+      expect(bodies.at(-1)).toEqual({ outcome: 'void', referrer: 'r1', note: 'one farm' }),
+    );
   });
 });

@@ -1,13 +1,16 @@
 // The console's review queue: joinings whose rewards are held, grouped by the network they signed
-// up from, flagged ones first, each with the signals it raised and the credits it would pay. The
-// operator releases or voids one joining or a whole network's, with a note the audit log keeps.
+// up from or by the member who referred them, flagged ones first, each with the signals it raised,
+// the credits it would pay and a link to the member's whole history. The operator releases or voids
+// one joining or a whole group's, with a note the audit log keeps.
 import type { ReviewDecision, ReviewSubject } from '@crw/core/console';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { Button } from '../../../ui/button';
 import card from '../../../ui/card.module.css';
 import { FormMessage } from '../../../ui/form-message';
 import { TextField } from '../../../ui/text-field';
+import { ToggleGroup } from '../../../ui/toggle-group';
 import { notify } from '../../../ui/toaster';
 import { decideHeldRewards, reviewQueueQuery } from '../api/console';
 import { when, number } from './format';
@@ -16,15 +19,45 @@ import styles from './console.module.css';
 const heldCaps = (subjects: ReviewSubject[]) =>
   subjects.reduce((sum, s) => sum + s.credits.reduce((n, c) => n + c.caps, 0), 0);
 
-/** The joinings by network, the clusters with most flagged first. */
-function clusters(subjects: ReviewSubject[]): Array<[string, ReviewSubject[]]> {
-  const byNetwork = new Map<string, ReviewSubject[]>();
+type Grouping = 'network' | 'referrer';
+
+/** A group of joinings: its heading, what a decision on all of it names, and its joinings. */
+interface Group {
+  title: string;
+  target: Omit<ReviewDecision, 'note' | 'outcome'> | null;
+  what: string;
+  subjects: ReviewSubject[];
+}
+
+/** The joinings by network or by referrer, the groups with most flagged first. */
+function groups(subjects: ReviewSubject[], by: Grouping): Group[] {
+  const grouped = new Map<string, Group>();
   for (const s of subjects) {
-    const key = s.network ?? 'Network not kept';
-    byNetwork.set(key, [...(byNetwork.get(key) ?? []), s]);
+    const group: Omit<Group, 'subjects'> =
+      by === 'network'
+        ? s.network
+          ? {
+              title: s.network,
+              target: { network: s.network },
+              what: `every joining from ${s.network}`,
+            }
+          : { title: 'Network not kept', target: null, what: '' }
+        : s.referrer
+          ? {
+              title: `Referred by ${s.referrer.name || 'a member'}`,
+              target: { referrer: s.referrer.id },
+              what: `every joining ${s.referrer.name || 'this member'} referred`,
+            }
+          : { title: 'Joined without a referral', target: null, what: '' };
+    const key = `${group.title}\u0000${JSON.stringify(group.target)}`;
+    const found = grouped.get(key) ?? { ...group, subjects: [] };
+    found.subjects.push(s);
+    grouped.set(key, found);
   }
-  const flagged = (list: ReviewSubject[]) => list.filter((s) => s.flagged).length;
-  return [...byNetwork].sort(([, a], [, b]) => flagged(b) - flagged(a) || b.length - a.length);
+  const flagged = (g: Group) => g.subjects.filter((s) => s.flagged).length;
+  return [...grouped.values()].sort(
+    (a, b) => flagged(b) - flagged(a) || b.subjects.length - a.subjects.length,
+  );
 }
 
 function creditText(subject: ReviewSubject): string {
@@ -39,50 +72,41 @@ function creditText(subject: ReviewSubject): string {
 
 type Decide = (decision: Omit<ReviewDecision, 'note'>, what: string) => void;
 
-function Cluster({
-  network,
-  subjects,
-  decide,
-  busy,
-}: {
-  network: string;
-  subjects: ReviewSubject[];
-  decide: Decide;
-  busy: boolean;
-}) {
+function Cluster({ group, decide, busy }: { group: Group; decide: Decide; busy: boolean }) {
+  const { title, target, what, subjects } = group;
   const flagged = subjects.filter((s) => s.flagged).length;
-  const id = `cluster-${network.replace(/[^a-z0-9]/gi, '-')}`;
-  const kept = network !== 'Network not kept';
+  const id = `cluster-${title.replace(/[^a-z0-9]/gi, '-')}`;
+  const scope = target && 'network' in target ? 'this network' : 'this referrer';
   return (
     <section className={card.card} aria-labelledby={id}>
       <h2 id={id} className={card.cardTitle}>
-        {network}
+        {title}
       </h2>
       <p className={card.muted}>
         {number(subjects.length)} joining{subjects.length === 1 ? '' : 's'} ·{' '}
         {number(heldCaps(subjects))} CAPs held · {number(flagged)} waiting for review
       </p>
-      {kept ? (
+      {target ? (
         <div className={styles.decisions}>
           <Button
             variant="secondary"
             className={card.small}
             disabled={busy}
-            onClick={() => decide({ outcome: 'release', network }, `every joining from ${network}`)}
+            onClick={() => decide({ outcome: 'release', ...target }, what)}
           >
-            Release all from this network
+            Release all from {scope}
           </Button>
           <Button
             variant="secondary"
             className={card.small}
             disabled={busy}
-            onClick={() => decide({ outcome: 'void', network }, `every joining from ${network}`)}
+            onClick={() => decide({ outcome: 'void', ...target }, what)}
           >
-            Void all from this network
+            Void all from {scope}
           </Button>
         </div>
       ) : null}
-      <table className={`${styles.table} ${styles.stack}`} aria-label={`Joinings from ${network}`}>
+      <table className={`${styles.table} ${styles.stack}`} aria-label={`Joinings: ${title}`}>
         <thead>
           <tr>
             <th scope="col">Member</th>
@@ -98,7 +122,9 @@ function Cluster({
             <tr key={s.id}>
               <td data-label="Member">
                 <div>
-                  <strong>{s.name || s.email}</strong>
+                  <Link to={`/operator/members/${encodeURIComponent(s.id)}`}>
+                    <strong>{s.name || s.email}</strong>
+                  </Link>
                   <br />
                   <span className={card.muted}>
                     {s.email} · joined {when(s.joinedAt)}
@@ -158,6 +184,7 @@ export function ReviewScreen() {
   const client = useQueryClient();
   const queue = useQuery(reviewQueueQuery);
   const [note, setNote] = useState('');
+  const [by, setBy] = useState<Grouping>('network');
   const [noteError, setNoteError] = useState<string | null>(null);
   const decision = useMutation({
     mutationFn: ({ body }: { body: ReviewDecision; what: string }) => decideHeldRewards(body),
@@ -207,16 +234,26 @@ export function ReviewScreen() {
           error={noteError}
         />
       </div>
+      <div className={styles.toolbar}>
+        <ToggleGroup
+          label="Group joinings by"
+          value={by}
+          onChange={setBy}
+          options={[
+            ['network', 'Network'],
+            ['referrer', 'Referrer'],
+          ]}
+        />
+      </div>
       <FormMessage error={queue.isError ? queue.error.message : null} />
       {queue.isPending ? <p className={card.muted}>Loading the held rewards…</p> : null}
       {queue.data && subjects.length === 0 ? (
         <p className={card.muted}>Nothing is held: every reward counts.</p>
       ) : null}
-      {clusters(subjects).map(([network, list]) => (
+      {groups(subjects, by).map((group) => (
         <Cluster
-          key={network}
-          network={network}
-          subjects={list}
+          key={`${group.title}-${JSON.stringify(group.target)}`}
+          group={group}
           decide={decide}
           busy={decision.isPending}
         />
