@@ -374,6 +374,20 @@ describe(`rewards held before they are trusted (${testDbKind})`, () => {
     });
   });
 
+  it('voids a joining released by time that no round has counted yet, taking its CAPs back out of the balances', async () => {
+    const referrer = await joinFrom('198.22.0.1');
+    const friend = await joinFrom('198.22.50.1', referrer);
+    await holdEnds([referrer, friend]);
+    expect(await balances(referrer)).toEqual({ caps: 300 });
+    const voided = await decide({ outcome: 'void', subjects: [friend], note: 'found later' });
+    expect(voided.statusCode, voided.body).toBe(200);
+    expect(voided.json()).toEqual({ subjects: 1, credits: 2 });
+    expect(await statuses(friend)).toEqual(['signup:void', 'referral1:void']);
+    expect(await balances(referrer)).toEqual({ caps: 200 });
+    expect(await balances(friend)).toEqual({ caps: 0 });
+    expect((await nextRoundMembers()).has(friend)).toBe(false);
+  });
+
   it('refuses a decision without a note, with two targets, or from a member', async () => {
     expect((await decide({ outcome: 'release', network: 'x', note: '' })).statusCode).toBe(400);
     expect(
