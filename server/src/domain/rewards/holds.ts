@@ -166,10 +166,7 @@ export class RoundBeingPublished extends Error {
 
 /** A void the rounds already paid: a published amount is never taken back (leaves only grow). */
 export class CreditInRound extends Error {
-  constructor(
-    readonly memberId: string,
-    readonly round: number,
-  ) {
+  constructor(readonly round: number) {
     super(
       `A credit of this joining was released before round ${round} was made, so that round pays it, ` +
         'and a published round cannot take back what it pays. Leave this member out and void the ' +
@@ -205,13 +202,13 @@ export async function decideHeldRewards(
   if (!(await lock.tryAcquire())) throw new RoundBeingPublished();
   try {
     return await db.transaction().execute(async (trx) => {
-      const inRound = await sql<{ subject_id: string; round_index: number }>`
-        SELECT l.subject_id, min(r.round_index) AS round_index
+      const inRound = await sql<{ round_index: number }>`
+        SELECT min(r.round_index) AS round_index
           FROM reward_ledger l JOIN distribution_rounds r ON r.created_at >= l.settled_at
          WHERE l.subject_id = ANY(${subjects}) AND l.status = 'released'
-         GROUP BY l.subject_id LIMIT 1`.execute(trx);
+        HAVING count(*) > 0`.execute(trx);
       const paid = inRound.rows[0];
-      if (paid) throw new CreditInRound(paid.subject_id, Number(paid.round_index));
+      if (paid) throw new CreditInRound(Number(paid.round_index));
       const reversed = await sql<{ n: number }>`
         WITH voided AS (
           UPDATE reward_ledger SET status = 'void', settled_at = now(), decision_note = ${decision.note}
