@@ -3,6 +3,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures/test';
 import {
   confirmByMail,
+  fillRegisterForm,
   newEmail,
   readPhrase,
   registerOnRegisterScreen,
@@ -16,6 +17,10 @@ import { expectNoSecrets, recordRequests } from '../fixtures/secrets';
 
 const PASSWORD = 'Sunny-Meadow-42';
 
+// Traces off here: a trace's DOM snapshots run on the page's thread, and the sign-up journey below
+// measures that thread's longest task.
+test.use({ trace: 'off' });
+
 test.describe('join: sign up, keep the phrase, confirm, sign in', () => {
   test('from /register: wallet made in the browser, phrase confirmed, mail link signs in to the dashboard', async ({
     page,
@@ -24,10 +29,13 @@ test.describe('join: sign up, keep the phrase, confirm, sign in', () => {
     const email = newEmail('register');
     const sent = recordRequests(page);
     const longTasks = await watchLongTasks(page);
-    const phrase = await registerOnRegisterScreen(page, email, PASSWORD, () =>
-      page.evaluate(() => ((window as unknown as { __since: number }).__since = performance.now())),
+    await fillRegisterForm(page, email, PASSWORD);
+    await page.getByLabel('Confirm password', { exact: true }).press('Enter');
+    await page.waitForURL(/\/mnemonic$/, { timeout: 120_000 });
+    expect(await longTasks(), 'longest main-thread task from send to phrase (ms)').toBeLessThan(
+      100,
     );
-    expect(await longTasks(), 'longest main-thread task during sign-up (ms)').toBeLessThan(100);
+    const phrase = await saveAndConfirmPhrase(page);
 
     await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
     await expect(
@@ -177,7 +185,13 @@ test.describe('join: sign up, keep the phrase, confirm, sign in', () => {
   });
 });
 
-/** Records main-thread long tasks from now on; the returned function gives the longest, in ms. */
+/**
+ * Records the page's long tasks from the form's submission on; the returned function gives the
+ * longest, in ms. Playwright's own work in the page is kept out of the window: finding the button
+ * (accessible names of the whole page) happens before the submit event, the window ends by
+ * waiting for the URL (no polling in the page), and this file records no trace (its DOM snapshots
+ * run on the page's thread).
+ */
 async function watchLongTasks(page: Page) {
   await page.addInitScript(() => {
     const w = window as unknown as { __tasks: Array<[number, number]>; __since: number };
@@ -186,14 +200,18 @@ async function watchLongTasks(page: Page) {
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) w.__tasks.push([entry.startTime, entry.duration]);
     }).observe({ type: 'longtask', buffered: true });
+    const sent = () => (w.__since = Math.min(w.__since, performance.now()));
+    document.addEventListener('submit', sent, { capture: true });
   });
-  // Only tasks that start after the member pressed the button count (page load is not sign-up).
+  // A task counts if it ends after the submission began (the one that handles it included).
   return () =>
     page.evaluate(() => {
       const w = window as unknown as { __tasks: Array<[number, number]>; __since: number };
       return Math.max(
         0,
-        ...w.__tasks.filter(([start]) => start >= w.__since).map(([, duration]) => duration),
+        ...w.__tasks
+          .filter(([start, duration]) => start + duration >= w.__since)
+          .map(([, duration]) => duration),
       );
     });
 }

@@ -12,8 +12,19 @@ import type { EncryptedWallet, WalletResult, WalletTask, WorkerMessage } from '.
 
 const PATH = "m/44'/60'/0'/0/0";
 const post = (message: WorkerMessage) => self.postMessage(message);
-const progress = (from: number, to: number) => (fraction: number) =>
-  post({ type: 'progress', fraction: from + (to - from) * fraction });
+/**
+ * Reports progress from `from` to `to`, at most once per percent: scrypt calls back thousands of
+ * times, and a message each would keep the page's thread re-rendering the bar.
+ */
+const progress = (from: number, to: number) => {
+  let last = -1;
+  return (fraction: number) => {
+    const percent = Math.floor(fraction * 100);
+    if (percent === last) return;
+    last = percent;
+    post({ type: 'progress', fraction: from + (to - from) * fraction });
+  };
+};
 
 class TaskFailure extends Error {
   constructor(
