@@ -23,6 +23,7 @@ import { requeueVanishedBatches } from './domain/sponsorship/lost-batches';
 import { Relayer, relayerSettings } from './domain/sponsorship/relayer';
 import { parseEther } from 'ethers';
 import { LeaderLoop } from './lib/leader-loop';
+import { LOCK_KEYS } from './infra/db/lock-keys';
 import { releaseDueCredits, writeRewardPolicy } from './domain/rewards/holds';
 import { devMailboxTransport, smtpTransport, type MailTransport } from './infra/mail/transports';
 
@@ -199,6 +200,8 @@ export async function openServices(
       if (released > 0) log.info({ released }, 'held rewards released');
     },
     waitMs: () => REWARD_RELEASE_INTERVAL_MS,
+    // One process at a time: the cash-out scan moves a cursor two processes would both read.
+    lock: database.leaderLock(LOCK_KEYS.rewardRelease),
     onError: (error) => log.error({ err: error }, 'releasing held rewards failed'),
   });
   await rewardRelease.start();

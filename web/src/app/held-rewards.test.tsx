@@ -1,6 +1,6 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { renderAt, serveMember, appTestHooks } from '../test-fixtures';
+import { appTestHooks, member, renderAt, serveMember } from '../test-fixtures';
 
 appTestHooks();
 
@@ -53,5 +53,30 @@ describe('held rewards on the dashboard', () => {
     renderAt('/dashboard');
     await screen.findByRole('heading', { name: /Hello/ });
     expect(screen.queryByRole('region', { name: /on hold|Not credited/ })).toBeNull();
+  });
+
+  it.each([
+    ['held', 'They count towards your REME from 28 Nov.'],
+    ['review', 'They count towards your REME once a community organiser has checked them.'],
+  ])('the welcome notice says when a joining bonus that is %s will count', async (state, then) => {
+    localStorage.setItem('refferal', 'true');
+    serveMember(
+      () => ({ ...member, firstTimeReferral: true }),
+      held([
+        {
+          caps: 200,
+          kind: 'signup',
+          level: null,
+          state,
+          releaseAt: '2026-11-28T09:00:00.000Z',
+          at: '2026-11-25T09:00:00.000Z',
+        },
+      ]),
+    );
+    renderAt('/dashboard');
+    const notice = await screen.findByText(/Congratulations you've earned 200 CAPs\./);
+    await waitFor(() =>
+      expect(notice.textContent).toBe(`Congratulations you've earned 200 CAPs. ${then}`),
+    );
   });
 });

@@ -11,4 +11,6 @@ export const LOCK_KEYS = {
   relayer: 73_022_029,
   /** Checking a sponsored claim against the day's budget and queueing it: one at a time. */
   sponsorBudget: 73_022_030,
+  /** Releasing held rewards and flagging cash-outs: the process that holds it does it. */
+  rewardRelease: 73_022_031,
 } as const;

@@ -9,7 +9,7 @@ import { CardSection } from '../../../ui/card-section';
 import card from '../../../ui/card.module.css';
 import styles from './dashboard.module.css';
 
-const heldRewardsQuery = {
+export const heldRewardsQuery = {
   queryKey: ['held-rewards'],
   queryFn: () => apiFetch('/api/rewards/held', heldRewardsResponse),
 };
@@ -55,9 +55,25 @@ function Line({ item }: { item: HeldReward }) {
   );
 }
 
+/** When a held joining bonus will count, in a sentence; null when it counts already. */
+export function useJoiningBonusWait(): string | null {
+  const held = useQuery(heldRewardsQuery);
+  const bonus = held.data?.items.find((item) => item.kind === 'signup' && item.state !== 'void');
+  if (!bonus) return null;
+  return bonus.state === 'review'
+    ? 'They count towards your REME once a community organiser has checked them.'
+    : `They count towards your REME from ${day.format(new Date(bonus.releaseAt!))}.`;
+}
+
 /** Nothing at all when every credit counts. */
 export function HeldRewards() {
-  const held = useQuery({ ...heldRewardsQuery, refetchInterval: DASHBOARD_REFRESH_MS });
+  // Every new or settled credit comes with a member event (which refetches every query); the poll
+  // is only the fallback while something waits, so most dashboards never ask for this again.
+  const held = useQuery({
+    ...heldRewardsQuery,
+    refetchInterval: (query) =>
+      query.state.data?.items.some((item) => item.state !== 'void') ? DASHBOARD_REFRESH_MS : false,
+  });
   const items = held.data?.items ?? [];
   if (items.length === 0) return null;
   const waiting = items.filter((item) => item.state !== 'void');

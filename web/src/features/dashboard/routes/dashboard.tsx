@@ -16,7 +16,7 @@ import { ClaimEntry } from '../components/claim-entry';
 import { DashboardHeader } from '../components/dashboard-header';
 import { ExploreMore } from '../components/explore-more';
 import { FiguresNote } from '../components/figures-note';
-import { HeldRewards } from '../components/held-rewards';
+import { HeldRewards, useJoiningBonusWait } from '../components/held-rewards';
 import { ProcessingCard } from '../components/processing-card';
 import { SponsoredClaimCard, useSponsoredClaim } from '../components/sponsored-claim-card';
 import { useDashboardDetails } from '../hooks/use-dashboard-details';
@@ -45,12 +45,7 @@ export function Component() {
       <DashboardHeader />
       <h1 className={card.title}>Hello, {greetingName(details)}</h1>
       <p className={card.muted}>Your rewards wallet</p>
-      {notice ? (
-        // The registration CAPs as the breakdown counts them (the original said 20: docs/product.md).
-        <p role="status" className={callout.success}>
-          Congratulations you&apos;ve earned {SIGNUP_CAPS} CAPs.
-        </p>
-      ) : null}
+      {notice ? <WelcomeNotice /> : null}
       <BalanceCard
         details={details}
         claimPending={
@@ -76,5 +71,16 @@ export function Component() {
       <ExploreMore />
       <ExpertDetails />
     </main>
+  );
+}
+
+/** The registration CAPs as the breakdown counts them (the original said 20: docs/product.md), and
+ * when they count if they are still held. */
+function WelcomeNotice() {
+  const wait = useJoiningBonusWait();
+  return (
+    <p role="status" className={callout.success}>
+      Congratulations you&apos;ve earned {SIGNUP_CAPS} CAPs.{wait ? ` ${wait}` : ''}
+    </p>
   );
 }
