@@ -53,7 +53,11 @@ afterAll(() => t?.close());
 const db = () => t.services.database.db;
 
 /** Registers from `ip` (a browser on a phone-sized screen) and opens the mailed link. */
-async function joinFrom(ip: string, referrer?: string): Promise<string> {
+async function joinFrom(
+  ip: string,
+  referrer?: string,
+  { opensApp = true, screen = '412x915' } = {},
+): Promise<string> {
   const keys = await cloneMemberKeys(base);
   const code = referrer ? await codeOf(referrer) : undefined;
   const res = await t.app.inject({
@@ -62,12 +66,17 @@ async function joinFrom(ip: string, referrer?: string): Promise<string> {
     remoteAddress: ip,
     headers: { 'user-agent': 'Mozilla/5.0 (Linux; Android 14) Chrome/120.0 Mobile Safari/537.36' },
     payload: await registerBody(t.app, keys, {
-      device: { screen: '412x915', timeZone: 'Europe/London' },
+      device: { screen, timeZone: 'Europe/London' },
       ...(code ? { referralCode: code } : {}),
     }),
   });
   expect(res.statusCode, res.body).toBe(201);
-  await openConfirmationLink(t.app, db(), keys.email, ip);
+  const cookie = await openConfirmationLink(t.app, db(), keys.email, ip);
+  // The link signs the member in; a person lands on the dashboard, which asks for their details.
+  if (opensApp) {
+    const me = await t.app.inject({ method: 'GET', url: '/api/me', headers: { cookie } });
+    expect(me.statusCode, me.body).toBe(200);
+  }
   const userId = res.json().userId as string;
   keysOf.set(userId, keys);
   return userId;
@@ -162,6 +171,7 @@ describe(`rewards held before they are trusted (${testDbKind})`, () => {
       network: '198.51.100.0/24',
       deviceClass: expect.stringMatching(/^[0-9a-f]{64}$/) as string,
       createdAt: expect.any(String) as string,
+      openedAt: expect.any(String) as string,
     });
 
     await holdEnds([a, b]);
@@ -386,6 +396,40 @@ describe(`rewards held before they are trusted (${testDbKind})`, () => {
     expect(await balances(referrer)).toEqual({ caps: 200 });
     expect(await balances(friend)).toEqual({ caps: 0 });
     expect((await nextRoundMembers()).has(friend)).toBe(false);
+  });
+
+  it('flags a joining whose member never opened the app after the confirmation link signed them in — a weight that alone holds nothing', async () => {
+    const opened = await joinFrom('198.51.100.91', undefined, { screen: '390x844' });
+    const silent = await joinFrom('198.51.100.92', undefined, {
+      opensApp: false,
+      screen: '360x800',
+    });
+    await holdEnds([opened, silent]);
+    const flags = await db()
+      .selectFrom('reward_flags')
+      .select(['subject_id', 'signal', 'weight'])
+      .where('subject_id', 'in', [opened, silent])
+      .execute();
+    expect(flags).toEqual([{ subject_id: silent, signal: 'never_opened', weight: 1 }]);
+    expect(await statuses(opened)).toEqual(['signup:released']);
+    expect(await statuses(silent)).toEqual(['signup:released']);
+
+    // With one more signal of its own it waits for an operator, who reads why.
+    const first = await joinFrom('198.51.100.93', undefined, { screen: '1x1' });
+    const twin = await joinFrom('198.51.100.94', undefined, { opensApp: false, screen: '1x1' });
+    await sql`INSERT INTO reward_flags (subject_id, signal, weight, detail)
+              VALUES (${twin}, 'same_device_class', 1, 'test')`.execute(db());
+    await holdEnds([first, twin]);
+    expect(await statuses(twin)).toEqual(['signup:held']);
+    const queue = (await review()).json() as {
+      subjects: Array<{ id: string; flags: Array<{ signal: string; reason: string }> }>;
+    };
+    expect(queue.subjects.find((s) => s.id === twin)?.flags).toContainEqual(
+      expect.objectContaining({
+        signal: 'never_opened',
+        reason: 'Never opened the app after confirming their address',
+      }),
+    );
   });
 
   it('refuses a decision without a note, with two targets, or from a member', async () => {

@@ -77,7 +77,13 @@ export const accountExportResponse = z.object({
   /** What the sign-up looked like, kept while its rewards are held: the network's prefix and the
    * hashed class of the browser (docs/operations.md#the-signals); null once deleted. */
   signupSignals: z.nullable(
-    z.object({ network: z.string(), deviceClass: z.nullable(z.string()), createdAt: z.string() }),
+    z.object({
+      network: z.string(),
+      deviceClass: z.nullable(z.string()),
+      createdAt: z.string(),
+      /** When the member first opened the app after signing up. */
+      openedAt: z.nullable(z.string()),
+    }),
   ),
   claims: z.object({
     /** Claims the chain recorded for the member's wallet (the follower's index). */

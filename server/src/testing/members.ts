@@ -183,13 +183,14 @@ export async function joinAndConfirm(
   return res.json().userId as string;
 }
 
-/** Opens the confirmation link last mailed to `email` (from `remoteAddress` when given). */
+/** Opens the confirmation link last mailed to `email` (from `remoteAddress` when given); the
+ * session cookie it signs the member in with. */
 export async function openConfirmationLink(
   app: FastifyInstance,
   db: Kysely<DB>,
   email: string,
   remoteAddress?: string,
-): Promise<void> {
+): Promise<string> {
   const { text_body: text } = await db
     .selectFrom('mail_outbox')
     .select('text_body')
@@ -203,6 +204,7 @@ export async function openConfirmationLink(
     ...(remoteAddress ? { remoteAddress } : {}),
   });
   if (confirmed.statusCode !== 302) throw new Error(`confirm: ${confirmed.statusCode}`);
+  return cookieOf(confirmed.headers['set-cookie']);
 }
 
 export async function signedInCookie(app: FastifyInstance, keys: MemberKeys): Promise<string> {

@@ -155,7 +155,7 @@ export async function exportOf(
     .execute();
   const signals = await db
     .selectFrom('signup_signals')
-    .select(['network', 'device_class', 'created_at'])
+    .select(['network', 'device_class', 'created_at', 'opened_at'])
     .where('user_id', '=', userId)
     .executeTakeFirst();
   const registration = Number(caps?.signup_caps ?? 0);
@@ -202,6 +202,7 @@ export async function exportOf(
           network: signals.network,
           deviceClass: signals.device_class,
           createdAt: iso(signals.created_at),
+          openedAt: signals.opened_at ? iso(signals.opened_at) : null,
         }
       : null,
     claims: {

@@ -2,6 +2,8 @@
 // came from and a coarse class of the browser — its family and system, the screen size and the
 // time zone — hashed, so it says "the same kind of browser" and never who.
 import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../infra/db/schema';
 
 export interface SignupSignals {
   network: string;
@@ -39,4 +41,15 @@ export function deviceClass(
     device.timeZone,
   ];
   return createHash('sha256').update(parts.join('|')).digest('hex');
+}
+
+/** The member opened the app: the first time marks the sign-up (no write after that), so the
+ * joining is not flagged never_opened when its hold ends. */
+export async function markAppOpened(db: Kysely<DB>, userId: string): Promise<void> {
+  await db
+    .updateTable('signup_signals')
+    .set({ opened_at: new Date() })
+    .where('user_id', '=', userId)
+    .where('opened_at', 'is', null)
+    .execute();
 }

@@ -19,6 +19,7 @@ export const SIGNAL_REASONS: Record<string, string> = {
   referrer_daily_cap: 'Their referrer passed the daily number of referral credits',
   referred_flagged_member: 'A member they referred was flagged',
   cash_out: 'REME from several members’ wallets went to one address outside the community',
+  never_opened: 'Never opened the app after confirming their address',
 };
 
 /** Writes the policy this server was started with where the database's functions read it. */

@@ -54,6 +54,8 @@ export interface SignupSignalsTable {
   network: string;
   device_class: string | null;
   created_at: CreatedAt;
+  /** When the member first asked for their details after signing up (migration 0029). */
+  opened_at: Date | null;
 }
 
 /** The signals a joining raised, each with its weight. */

@@ -24,7 +24,7 @@ import { tokenFigures } from '../../../domain/distribution/claims';
 import { readMember, storeKeystore } from '../../../domain/members/member';
 import { emailTaken, refuseDisposable, registerMember } from '../../../domain/members/registration';
 import { memberHolds } from '../../../domain/rewards/holds';
-import { deviceClass } from '../../../domain/members/sign-up-signals';
+import { deviceClass, markAppOpened } from '../../../domain/members/sign-up-signals';
 import { signupNetwork } from '../../guards/client-network';
 import { accountLifecycleRoutes } from './lifecycle';
 import {
@@ -154,7 +154,10 @@ export const accountRoutes =
             let row = fresh ? undefined : memberCache.get(userId);
             if (!row) {
               const epoch = memberCache.epoch();
-              row = await readMember(database.db, userId);
+              [row] = await Promise.all([
+                readMember(database.db, userId),
+                markAppOpened(database.db, userId),
+              ]);
               if (!row) throw new AppError(401, 'unauthorized');
               memberCache.keep(userId, row, epoch);
             }
