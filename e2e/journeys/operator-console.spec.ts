@@ -3,11 +3,11 @@
 // a care action credited on their page, and both actions in the audit log. A member who opens
 // /operator is told it is not for them and never downloads the console's code.
 import type { BrowserContext, Page } from '@playwright/test';
-import { TOTP } from 'otpauth';
 import { joinThroughApi, newEmail } from '../fixtures/member';
 import { ops } from '../fixtures/ops';
 import { capture } from '../fixtures/screens';
 import { expect, test } from '../fixtures/test';
+import { turnOnTwoFactor } from '../fixtures/two-factor';
 
 const PASSWORD = 'Steady-Hands-42';
 
@@ -62,15 +62,7 @@ test('an operator turns on two-factor, finds a member, credits a care action, an
   await capture(page, 'operator-two-factor-required');
   await page.getByRole('link', { name: 'Set up two-factor sign-in on your account page' }).click();
   await expect(page).toHaveURL(/\/account$/);
-  const section = page.getByRole('region', { name: /Two-factor sign-in/ });
-  await section.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
-  await section.getByLabel('Your password', { exact: true }).fill(PASSWORD);
-  await section.getByRole('button', { name: 'Continue' }).click();
-  const secret = (await section.getByTestId('totp-secret').textContent())!.replace(/\s+/g, '');
-  const totp = new TOTP({ secret, digits: 6, period: 30 });
-  await section.getByLabel('Code from your app').fill(totp.generate());
-  await section.getByRole('button', { name: 'Turn on', exact: true }).click();
-  await expect(section.getByText('Two-factor sign-in is on.')).toBeVisible();
+  await turnOnTwoFactor(page, PASSWORD);
 
   // The session that passed the code opens the console; its code loads now.
   const operatorScripts = scriptsLoaded(page.context());

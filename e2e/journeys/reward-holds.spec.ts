@@ -14,7 +14,6 @@ import {
   type Browser,
   type Page,
 } from '@playwright/test';
-import { TOTP } from 'otpauth';
 import {
   cloneMemberKeys,
   makeMemberKeys,
@@ -30,6 +29,7 @@ import {
 import { joinThroughApi, newEmail, waitForMail } from '../fixtures/member';
 import { capture } from '../fixtures/screens';
 import { expect, test } from '../fixtures/test';
+import { turnOnTwoFactor } from '../fixtures/two-factor';
 
 const OPERATOR_KEY = 'reward-holds-journey-operator-key-0123456789';
 const PASSWORD = 'Kind-Neighbours-7';
@@ -130,15 +130,7 @@ test('a referral held for the community’s check, released by the operator, the
     ).status(),
   ).toBe(200);
   await steward.goto('/account');
-  const section = steward.getByRole('region', { name: /Two-factor sign-in/ });
-  await section.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
-  await section.getByLabel('Your password', { exact: true }).fill(PASSWORD);
-  await section.getByRole('button', { name: 'Continue' }).click();
-  const secret = (await section.getByTestId('totp-secret').textContent())!.replace(/\s+/g, '');
-  const totp = new TOTP({ secret, digits: 6, period: 30 });
-  await section.getByLabel('Code from your app').fill(totp.generate());
-  await section.getByRole('button', { name: 'Turn on', exact: true }).click();
-  await expect(section.getByText('Two-factor sign-in is on.')).toBeVisible();
+  await turnOnTwoFactor(steward, PASSWORD);
 
   // Review: Ben's joining, with the signal in words; released with a note.
   await steward.goto('/operator/review');
