@@ -230,6 +230,8 @@ describe(`rewards held before they are trusted (${testDbKind})`, () => {
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toMatchObject({ code: 'credit_in_published_round' });
     expect(refused.json().message).toMatch(/round \d+/);
+    // It names whom to leave out.
+    expect(refused.json().message).toContain(keysOf.get(root)!.email);
     expect((await statuses(farm[1]!)).every((s) => s.endsWith(':held'))).toBe(true);
 
     const voided = await decide({ outcome: 'void', network: '10.9.8.0/24', note: 'one farm' });

@@ -167,11 +167,16 @@ export class RoundBeingPublished extends Error {
 
 /** A void the rounds already paid: a published amount is never taken back (leaves only grow). */
 export class CreditInRound extends Error {
-  constructor(readonly round: number) {
+  constructor(
+    readonly round: number,
+    /** The e-mail addresses of the joinings whose credits a round pays. */
+    readonly members: string[],
+  ) {
     super(
-      `A credit of this joining was released before round ${round} was made, so that round pays it, ` +
-        'and a published round cannot take back what it pays. Leave this member out and void the ' +
-        'others: what is still held can be voided.',
+      `A credit of ${members.join(', ')} was released before round ${round} was made, so that ` +
+        'round pays it, and a published round cannot take back what it pays. Leave ' +
+        (members.length === 1 ? 'this member' : 'these members') +
+        ' out and void the others: what is still held can be voided.',
     );
   }
 }
@@ -203,13 +208,14 @@ export async function decideHeldRewards(
   if (!(await lock.tryAcquire())) throw new RoundBeingPublished();
   try {
     return await db.transaction().execute(async (trx) => {
-      const inRound = await sql<{ round_index: number }>`
-        SELECT min(r.round_index) AS round_index
+      const inRound = await sql<{ round_index: number; members: string[] }>`
+        SELECT min(r.round_index) AS round_index, array_agg(DISTINCT u.email ORDER BY u.email) AS members
           FROM reward_ledger l JOIN distribution_rounds r ON r.created_at >= l.settled_at
+          JOIN "user" u ON u.id = l.subject_id
          WHERE l.subject_id = ANY(${subjects}) AND l.status = 'released'
         HAVING count(*) > 0`.execute(trx);
       const paid = inRound.rows[0];
-      if (paid) throw new CreditInRound(Number(paid.round_index));
+      if (paid) throw new CreditInRound(Number(paid.round_index), paid.members);
       const reversed = await sql<{ n: number }>`
         WITH voided AS (
           UPDATE reward_ledger SET status = 'void', settled_at = now(), decision_note = ${decision.note}
