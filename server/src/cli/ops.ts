@@ -2,9 +2,7 @@
 // never a second opener of its database. `deploy` alone talks to the chain, before any
 // server runs.
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   careActionConflictResponse,
@@ -20,7 +18,7 @@ import {
 import { operatorRoleResponse } from '@crw/core/console';
 import { formatEther } from 'ethers';
 import type * as z from 'zod/mini';
-import { OPERATOR_KEY_FILE } from '../infra/identity/operator-key';
+import { operatorKey, serverUrl } from './operator-api';
 import { DEFAULT_CONFIRMATIONS, DEFAULT_SUPPLY } from './deploy/deploy-settings';
 
 const usage = `Usage: npm run ops -- <command> [options]
@@ -52,6 +50,16 @@ Commands:
   fund-distributor
       Send the distributor, from the operator's REME, what the current round owes beyond what it
       holds (the shortfall /metrics reports as crw_distributor_shortfall_wei); nothing when none.
+  backup [--out <file>] [--passphrase-file <file>]
+      Ask the running server for a backup: its database (the embedded one copied between two
+      transactions, no stop; PostgreSQL through pg_dump) and the key files of DATA_DIR, with a
+      manifest and checksums, checked here and written 0600 (never over a file). With
+      BACKUP_PASSPHRASE or --passphrase-file (12 characters or more) it is encrypted (age).
+  restore <file> [--passphrase-file <file>]
+      With no server running: restore a backup into an empty DATA_DIR (embedded) or the empty
+      database at DATABASE_URL. Refuses a changed or damaged archive, a wrong passphrase, a newer
+      schema, another chain or other contracts, and a folder or database that is not empty; says
+      what the backup cannot bring back.
   fund <address> <eth>
       Development chain only: send ETH from the faucet to an address (e.g. fund 0xabc… 0.05).
 
@@ -59,21 +67,9 @@ Environment (deploy: CHAIN_RPC_URL, OPERATOR_PRIVATE_KEY, DATA_DIR):
   SERVER_URL        the running server (default http://localhost:3000)
   OPERATOR_API_KEY  the operator key (default: read from DATA_DIR/operator-key, DATA_DIR default ./data)`;
 
-async function operatorKey(): Promise<string> {
-  if (process.env.OPERATOR_API_KEY) return process.env.OPERATOR_API_KEY;
-  const file = path.join(path.resolve(process.env.DATA_DIR ?? './data'), OPERATOR_KEY_FILE);
-  try {
-    return (await readFile(file, 'utf8')).trim();
-  } catch {
-    throw new Error(
-      `No OPERATOR_API_KEY and no key file at ${file}. Start the server once, or set OPERATOR_API_KEY.`,
-    );
-  }
-}
-
 /** One operator API call; the answer is parsed with the API's own schema (core/src/api). */
 async function call<T>(pathname: string, schema: z.ZodMiniType<T>, body?: unknown): Promise<T> {
-  const server = (process.env.SERVER_URL ?? 'http://localhost:3000').replace(/\/$/, '');
+  const server = serverUrl();
   let response: Response;
   try {
     response = await fetch(`${server}${pathname}`, {
@@ -236,6 +232,8 @@ if (existsSync('.env')) process.loadEnvFile('.env');
 const [command, ...rest] = process.argv.slice(2);
 try {
   if (command === 'deploy') await (await import('./deploy/deploy-command')).deploy(rest);
+  else if (command === 'backup') await (await import('./backup-command')).backup(rest);
+  else if (command === 'restore') await (await import('./backup-command')).restore(rest);
   else if (command === 'care-action') await careAction(rest);
   else if (command === 'distribute') await distribute(rest);
   else if (command === 'fund') await fund(rest);

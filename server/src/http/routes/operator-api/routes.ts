@@ -16,6 +16,7 @@ import {
 } from '@crw/core';
 import { operatorRoleRequest, operatorRoleResponse } from '@crw/core/console';
 import { parseEther, type AbstractProvider } from 'ethers';
+import type { FastifyTypeProviderDefault } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../../app-error';
 import { requireOperator } from '../../guards/bearer';
@@ -31,6 +32,7 @@ import { relayerStatus, sponsorSettings } from '../../../domain/sponsorship/spon
 import { API_KEY_ACTOR, recordAudit } from '../../../domain/operators/audit';
 import { creditCareAction } from '../../../domain/rewards/care-actions';
 import { setOperatorRole } from '../../../domain/operators/roles';
+import { backupPglite, backupPostgres } from '../../../domain/operators/backup';
 
 /** A plain transfer costs 21,000 gas: refuse (400) what `from` cannot pay with its fee, before signing. */
 async function expectFunds(
@@ -220,6 +222,37 @@ export const operatorRoutes =
         },
       },
       async () => relayerStatus(db, sponsorSettings(services.config), services.relayer),
+    );
+
+    // The archive is bytes, not JSON: the default type provider lets the reply send a Buffer.
+    app.withTypeProvider<FastifyTypeProviderDefault>().get(
+      '/backup',
+      {
+        schema: {
+          summary:
+            'A backup archive: the database (PGlite between two transactions, or pg_dump) and the keys of DATA_DIR',
+          security: [{ bearerAuth: [] }],
+          response: { 401: errorResponse },
+        },
+      },
+      async (request, reply) => {
+        const { database, config } = services;
+        const archive =
+          database.kind === 'pglite'
+            ? await backupPglite(database, config)
+            : await backupPostgres(
+                database,
+                config.DATABASE_MIGRATION_URL ?? config.DATABASE_URL!,
+                config,
+              );
+        await recordAudit(db, request, API_KEY_ACTOR, 'backup.made', null, {
+          bytes: archive.length,
+        });
+        return reply
+          .header('content-type', 'application/gzip')
+          .header('cache-control', 'no-store')
+          .send(archive);
+      },
     );
 
     app.post(

@@ -1,0 +1,240 @@
+// Backups on the embedded default (docs/operations.md#backups), with the real server process and
+// the real CLI: members join, a round publishes, one claims; `ops backup` while sign-ups go on;
+// DATA_DIR is deleted; `ops restore`; the server starts again from it. Every member the backup
+// holds signs in to the same figures, the chain (replayed from the database's journal) still pays a
+// member who had not claimed, and nothing is half there. Then what a restore refuses.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sendClaim } from './helpers/chain-client';
+import {
+  cloneMemberKeys,
+  cookieOf,
+  makeMemberKeys,
+  registerBody,
+  type MemberKeys,
+} from './helpers/members';
+import {
+  repoRoot,
+  spawnServer,
+  waitForHealthy,
+  type ServerProcess,
+} from './helpers/server-process';
+import { freePort } from './helpers/smtp-peer';
+import { fixtureWebDist } from './helpers/test-app';
+import { testDbKind } from './helpers/test-database';
+import { until } from './helpers/until';
+
+const work = mkdtempSync(path.join(tmpdir(), 'crw-backup-test-'));
+const dataDir = path.join(work, 'data');
+const PASSPHRASE = 'correct horse battery staple';
+const servers: ServerProcess[] = [];
+afterAll(async () => {
+  for (const s of servers) await s.stop('SIGKILL');
+  await rm(work, { recursive: true, force: true });
+});
+
+async function start(port: string): Promise<ServerProcess> {
+  const server = spawnServer({ DATA_DIR: dataDir, WEB_DIST_DIR: fixtureWebDist(), PORT: port });
+  servers.push(server);
+  await waitForHealthy(server);
+  return server;
+}
+
+function ops(serverUrl: string, env: Record<string, string>, ...args: string[]) {
+  return promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', 'server/src/cli/ops.ts', ...args],
+    {
+      cwd: repoRoot,
+      env: {
+        PATH: process.env.PATH ?? '',
+        SERVER_URL: serverUrl,
+        DATA_DIR: dataDir,
+        ...env,
+      },
+    },
+  );
+}
+
+async function join(url: string, keys: MemberKeys): Promise<void> {
+  const res = await fetch(`${url}/api/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(await registerBody(url, keys)),
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
+  let link: string | undefined;
+  await until(
+    async () => {
+      const { messages } = (await (
+        await fetch(`${url}/dev/mail.json?to=${encodeURIComponent(keys.email)}`)
+      ).json()) as { messages: { links: string[] }[] };
+      link = messages[0]?.links.find((l) => l.includes('verify-email'));
+      return link !== undefined;
+    },
+    { timeoutMs: 10_000, intervalMs: 100, what: 'the confirmation mail' },
+  );
+  const confirm = new URL(link!);
+  const opened = await fetch(`${url}${confirm.pathname}${confirm.search}`, { redirect: 'manual' });
+  expect(opened.status).toBe(302);
+}
+
+/** Signs in; null when the server does not know the member. */
+async function signIn(url: string, keys: MemberKeys): Promise<string | null> {
+  const res = await fetch(`${url}/auth/sign-in/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: url },
+    body: JSON.stringify({ email: keys.email, password: keys.authSecret }),
+  });
+  if (res.status === 401) return null;
+  expect(res.status, await res.clone().text()).toBe(200);
+  return cookieOf(res.headers.getSetCookie());
+}
+
+interface Figures {
+  caps: unknown;
+  tokens: { claimed: string; forClaiming: string; remeHeld: string };
+  wallet: { address: string };
+}
+
+async function figures(url: string, cookie: string): Promise<Figures> {
+  const me = (await (await fetch(`${url}/api/me`, { headers: { cookie } })).json()) as Figures;
+  return {
+    caps: me.caps,
+    tokens: {
+      claimed: me.tokens.claimed,
+      forClaiming: me.tokens.forClaiming,
+      remeHeld: me.tokens.remeHeld,
+    },
+    wallet: { address: me.wallet.address },
+  };
+}
+
+describe.runIf(testDbKind === 'pglite')('backup and restore on the embedded default', () => {
+  it('restores every member the backup holds to the same figures, with a chain that still pays', async () => {
+    let server = await start(String(await freePort()));
+    const base = await makeMemberKeys();
+    const [claimer, waiter] = [await cloneMemberKeys(base), await cloneMemberKeys(base)];
+    await join(server.url, claimer);
+    await join(server.url, waiter);
+    expect((await ops(server.url, {}, 'distribute', '--publish')).stdout).toMatch(
+      /Published round 1/,
+    );
+    const { chain } = (await (await fetch(`${server.url}/api/health`)).json()) as {
+      chain: { distributorAddress: string };
+    };
+    await ops(server.url, {}, 'fund', claimer.address, '0.05');
+    await ops(server.url, {}, 'fund', waiter.address, '0.05');
+    const claimOf = async (keys: MemberKeys) =>
+      (await (
+        await fetch(`${server.url}/api/claim`, {
+          headers: { cookie: (await signIn(server.url, keys))! },
+        })
+      ).json()) as { proof: string[]; distributedTokens: string; distributionIndex: number };
+    const claim = await claimOf(claimer);
+    const sent = await sendClaim(server.url, claimer.privateKey, chain.distributorAddress, [
+      claimer.address,
+      BigInt(claim.distributedTokens),
+      claim.proof,
+      claim.distributionIndex,
+    ]);
+    expect(sent.receipt?.status).toBe('0x1');
+    await until(
+      async () =>
+        (await figures(server.url, (await signIn(server.url, claimer))!)).tokens.claimed !== '0',
+      { timeoutMs: 20_000, intervalMs: 200, what: 'the follower to see the claim' },
+    );
+    const before = new Map<string, Figures>();
+    for (const keys of [claimer, waiter])
+      before.set(keys.email, await figures(server.url, (await signIn(server.url, keys))!));
+
+    // Sign-ups go on while the backup is made, encrypted with a passphrase.
+    const late: MemberKeys[] = [];
+    for (let i = 0; i < 4; i++) late.push(await cloneMemberKeys(base));
+    const signingUp = (async () => {
+      for (const keys of late) await join(server.url, keys);
+    })();
+    const archive = path.join(work, 'community.tar.gz.age');
+    const made = await ops(
+      server.url,
+      { BACKUP_PASSPHRASE: PASSPHRASE },
+      'backup',
+      '--out',
+      archive,
+    );
+    await signingUp;
+    expect(made.stdout).toContain(`Backup written to ${archive}`);
+    expect(made.stdout).toContain('encrypted with the passphrase');
+    expect((await stat(archive)).mode & 0o777).toBe(0o600);
+    const membersInBackup = Number(/(\d+) members/.exec(made.stdout)![1]);
+    expect(membersInBackup).toBeGreaterThanOrEqual(2);
+    // Never over an existing file.
+    await expect(
+      ops(server.url, { BACKUP_PASSPHRASE: PASSPHRASE }, 'backup', '--out', archive),
+    ).rejects.toThrow(/EEXIST/);
+
+    expect(await server.stop()).toBe(0);
+    await rm(dataDir, { recursive: true, force: true });
+
+    // A wrong passphrase, or none, restores nothing.
+    await expect(
+      ops(server.url, { BACKUP_PASSPHRASE: 'not the passphrase at all' }, 'restore', archive),
+    ).rejects.toThrow(/passphrase does not open this backup/);
+    await expect(ops(server.url, {}, 'restore', archive)).rejects.toThrow(
+      /This backup is encrypted/,
+    );
+    const passphraseFile = path.join(work, 'passphrase');
+    writeFileSync(passphraseFile, `${PASSPHRASE}\n`, { mode: 0o600 });
+    const restored = await ops(
+      server.url,
+      {},
+      'restore',
+      archive,
+      '--passphrase-file',
+      passphraseFile,
+    );
+    expect(restored.stdout).toContain(`${membersInBackup} members, rounds published up to 1`);
+    expect(restored.stdout).toMatch(/Keys restored to DATA_DIR: .*chain-operator-key/);
+    expect(restored.stdout).toContain('Next: start the server');
+    expect((await stat(dataDir)).mode & 0o777).toBe(0o700);
+    // Into a folder that now holds a database: refused.
+    await expect(
+      ops(server.url, {}, 'restore', archive, '--passphrase-file', passphraseFile),
+    ).rejects.toThrow(/already holds a database or keys/);
+
+    server = await start(String(await freePort()));
+    for (const keys of [claimer, waiter]) {
+      const cookie = await signIn(server.url, keys);
+      expect(cookie, keys.email).not.toBeNull();
+      expect(await figures(server.url, cookie!)).toEqual(before.get(keys.email));
+    }
+    // Whole or absent: the late sign-ups the backup holds sign in, the others are unknown.
+    let present = 2;
+    for (const keys of late) if ((await signIn(server.url, keys)) !== null) present++;
+    expect(present).toBe(membersInBackup);
+
+    // The replayed chain pays the member who had not claimed, and not the claimer twice.
+    const waiting = await claimOf(waiter);
+    const paid = await sendClaim(server.url, waiter.privateKey, chain.distributorAddress, [
+      waiter.address,
+      BigInt(waiting.distributedTokens),
+      waiting.proof,
+      waiting.distributionIndex,
+    ]);
+    expect(paid.receipt?.status).toBe('0x1');
+    const again = await claimOf(claimer);
+    const twice = await sendClaim(server.url, claimer.privateKey, chain.distributorAddress, [
+      claimer.address,
+      BigInt(again.distributedTokens),
+      again.proof,
+      again.distributionIndex,
+    ]);
+    expect(twice.receipt?.status === '0x1').toBe(false);
+    expect(await server.stop()).toBe(0);
+  }, 300_000);
+});
