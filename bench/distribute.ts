@@ -23,6 +23,7 @@ import { claimData } from '@crw/server/domain/distribution/claims';
 import { publishRound } from '@crw/server/domain/distribution/rounds';
 import { createPostgresDatabase } from '@crw/server/testing/database';
 import { sized, smokeNeedsPostgres } from './lib/harness';
+import { seedMembers } from './lib/seed';
 
 process.env.TEST_DATABASE_URL ??=
   process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -126,22 +127,4 @@ for (const size of sizes.length ? sizes : [100_000, 1_000_000]) {
 
 function memberId(i: number): string {
   return `user-${String(i).padStart(8, '0')}`;
-}
-
-/** `size` confirmed members, each with a wallet and 200–300 REME of entitlement. */
-async function seedMembers(db: Parameters<typeof claimData>[0], size: number): Promise<void> {
-  const ids = sql`SELECT i, 'user-' || lpad(i::text, 8, '0') AS id FROM generate_series(1, ${size}) AS i`;
-  await sql`INSERT INTO "user" (id, name, email, "emailVerified", "createdAt", "updatedAt")
-            SELECT id, 'Member ' || i, id || '@example.com', true, now(), now() FROM (${ids}) s`.execute(
-    db,
-  );
-  await sql`INSERT INTO profiles (id, username, email) SELECT id, id, id || '@example.com' FROM (${ids}) s`.execute(
-    db,
-  );
-  await sql`INSERT INTO user_wallets (user_id, wallet_address, encrypted_wallet)
-            SELECT id, '0x' || md5(id) || substr(md5('w' || id), 1, 8), '{}' FROM (${ids}) s`.execute(
-    db,
-  );
-  await sql`INSERT INTO user_token_distributions (user_id, signup_tokens)
-            SELECT id, (200 + (i % 5) * 25) * 10::numeric ^ 18 FROM (${ids}) s`.execute(db);
 }

@@ -191,7 +191,7 @@ export async function restoreBackup(
     await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
     const pglite = await PGlite.create({
       dataDir: config.dataDir,
-      loadDataDir: new Blob([files.get(PGLITE_DUMP)!]),
+      loadDataDir: new Blob([new Uint8Array(files.get(PGLITE_DUMP)!)]),
     });
     await pglite.close();
   } else {
