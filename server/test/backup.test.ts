@@ -1,8 +1,9 @@
-// Backups on the embedded default (docs/operations.md#backups), with the real server process and
-// the real CLI: members join, a round publishes, one claims; `ops backup` while sign-ups go on;
-// DATA_DIR is deleted; `ops restore`; the server starts again from it. Every member the backup
-// holds signs in to the same figures, the chain (replayed from the database's journal) still pays a
-// member who had not claimed, and nothing is half there. Then what a restore refuses.
+// Backups with the embedded chain, on PGlite and on PostgreSQL (docs/operations.md#backups), with
+// the real server process and the real CLI: members join, a round publishes, one claims;
+// `ops backup` while sign-ups go on; DATA_DIR (and on PostgreSQL the database) left behind;
+// `ops restore` into empty ones; the server starts again from them. Every member the backup holds
+// signs in to the same figures, the chain (replayed from the database's journal) still pays a
+// member who had not claimed and not a claimer twice, and nothing is half there.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
@@ -26,20 +27,35 @@ import {
 } from './helpers/server-process';
 import { freePort } from './helpers/smtp-peer';
 import { fixtureWebDist } from './helpers/test-app';
-import { testDbKind } from './helpers/test-database';
+import { createPostgresDatabase, testDbKind } from './helpers/test-database';
 import { until } from './helpers/until';
 
 const work = mkdtempSync(path.join(tmpdir(), 'crw-backup-test-'));
 const dataDir = path.join(work, 'data');
 const PASSPHRASE = 'correct horse battery staple';
 const servers: ServerProcess[] = [];
+const drops: Array<() => Promise<void>> = [];
 afterAll(async () => {
   for (const s of servers) await s.stop('SIGKILL');
+  for (const drop of drops) await drop();
   await rm(work, { recursive: true, force: true });
 });
 
-async function start(port: string): Promise<ServerProcess> {
-  const server = spawnServer({ DATA_DIR: dataDir, WEB_DIST_DIR: fixtureWebDist(), PORT: port });
+/** On PostgreSQL, a new empty database's URL for the server (the backup's, then the restore's). */
+async function emptyDatabase(): Promise<Record<string, string>> {
+  if (testDbKind !== 'postgres') return {};
+  const created = await createPostgresDatabase();
+  drops.push(created.drop);
+  return { DATABASE_URL: created.url };
+}
+
+async function start(port: string, database: Record<string, string>): Promise<ServerProcess> {
+  const server = spawnServer({
+    DATA_DIR: dataDir,
+    WEB_DIST_DIR: fixtureWebDist(),
+    PORT: port,
+    ...database,
+  });
   servers.push(server);
   await waitForHealthy(server);
   return server;
@@ -115,9 +131,10 @@ async function figures(url: string, cookie: string): Promise<Figures> {
   };
 }
 
-describe.runIf(testDbKind === 'pglite')('backup and restore on the embedded default', () => {
+describe(`backup and restore with the embedded chain (${testDbKind})`, () => {
   it('restores every member the backup holds to the same figures, with a chain that still pays', async () => {
-    let server = await start(String(await freePort()));
+    const source = await emptyDatabase();
+    let server = await start(String(await freePort()), source);
     const base = await makeMemberKeys();
     const [claimer, waiter] = [await cloneMemberKeys(base), await cloneMemberKeys(base)];
     await join(server.url, claimer);
@@ -181,18 +198,25 @@ describe.runIf(testDbKind === 'pglite')('backup and restore on the embedded defa
     expect(await server.stop()).toBe(0);
     await rm(dataDir, { recursive: true, force: true });
 
+    // Into a new empty database on PostgreSQL (the old one is left as it is).
+    const target = await emptyDatabase();
     // A wrong passphrase, or none, restores nothing.
     await expect(
-      ops(server.url, { BACKUP_PASSPHRASE: 'not the passphrase at all' }, 'restore', archive),
+      ops(
+        server.url,
+        { ...target, BACKUP_PASSPHRASE: 'not the passphrase at all' },
+        'restore',
+        archive,
+      ),
     ).rejects.toThrow(/passphrase does not open this backup/);
-    await expect(ops(server.url, {}, 'restore', archive)).rejects.toThrow(
+    await expect(ops(server.url, target, 'restore', archive)).rejects.toThrow(
       /This backup is encrypted/,
     );
     const passphraseFile = path.join(work, 'passphrase');
     writeFileSync(passphraseFile, `${PASSPHRASE}\n`, { mode: 0o600 });
     const restored = await ops(
       server.url,
-      {},
+      target,
       'restore',
       archive,
       '--passphrase-file',
@@ -204,10 +228,14 @@ describe.runIf(testDbKind === 'pglite')('backup and restore on the embedded defa
     expect((await stat(dataDir)).mode & 0o777).toBe(0o700);
     // Into a folder that now holds a database: refused.
     await expect(
-      ops(server.url, {}, 'restore', archive, '--passphrase-file', passphraseFile),
-    ).rejects.toThrow(/already holds a database or keys/);
+      ops(server.url, target, 'restore', archive, '--passphrase-file', passphraseFile),
+    ).rejects.toThrow(
+      testDbKind === 'postgres'
+        ? /database at DATABASE_URL already has tables/
+        : /already holds a database or keys/,
+    );
 
-    server = await start(String(await freePort()));
+    server = await start(String(await freePort()), target);
     for (const keys of [claimer, waiter]) {
       const cookie = await signIn(server.url, keys);
       expect(cookie, keys.email).not.toBeNull();
