@@ -94,10 +94,17 @@ export async function publishRound(
   const resumed = round !== undefined;
   if (!round) {
     const previous = await latestPublishedRound(db);
+    // A chain past the stored rounds: this database was restored from a backup made before the
+    // chain's latest round (docs/operations.md#backups). That round's tree is gone and publishing
+    // it made the stored round's proofs void, so the next round follows the chain's and pays
+    // everyone's cumulative amounts again; the distributor pays only what each has not claimed.
+    const chainIndex = Number(await chain.distributor.getFunction('currentIndex')());
+    const behindChain = chainIndex > previous;
     const members = await entitlements(db, previous);
     if (
       members.length === 0 ||
-      (previous > 0 &&
+      (!behindChain &&
+        previous > 0 &&
         members.every((m) => m.amount === m.previous) &&
         (await memberCount(db, previous)) === members.length)
     ) {
@@ -115,11 +122,12 @@ export async function publishRound(
         outcome: 'unchanged',
       };
     }
-    await prepareRound(db, previous + 1, members);
+    const index = Math.max(previous, chainIndex) + 1;
+    await prepareRound(db, index, members);
     round = await db
       .selectFrom('distribution_rounds')
       .selectAll()
-      .where('round_index', '=', previous + 1)
+      .where('round_index', '=', index)
       .executeTakeFirstOrThrow();
     await hook('prepared');
   }

@@ -24,6 +24,8 @@ export interface RawSession {
 
 export interface Database {
   kind: 'pglite' | 'postgres';
+  /** PostgreSQL's connection URL (for its own tools: pg_dump); undefined on PGlite. */
+  url?: string;
   db: Kysely<DB>;
   /** The dialect `db` uses, for libraries that build their own Kysely (better-auth). */
   dialect: Dialect;
@@ -142,6 +144,7 @@ async function openPostgres(
   const db = new Kysely<DB>({ dialect });
   return {
     kind: 'postgres',
+    url,
     db,
     dialect,
     withSession: async (fn) => {

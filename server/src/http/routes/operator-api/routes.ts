@@ -242,7 +242,7 @@ export const operatorRoutes =
             ? await backupPglite(database, config)
             : await backupPostgres(
                 database,
-                config.DATABASE_MIGRATION_URL ?? config.DATABASE_URL!,
+                config.DATABASE_MIGRATION_URL ?? database.url!,
                 config,
               );
         await recordAudit(db, request, API_KEY_ACTOR, 'backup.made', null, {

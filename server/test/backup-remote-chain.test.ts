@@ -1,0 +1,192 @@
+// A backup restored behind a chain that moved on (CHAIN_RPC_URL, a Hardhat node in its own
+// process; docs/operations.md#backups): after the backup a member joined, a round was published
+// and a member claimed it. Restored, the database knows none of that; the chain
+// decides: the follower counts the claim made after the backup, the next round follows the chain's
+// round (whose tree the backup does not have), a member who had not claimed still can, and the
+// member who claimed after the backup is not paid twice.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { UserDetails } from '@crw/core';
+import { deployContracts } from '@crw/contracts';
+import { JsonRpcProvider, Wallet, parseEther, toQuantity } from 'ethers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../src/config';
+import { restoreBackup } from '../src/domain/operators/backup';
+import { openDatabase } from '../src/infra/db/database';
+import { sendClaim } from './helpers/chain-client';
+import { startChainNode, type ChainNodeProcess } from './helpers/chain-node-process';
+import {
+  cloneMemberKeys,
+  joinAndConfirm,
+  makeMemberKeys,
+  ORIGIN,
+  signedInCookie,
+  type MemberKeys,
+} from './helpers/members';
+import { buildTestApp, type TestApp } from './helpers/test-app';
+import { createPostgresDatabase, testDbKind } from './helpers/test-database';
+import { until } from './helpers/until';
+
+let node: ChainNodeProcess;
+const cleanup: Array<() => Promise<void>> = [];
+beforeAll(async () => {
+  node = await startChainNode();
+}, 120_000);
+afterAll(async () => {
+  for (const step of cleanup.reverse()) await step();
+  await node?.stop();
+});
+
+const reme = (n: number) => parseEther(String(n)).toString();
+
+async function operatorCall(t: TestApp, method: 'GET' | 'POST', url: string, payload?: object) {
+  return t.app.inject({
+    method,
+    url,
+    headers: { authorization: `Bearer ${t.services.operatorKey}` },
+    ...(payload ? { payload } : {}),
+  });
+}
+
+async function me(t: TestApp, keys: MemberKeys): Promise<UserDetails['tokens']> {
+  const res = await t.app.inject({
+    method: 'GET',
+    url: '/api/me',
+    headers: { cookie: await signedInCookie(t.app, keys), 'cache-control': 'no-cache' },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return (res.json() as UserDetails).tokens;
+}
+
+/** Claims what `/api/claim` offers once it offers round `round` (the follower has seen it). */
+async function claim(t: TestApp, keys: MemberKeys, distributor: string, round: number) {
+  const cookie = await signedInCookie(t.app, keys);
+  let data: { proof: string[]; distributedTokens: string; distributionIndex: number } | undefined;
+  await until(
+    async () => {
+      data = (await t.app.inject({ method: 'GET', url: '/api/claim', headers: { cookie } })).json();
+      return data!.distributionIndex === round;
+    },
+    { timeoutMs: 30_000, intervalMs: 200, what: `round ${round} offered to ${keys.email}` },
+  );
+  return sendClaim(t.app, keys.privateKey, distributor, [
+    keys.address,
+    BigInt(data!.distributedTokens),
+    data!.proof,
+    data!.distributionIndex,
+  ]);
+}
+
+describe(`a backup restored behind the chain (${testDbKind})`, () => {
+  it('counts the claims made after the backup, follows the chain’s round, and pays nobody twice', async () => {
+    const provider = new JsonRpcProvider(node.url, 31337, { staticNetwork: true });
+    const key = Wallet.createRandom().privateKey;
+    const operator = new Wallet(key, provider);
+    await node.request('hardhat_setBalance', [operator.address, toQuantity(parseEther('100'))]);
+    const startBlock = Number(await node.request('eth_blockNumber')) + 1;
+    const contracts = await deployContracts(operator, parseEther('1000000'));
+    const distributor = await contracts.distributor.getAddress();
+    const remote = {
+      CHAIN_RPC_URL: node.url,
+      TOKEN_ADDRESS: await contracts.token.getAddress(),
+      DISTRIBUTOR_ADDRESS: distributor,
+      OPERATOR_PRIVATE_KEY: key,
+      CHAIN_START_BLOCK: String(startBlock),
+      CHAIN_POLL_INTERVAL_MS: '200',
+      // Hardhat mines a block per transaction and none otherwise: index each block at once.
+      CHAIN_CONFIRMATIONS: '0',
+      SPONSOR_CLAIMS: 'false',
+    };
+
+    const before = await buildTestApp({ env: remote });
+    const base = await makeMemberKeys();
+    const [waiter, claimer] = [await cloneMemberKeys(base), await cloneMemberKeys(base)];
+    for (const keys of [waiter, claimer]) {
+      await joinAndConfirm(before.app, before.services.database.db, keys);
+      await node.request('hardhat_setBalance', [keys.address, toQuantity(parseEther('1'))]);
+    }
+    expect(
+      (await operatorCall(before, 'POST', '/api/operator/distributions')).json(),
+    ).toMatchObject({ index: 1, outcome: 'published' });
+
+    const backup = await operatorCall(before, 'GET', '/api/operator/backup');
+    expect(backup.statusCode, backup.body).toBe(200);
+    const archive = backup.rawPayload;
+
+    // After the backup: a member joins, round 2 is published, and the claimer takes it.
+    const late = await cloneMemberKeys(base);
+    await joinAndConfirm(before.app, before.services.database.db, late);
+    expect(
+      (await operatorCall(before, 'POST', '/api/operator/distributions')).json(),
+    ).toMatchObject({ index: 2, outcome: 'published' });
+    const taken = await claim(before, claimer, distributor, 2);
+    expect(taken.receipt?.status).toBe('0x1');
+    const claimedOnChain = (await me(before, claimer)).claimed;
+    await before.close();
+
+    // Restored into an empty database and DATA_DIR.
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'crw-restored-'));
+    let url: string | undefined;
+    if (testDbKind === 'postgres') {
+      const created = await createPostgresDatabase();
+      cleanup.push(created.drop);
+      url = created.url;
+    }
+    const parsed = parseConfig({
+      ...remote,
+      DATA_DIR: dataDir,
+      ...(url ? { DATABASE_URL: url } : {}),
+    });
+    if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
+    const report = await restoreBackup(archive, parsed.config, { chainId: async () => 31337 });
+    expect(report.facts.round).toBe(1);
+    const database = await openDatabase(
+      url ? { kind: 'postgres', url } : { kind: 'pglite', dataDir },
+    );
+    const after = await buildTestApp({
+      env: { ...remote, DATA_DIR: dataDir },
+      database: { database, drop: async () => undefined },
+    });
+    cleanup.push(async () => {
+      await after.close();
+      await database.close();
+    });
+
+    // The follower reads on from the backup's block: the claim made after it is counted.
+    await until(async () => (await me(after, claimer)).claimed === claimedOnChain, {
+      timeoutMs: 30_000,
+      intervalMs: 200,
+      what: 'the follower to count the claim made after the backup',
+    });
+    expect(claimedOnChain).toBe(reme(200));
+    expect((await me(after, claimer)).forClaiming).toBe('0');
+    // The member who joined after the backup is not in it (the restore says so).
+    const unknown = await after.app.inject({
+      method: 'POST',
+      url: '/auth/sign-in/email',
+      headers: { origin: ORIGIN },
+      payload: { email: late.email, password: late.authSecret },
+    });
+    expect(unknown.statusCode).toBe(401);
+
+    // The next round follows the chain's round 2, whose tree the backup does not have.
+    expect((await operatorCall(after, 'POST', '/api/operator/distributions')).json()).toMatchObject(
+      { index: 3, outcome: 'published' },
+    );
+    const paid = await claim(after, waiter, distributor, 3);
+    expect(paid.receipt?.status).toBe('0x1');
+    await until(async () => (await me(after, waiter)).claimed === reme(200), {
+      timeoutMs: 30_000,
+      intervalMs: 200,
+      what: 'the waiter’s claim counted',
+    });
+    // Nobody is paid twice: the claimer's round-3 claim moves no REME.
+    const balance = async () =>
+      BigInt(await contracts.token.getFunction('balanceOf')(claimer.address));
+    const held = await balance();
+    const again = await claim(after, claimer, distributor, 3);
+    expect(again.receipt?.status === '0x1' ? await balance() : held).toBe(held);
+    expect(held).toBe(BigInt(reme(200)));
+  }, 240_000);
+});
