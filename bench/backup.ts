@@ -14,14 +14,9 @@ import { backupPostgres, restoreBackup } from '@crw/server/domain/operators/back
 import { openDatabase } from '@crw/server/infra/db/database';
 import { setUpSchema } from '@crw/server/setup-schema';
 import { createPostgresDatabase } from '@crw/server/testing/database';
-import { sized, smokeNeedsPostgres } from './lib/harness';
-import { seedMembers } from './lib/seed';
+import { memberCounts, seconds, seedMembers } from './lib/seed';
 
-process.env.TEST_DATABASE_URL ??=
-  process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-await smokeNeedsPostgres(process.env.TEST_DATABASE_URL);
-const sizes = sized(process.argv.slice(2).map(Number).filter(Boolean), [1_000]);
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const sizes = await memberCounts([100_000, 1_000_000]);
 
 function configFor(url: string) {
   const parsed = parseConfig({
@@ -32,7 +27,7 @@ function configFor(url: string) {
   return parsed.config;
 }
 
-for (const size of sizes.length ? sizes : [100_000, 1_000_000]) {
+for (const size of sizes) {
   const source = await createPostgresDatabase();
   const target = await createPostgresDatabase();
   const database = await openDatabase({ kind: 'postgres', url: source.url, poolSize: 4 });

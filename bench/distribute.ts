@@ -22,19 +22,15 @@ import { setUpSchema } from '@crw/server/setup-schema';
 import { claimData } from '@crw/server/domain/distribution/claims';
 import { publishRound } from '@crw/server/domain/distribution/rounds';
 import { createPostgresDatabase } from '@crw/server/testing/database';
-import { sized, smokeNeedsPostgres } from './lib/harness';
-import { seedMembers } from './lib/seed';
+import { sized } from './lib/harness';
+import { memberCounts, seconds, seedMembers } from './lib/seed';
 
-process.env.TEST_DATABASE_URL ??=
-  process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-await smokeNeedsPostgres(process.env.TEST_DATABASE_URL);
-const sizes = sized(process.argv.slice(2).map(Number).filter(Boolean), [1_000]);
+const sizes = await memberCounts([100_000, 1_000_000]);
 const SAMPLE = sized(200, 20);
 const CLAIMS = 3;
 const silent = { info() {}, warn() {}, error() {}, debug() {} } as unknown as FastifyBaseLogger;
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-for (const size of sizes.length ? sizes : [100_000, 1_000_000]) {
+for (const size of sizes) {
   const created = await createPostgresDatabase();
   const database = await openDatabase({ kind: 'postgres', url: created.url, poolSize: 4 });
   try {
