@@ -4,15 +4,15 @@
 // decides: the follower counts the claim made after the backup, the next round follows the chain's
 // round (whose tree the backup does not have), a member who had not claimed still can, and the
 // member who claimed after the backup is not paid twice.
-import { mkdtempSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import type { UserDetails } from '@crw/core';
 import { deployContracts } from '@crw/contracts';
 import { JsonRpcProvider, Wallet, parseEther, toQuantity } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../src/config';
-import { restoreBackup } from '../src/domain/operators/backup';
 import { openDatabase } from '../src/infra/db/database';
 import { sendClaim } from './helpers/chain-client';
 import { startChainNode, type ChainNodeProcess } from './helpers/chain-node-process';
@@ -24,6 +24,7 @@ import {
   signedInCookie,
   type MemberKeys,
 } from './helpers/members';
+import { repoRoot } from './helpers/server-process';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import { createPostgresDatabase, testDbKind } from './helpers/test-database';
 import { until } from './helpers/until';
@@ -133,14 +134,25 @@ describe(`a backup restored behind the chain (${testDbKind})`, () => {
       cleanup.push(created.drop);
       url = created.url;
     }
-    const parsed = parseConfig({
-      ...remote,
-      DATA_DIR: dataDir,
-      ...(url ? { DATABASE_URL: url } : {}),
-    });
-    if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
-    const report = await restoreBackup(archive, parsed.config, { chainId: async () => 31337 });
-    expect(report.facts.round).toBe(1);
+    // With the CLI, as an operator would: it names the round the backup does not have.
+    const file = path.join(dataDir, '..', `${path.basename(dataDir)}.tar.gz`);
+    writeFileSync(file, archive, { mode: 0o600 });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'server/src/cli/ops.ts', 'restore', file],
+      {
+        cwd: repoRoot,
+        env: {
+          PATH: process.env.PATH ?? '',
+          ...remote,
+          DATA_DIR: dataDir,
+          ...(url ? { DATABASE_URL: url } : {}),
+        },
+      },
+    );
+    expect(stdout).toContain('rounds published up to 1');
+    expect(stdout).toContain("The chain has round 2, newer than the backup's round 1");
+    expect(stdout).toContain('it will be round 3');
     const database = await openDatabase(
       url ? { kind: 'postgres', url } : { kind: 'pglite', dataDir },
     );

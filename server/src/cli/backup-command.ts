@@ -5,6 +5,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { errorResponse } from '@crw/core';
+import { artifact } from '@crw/contracts';
+import { Interface } from 'ethers';
 import { parseConfig } from '../config';
 import { encryptArchive, openArchive } from '../infra/backup/archive';
 import { restoreBackup, type BackupFacts } from '../domain/operators/backup';
@@ -94,6 +96,10 @@ export async function restore(args: string[]): Promise<void> {
     chainId: config.CHAIN_RPC_URL ? () => rpcChainId(config.CHAIN_RPC_URL!) : undefined,
   });
   const f = report.facts;
+  const chainRound =
+    config.CHAIN_RPC_URL && config.DISTRIBUTOR_ADDRESS
+      ? await rpcCurrentRound(config.CHAIN_RPC_URL, config.DISTRIBUTOR_ADDRESS)
+      : f.round;
   console.log(
     [
       `Restored the backup made ${report.createdAt} (version ${f.version}) into ${f.database === 'pglite' ? config.dataDir : 'DATABASE_URL'}.`,
@@ -112,6 +118,13 @@ export async function restore(args: string[]): Promise<void> {
       f.chain?.embedded
         ? '  The embedded chain comes back from the journal in the database, as it was at the backup: claims and rounds made after it are gone with it, never paid twice.'
         : '  The chain decides the rest: at start the follower reads on from the block above, so claims made after the backup are counted as the chain has them.',
+      ...(chainRound > f.round
+        ? [
+            `  The chain has round ${chainRound}, newer than the backup's round ${f.round}: its tree is not in the backup, and members`,
+            `  cannot claim from it. Publish a new round (ops distribute --publish): it will be round ${chainRound + 1}, with`,
+            "  everyone's cumulative amounts; the distributor pays each member only what they have not claimed.",
+          ]
+        : []),
       'Next: start the server (npm start).',
     ].join('\n'),
   );
@@ -126,4 +139,22 @@ async function rpcChainId(url: string): Promise<number> {
   const body = (await response.json()) as { result?: string };
   if (!body.result) throw new Error(`CHAIN_RPC_URL (${url}) did not say its chain id.`);
   return Number(body.result);
+}
+
+async function rpcCurrentRound(url: string, distributor: string): Promise<number> {
+  const iface = new Interface(artifact('RewardsDistributor').abi);
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'eth_call',
+      params: [{ to: distributor, data: iface.encodeFunctionData('currentIndex') }, 'latest'],
+    }),
+  });
+  const body = (await response.json()) as { result?: string };
+  if (!body.result)
+    throw new Error(`CHAIN_RPC_URL (${url}) did not answer the distributor's round.`);
+  return Number(iface.decodeFunctionResult('currentIndex', body.result)[0]);
 }
