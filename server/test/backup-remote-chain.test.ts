@@ -1,9 +1,10 @@
 // A backup restored behind a chain that moved on (CHAIN_RPC_URL, a Hardhat node in its own
 // process; docs/operations.md#backups): after the backup a member joined, a round was published
-// and a member claimed it. Restored, the database knows none of that; the chain
-// decides: the follower counts the claim made after the backup, the next round follows the chain's
-// round (whose tree the backup does not have), a member who had not claimed still can, and the
-// member who claimed after the backup is not paid twice.
+// and the community's relayer sent a member's claim of it. Restored, the database knows none of
+// that; the chain decides: the follower counts the claim made after the backup, the next round
+// follows the chain's round (whose tree the backup does not have), the relayer's next nonce comes
+// from the chain, a member who had not claimed still can, and the member who claimed after the
+// backup is not paid twice.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import { JsonRpcProvider, Wallet, parseEther, toQuantity } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/infra/db/database';
 import { sendClaim } from './helpers/chain-client';
+import { askSponsoredClaim, latestSponsoredClaim } from './helpers/sponsored-claim';
 import { startChainNode, type ChainNodeProcess } from './helpers/chain-node-process';
 import {
   cloneMemberKeys,
@@ -60,8 +62,8 @@ async function me(t: TestApp, keys: MemberKeys): Promise<UserDetails['tokens']> 
   return (res.json() as UserDetails).tokens;
 }
 
-/** Claims what `/api/claim` offers once it offers round `round` (the follower has seen it). */
-async function claim(t: TestApp, keys: MemberKeys, distributor: string, round: number) {
+/** Waits until `/api/claim` offers the member round `round` (the follower has seen it). */
+async function offered(t: TestApp, keys: MemberKeys, round: number) {
   const cookie = await signedInCookie(t.app, keys);
   let data: { proof: string[]; distributedTokens: string; distributionIndex: number } | undefined;
   await until(
@@ -71,12 +73,33 @@ async function claim(t: TestApp, keys: MemberKeys, distributor: string, round: n
     },
     { timeoutMs: 30_000, intervalMs: 200, what: `round ${round} offered to ${keys.email}` },
   );
+  return { cookie, data: data! };
+}
+
+/** Claims what round `round` gives the member, paying the fee from their own wallet. */
+async function claim(t: TestApp, keys: MemberKeys, distributor: string, round: number) {
+  const { data } = await offered(t, keys, round);
   return sendClaim(t.app, keys.privateKey, distributor, [
     keys.address,
-    BigInt(data!.distributedTokens),
-    data!.proof,
-    data!.distributionIndex,
+    BigInt(data.distributedTokens),
+    data.proof,
+    data.distributionIndex,
   ]);
+}
+
+/** Asks the community's relayer to send the member's claim of round `round`; its answer. */
+async function sponsored(t: TestApp, keys: MemberKeys, round: number) {
+  const { cookie } = await offered(t, keys, round);
+  return { answer: await askSponsoredClaim(t, { keys, cookie }), cookie };
+}
+
+async function sponsoredAndConfirmed(t: TestApp, keys: MemberKeys, round: number) {
+  const { answer, cookie } = await sponsored(t, keys, round);
+  expect(answer.statusCode, answer.body).toBe(202);
+  await until(
+    async () => (await latestSponsoredClaim(t, { keys, cookie }))?.status === 'confirmed',
+    { timeoutMs: 60_000, intervalMs: 250, what: `the sponsored claim of ${keys.email} confirmed` },
+  );
 }
 
 describe(`a backup restored behind the chain (${testDbKind})`, () => {
@@ -88,6 +111,8 @@ describe(`a backup restored behind the chain (${testDbKind})`, () => {
     const startBlock = Number(await node.request('eth_blockNumber')) + 1;
     const contracts = await deployContracts(operator, parseEther('1000000'));
     const distributor = await contracts.distributor.getAddress();
+    const relayer = Wallet.createRandom();
+    await node.request('hardhat_setBalance', [relayer.address, toQuantity(parseEther('10'))]);
     const remote = {
       CHAIN_RPC_URL: node.url,
       TOKEN_ADDRESS: await contracts.token.getAddress(),
@@ -97,13 +122,18 @@ describe(`a backup restored behind the chain (${testDbKind})`, () => {
       CHAIN_POLL_INTERVAL_MS: '200',
       // Hardhat mines a block per transaction and none otherwise: index each block at once.
       CHAIN_CONFIRMATIONS: '0',
-      SPONSOR_CLAIMS: 'false',
+      SPONSOR_CLAIMS: 'true',
+      RELAYER_PRIVATE_KEY: relayer.privateKey,
     };
 
     const before = await buildTestApp({ env: remote });
     const base = await makeMemberKeys();
-    const [waiter, claimer] = [await cloneMemberKeys(base), await cloneMemberKeys(base)];
-    for (const keys of [waiter, claimer]) {
+    const [waiter, claimer, early] = [
+      await cloneMemberKeys(base),
+      await cloneMemberKeys(base),
+      await cloneMemberKeys(base),
+    ];
+    for (const keys of [waiter, claimer, early]) {
       await joinAndConfirm(before.app, before.services.database.db, keys);
       await node.request('hardhat_setBalance', [keys.address, toQuantity(parseEther('1'))]);
     }
@@ -111,18 +141,21 @@ describe(`a backup restored behind the chain (${testDbKind})`, () => {
       (await operatorCall(before, 'POST', '/api/operator/distributions')).json(),
     ).toMatchObject({ index: 1, outcome: 'published' });
 
+    // The relayer's first batch (its nonce 0) is in the backup.
+    await sponsoredAndConfirmed(before, early, 1);
+
     const backup = await operatorCall(before, 'GET', '/api/operator/backup');
     expect(backup.statusCode, backup.body).toBe(200);
     const archive = backup.rawPayload;
 
-    // After the backup: a member joins, round 2 is published, and the claimer takes it.
+    // After the backup: a member joins, round 2 is published, and the relayer sends the claimer's
+    // claim of it (its nonce 1, which the backup does not know).
     const late = await cloneMemberKeys(base);
     await joinAndConfirm(before.app, before.services.database.db, late);
     expect(
       (await operatorCall(before, 'POST', '/api/operator/distributions')).json(),
     ).toMatchObject({ index: 2, outcome: 'published' });
-    const taken = await claim(before, claimer, distributor, 2);
-    expect(taken.receipt?.status).toBe('0x1');
+    await sponsoredAndConfirmed(before, claimer, 2);
     const claimedOnChain = (await me(before, claimer)).claimed;
     await before.close();
 
@@ -186,14 +219,18 @@ describe(`a backup restored behind the chain (${testDbKind})`, () => {
     expect((await operatorCall(after, 'POST', '/api/operator/distributions')).json()).toMatchObject(
       { index: 3, outcome: 'published' },
     );
-    const paid = await claim(after, waiter, distributor, 3);
-    expect(paid.receipt?.status).toBe('0x1');
+    // The relayer's next batch takes its nonce from the chain, not from the restored record.
+    await sponsoredAndConfirmed(after, waiter, 3);
     await until(async () => (await me(after, waiter)).claimed === reme(200), {
       timeoutMs: 30_000,
       intervalMs: 200,
       what: 'the waiter’s claim counted',
     });
-    // Nobody is paid twice: the claimer's round-3 claim moves no REME.
+    // Nobody is paid twice: the relayer is not asked again for the claimer, whose claim after the
+    // backup the follower counted, and the claimer's own round-3 claim moves no REME.
+    const refused = await sponsored(after, claimer, 3);
+    expect(refused.answer.statusCode).toBe(409);
+    expect(refused.answer.json()).toMatchObject({ code: 'nothing_to_claim' });
     const balance = async () =>
       BigInt(await contracts.token.getFunction('balanceOf')(claimer.address));
     const held = await balance();

@@ -10,7 +10,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { ApiError, apiFetch } from './api-client';
 import { listenForSignOut } from './auth-channel';
-import { memberChanged, sessionRenewalsSettled, type LogoutOptions } from './session';
+import { readStored } from './storage';
+import { isLeaving, memberChanged, sessionRenewalsSettled, type LogoutOptions } from './session';
 
 const RECONNECT_MS = 1_000;
 
@@ -40,6 +41,7 @@ export function useMemberEvents(
     };
     /** Is this browser still signed in? If not, sign out here; if so, listen again. */
     let retry: ReturnType<typeof setTimeout> | undefined;
+    let closed = false;
     const recheck = async () => {
       source.close();
       try {
@@ -47,7 +49,10 @@ export function useMemberEvents(
         await apiFetch('/api/me', userDetailsResponse, { fresh: true });
         retry = setTimeout(() => setGeneration((g) => g + 1), RECONNECT_MS);
       } catch (e) {
-        if (e instanceof ApiError && e.status === 401)
+        // Not when this tab is signing out itself, or this browser has already (a Logout here or
+        // in another tab): the member hears of it once, in the words of what happened.
+        const stillSignedIn = !closed && !isLeaving() && readStored('allowed') === 'true';
+        if (e instanceof ApiError && e.status === 401 && stillSignedIn)
           await logout({ ended: true, notice: SIGNED_OUT_ELSEWHERE });
       }
     };
@@ -58,6 +63,7 @@ export function useMemberEvents(
       if (source.readyState === EventSource.CLOSED) void recheck();
     });
     return () => {
+      closed = true;
       clearTimeout(retry);
       source.close();
     };

@@ -63,6 +63,22 @@ export async function sessionRenewalsSettled(): Promise<void> {
   while (renewals.size > 0) await Promise.allSettled([...renewals]);
 }
 
+/** Set while this tab signs out on purpose (Logout, deleting the account): the "signed out" that
+ * its own server call makes the event stream and the other tabs' channel say is not news here. */
+let leaving = false;
+
+/** This tab is about to end its own session (before the server call that ends it). */
+export function beginLeaving(): void {
+  leaving = true;
+}
+
+/** The server call failed: this tab stays, and a later "signed out" is news again. */
+export function stopLeaving(): void {
+  leaving = false;
+}
+
+export const isLeaving = (): boolean => leaving;
+
 export interface LogoutOptions {
   /** The session already ended (another tab, another device, the account page): sign out here only. */
   ended?: boolean;
@@ -78,17 +94,24 @@ export function useLogout(): (options?: LogoutOptions) => Promise<void> {
   const navigate = useNavigate();
   return useCallback(
     async ({ ended = false, notice }: LogoutOptions = {}) => {
-      for (const key of ['user', 'allowed', 'referralFlag', 'rcbPreloadData'] as const)
-        removeStored(key);
-      if (!ended) {
-        await apiFetch('/auth/sign-out', z.unknown(), { method: 'POST', body: {} }).catch(
-          () => undefined,
-        );
-        announceSignedOut();
+      leaving = true;
+      try {
+        for (const key of ['user', 'allowed', 'referralFlag', 'rcbPreloadData'] as const)
+          removeStored(key);
+        if (!ended) {
+          // The other tabs first: they leave at once, before the server's "signed out" reaches
+          // them as news from another place.
+          announceSignedOut();
+          await apiFetch('/auth/sign-out', z.unknown(), { method: 'POST', body: {} }).catch(
+            () => undefined,
+          );
+        }
+        queryClient.clear();
+        navigate('/', { replace: true });
+        if (notice) notify.info(notice);
+      } finally {
+        leaving = false;
       }
-      queryClient.clear();
-      navigate('/', { replace: true });
-      if (notice) notify.info(notice);
     },
     [queryClient, navigate],
   );

@@ -4,7 +4,7 @@
 import type { UserDetails } from '@crw/core';
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../../lib/api-client';
-import { useLogout } from '../../../lib/session';
+import { beginLeaving, stopLeaving, useLogout } from '../../../lib/session';
 import { Button } from '../../../ui/button';
 import callout from '../../../ui/callout.module.css';
 import { CardSection } from '../../../ui/card-section';
@@ -40,12 +40,15 @@ export function DeleteSection({ me }: { me: UserDetails }) {
 
   async function remove() {
     setBusy(true);
+    // Deleting ends every session: this tab's own stream then says "signed out", which is not news.
+    beginLeaving();
     try {
       await deleteMyAccount(me.email, password);
       notify.success('Account deleted successfully');
       // The server ended every session; this browser forgets the member and goes to the start page.
       await logout();
     } catch (e) {
+      stopLeaving();
       const reason = e instanceof ApiError || e instanceof Error ? e.message : String(e);
       const message = `Failed to delete account: ${reason}`;
       setError(message);
