@@ -10,6 +10,7 @@ import { parseConfig } from '../src/config';
 import { backupPglite, restoreBackup } from '../src/domain/operators/backup';
 import { openDatabase } from '../src/infra/db/database';
 import { migrate, migrationsDir } from '../src/infra/db/migrate';
+import { migrateAuthTables } from '../src/infra/identity/auth';
 import { testDbKind } from './helpers/test-database';
 
 describe.runIf(testDbKind === 'pglite')('a backup from an older version', () => {
@@ -28,6 +29,7 @@ describe.runIf(testDbKind === 'pglite')('a backup from an older version', () => 
       return parsed.config;
     };
     const before = await openDatabase({ kind: 'pglite' });
+    await migrateAuthTables(before);
     await migrate(before, olderDir);
     await sql`INSERT INTO "user" (id, name, email, "emailVerified", "createdAt", "updatedAt")
               VALUES ('old-member', 'Old Member', 'old@example.com', true, now(), now())`.execute(
