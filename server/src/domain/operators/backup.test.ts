@@ -99,6 +99,15 @@ describe('opening a backup archive', () => {
 
     const junk = await refusal(openArchive(Buffer.from('hello, not an archive')));
     expect(junk.reason).toBe('not_a_backup');
+
+    // A tar whose manifest is not JSON.
+    const broken = tarStream.pack();
+    broken.entry({ name: 'manifest.json' }, Buffer.from('{ not json'));
+    broken.finalize();
+    const brokenChunks: Buffer[] = [];
+    for await (const chunk of broken) brokenChunks.push(chunk as Buffer);
+    const unreadable = await refusal(openArchive(gzipSync(Buffer.concat(brokenChunks))));
+    expect(unreadable.reason).toBe('not_a_backup');
   });
 
   it('opens an encrypted one only with its passphrase, and refuses one changed in transit', async () => {

@@ -123,11 +123,8 @@ export async function openArchive<Facts>(
       'This file is not a backup archive, or it is damaged (it does not unpack). Use another copy.',
     );
   }
-  const manifestBytes = entries.get('manifest.json');
-  const manifest = manifestBytes
-    ? (JSON.parse(manifestBytes.toString('utf8')) as ArchiveManifest<Facts>)
-    : undefined;
-  if (manifest?.format !== BACKUP_FORMAT)
+  const manifest = parseManifest<Facts>(entries.get('manifest.json'));
+  if (manifest?.format !== BACKUP_FORMAT || !Array.isArray(manifest.files))
     throw new BackupRefused(
       'not_a_backup',
       `This archive is not a ${BACKUP_FORMAT} backup (its manifest.json is missing or of another format).`,
@@ -151,6 +148,14 @@ export async function openArchive<Facts>(
         'after it was made. Nothing was restored; use another backup.',
     );
   return { manifest, files: entries };
+}
+
+function parseManifest<Facts>(bytes: Buffer | undefined): ArchiveManifest<Facts> | undefined {
+  try {
+    return bytes ? (JSON.parse(bytes.toString('utf8')) as ArchiveManifest<Facts>) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 async function collect(stream: AsyncIterable<unknown>): Promise<Buffer> {
