@@ -6,7 +6,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { errorResponse } from '@crw/core';
 import { artifact } from '@crw/contracts';
-import { Interface } from 'ethers';
+import { Contract, JsonRpcProvider } from 'ethers';
 import { parseConfig } from '../config';
 import { encryptArchive, openArchive } from '../infra/backup/archive';
 import { restoreBackup, type BackupFacts } from '../domain/operators/backup';
@@ -130,31 +130,23 @@ export async function restore(args: string[]): Promise<void> {
   );
 }
 
+/** The chain id CHAIN_RPC_URL answers for (ethers' provider, as the server uses). */
 async function rpcChainId(url: string): Promise<number> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
-  });
-  const body = (await response.json()) as { result?: string };
-  if (!body.result) throw new Error(`CHAIN_RPC_URL (${url}) did not say its chain id.`);
-  return Number(body.result);
+  const provider = new JsonRpcProvider(url);
+  try {
+    return Number((await provider.getNetwork()).chainId);
+  } finally {
+    provider.destroy();
+  }
 }
 
+/** The distributor's latest round on the chain. */
 async function rpcCurrentRound(url: string, distributor: string): Promise<number> {
-  const iface = new Interface(artifact('RewardsDistributor').abi);
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'eth_call',
-      params: [{ to: distributor, data: iface.encodeFunctionData('currentIndex') }, 'latest'],
-    }),
-  });
-  const body = (await response.json()) as { result?: string };
-  if (!body.result)
-    throw new Error(`CHAIN_RPC_URL (${url}) did not answer the distributor's round.`);
-  return Number(iface.decodeFunctionResult('currentIndex', body.result)[0]);
+  const provider = new JsonRpcProvider(url);
+  try {
+    const contract = new Contract(distributor, artifact('RewardsDistributor').abi, provider);
+    return Number(await contract.getFunction('currentIndex')());
+  } finally {
+    provider.destroy();
+  }
 }
