@@ -1,18 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import {
+  capsPerThousandReme,
   clampConvertAmount,
   conversionRates,
+  conversionRatesFor,
   convertibleCaps,
   initialConvertAmount,
   remeBaseUnitsForCaps,
   remeForCaps,
 } from './convert';
 
-describe('convert amount ("floor to an integer; NaN or negative becomes 0; cap at available CAPs (total minus the signup amount). The initial value is min(1000, available).")', () => {
-  it('available CAPs are the total minus the signup amount', () => {
-    expect(convertibleCaps(200)).toBe(0);
-    expect(convertibleCaps(475)).toBe(275);
-    expect(convertibleCaps(150)).toBe(0);
+describe('convert amount ("floor to an integer; NaN or negative becomes 0; cap at the CAPs available. The initial value is min(1000, available).")', () => {
+  it('available CAPs are the care CAPs not yet converted (joining and inviting are paid as REME)', () => {
+    expect(convertibleCaps({ careActions: 0, converted: 0 })).toBe(0);
+    expect(convertibleCaps({ careActions: 275, converted: 0 })).toBe(275);
+    expect(convertibleCaps({ careActions: 275, converted: 60 })).toBe(215);
+    expect(convertibleCaps({ careActions: 60, converted: 60 })).toBe(0);
   });
   it('floors to an integer', () => {
     expect(clampConvertAmount(12.9, 100)).toBe(12);
@@ -46,5 +49,19 @@ describe('one rate for the convert page and the swap modal (6.028 CAPs per REME 
     expect(remeBaseUnitsForCaps(6028)).toBe(1000n * 10n ** 18n);
     expect(remeForCaps(475)).toBe('78.7989');
     expect(remeBaseUnitsForCaps(-3)).toBe(0n);
+  });
+});
+
+describe("the rate is the community's setting", () => {
+  it('reads a rate of up to three decimals as CAPs per 1,000 REME', () => {
+    expect(capsPerThousandReme('6.028')).toBe(6028n);
+    expect(capsPerThousandReme('10')).toBe(10000n);
+    expect(capsPerThousandReme('2.5')).toBe(2500n);
+  });
+  it('gives figures at another rate, rounded down as the server rounds', () => {
+    expect(remeForCaps(60, '10')).toBe('6.0000');
+    expect(remeForCaps(60)).toBe('9.9535');
+    expect(remeBaseUnitsForCaps(1, '3')).toBe(333333333333333333n);
+    expect(conversionRatesFor('10')).toEqual({ capsPerReme: '10', remePerCap: '0.1' });
   });
 });

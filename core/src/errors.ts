@@ -32,6 +32,10 @@ export const errorMessages = {
   already_confirmed: 'This member has already confirmed their e-mail address.',
   credit_in_published_round:
     'A credit of this joining is already in a round, and a round cannot take back what it pays.',
+  conversion_closed:
+    'Converting CAPs is switched off by the community for now. Your CAPs stay yours.',
+  not_enough_caps:
+    'You do not have that many care CAPs left to convert. Reload the page to see what you have.',
   not_found: 'Not found.',
   method_not_allowed: 'Method not allowed.',
   payload_too_large: 'The request is too large.',

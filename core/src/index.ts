@@ -10,6 +10,7 @@ export * from './keystore';
 export * from './api/account';
 export * from './api/referrals';
 export * from './api/held-rewards';
+export * from './api/conversions';
 export * from './validation';
 export * from './merkle';
 export * from './claim-split';

@@ -4,6 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { joinThroughApi, newEmail } from '../fixtures/member';
+import { ops } from '../fixtures/ops';
 import {
   communityAppPort,
   communityAppSecret,
@@ -51,7 +52,7 @@ function startCommunityApp(): Promise<Server> {
   );
 }
 
-test('the dashboard by keyboard: theme, copy, the swap modal, focus always visible', async ({
+test('the dashboard by keyboard: theme, copy, the Convert dialog, focus always visible', async ({
   page,
 }) => {
   test.setTimeout(120_000);
@@ -97,31 +98,45 @@ test('the dashboard by keyboard: theme, copy, the swap modal, focus always visib
     timeout: 3_000,
   });
 
-  await tabTo('Swap CAPs to REME');
+  // Care CAPs to convert, so the dialog has its form.
+  await ops(
+    'care-action',
+    '--email',
+    email,
+    '--caps',
+    '12',
+    '--description',
+    'Visited a neighbour',
+    '--key',
+    `keyboard-${email}`,
+  );
+  await expect(page.getByTestId('caps-balance')).toHaveText('212');
+  await tabTo('Convert CAPs to REME');
   await page.keyboard.press('Enter');
-  const dialog = page.getByRole('dialog', { name: 'Swap CAPs to REME – Coming Soon' });
+  const dialog = page.getByRole('dialog', { name: 'Convert care CAPs to REME' });
   await expect(dialog).toBeVisible();
-  await expect(dialog.getByTestId('swap-pay')).toHaveText('200 CAPs');
-  // At the one rate the convert page also shows, not the swap modal's own 0.166.
-  await expect(dialog.getByTestId('swap-receive')).toHaveText('33.1785 REME');
-  // Focus stays inside the dialog: Tab cycles between Swap and Close (amount and MAX are disabled).
-  const swap = dialog.getByRole('button', { name: 'Swap' });
-  for (let i = 0; i < 3 && !(await swap.evaluate((el) => el === document.activeElement)); i++)
+  const amount = dialog.getByRole('spinbutton', { name: 'CAPs to convert' });
+  await expect(amount).toHaveValue('12');
+  await expect(dialog.getByTestId('convert-receive')).toHaveText('1.9907 REME');
+  // By keyboard alone: the amount, then the button that names it; focus stays inside the dialog.
+  for (let i = 0; i < 6 && !(await amount.evaluate((el) => el === document.activeElement)); i++)
     await page.keyboard.press('Tab');
-  await expect(swap).toBeFocused();
-  await page.keyboard.press('Tab');
-  await expect(dialog.getByRole('button', { name: 'Close' })).toBeFocused();
-  await page.keyboard.press('Tab');
-  await expect(swap).toBeFocused();
+  await expect(amount).toBeFocused();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.type('1');
+  await expect(dialog.getByRole('button', { name: 'Convert 1 CAP', exact: true })).toBeVisible();
+  await page.keyboard.type('0');
+  const ten = dialog.getByRole('button', { name: 'Convert 10 CAPs' });
+  for (let i = 0; i < 6 && !(await ten.evaluate((el) => el === document.activeElement)); i++)
+    await page.keyboard.press('Tab');
+  await expect(ten).toBeFocused();
   await page.keyboard.press('Enter');
-  await expect(
-    page.getByText(
-      "Conversion Coming Soon! We're working hard to bring you CAPs to REME conversion in the next update. Stay tuned!",
-    ),
-  ).toBeVisible();
-  await page.keyboard.press('Escape');
+  // The dialog closes, a toast says what happened, and focus is back on the button.
   await expect(dialog).toBeHidden();
-  await expect(page.getByRole('button', { name: 'Swap CAPs to REME' })).toBeFocused();
+  await expect(
+    page.getByText('Converted 10 CAPs → 1.65 REME, paid in the next round'),
+  ).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Convert CAPs to REME' })).toBeFocused();
 
   await tabTo('Care Finance Hub');
   await page.keyboard.press('Enter');

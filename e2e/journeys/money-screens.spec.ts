@@ -1,6 +1,6 @@
 // The money screens as a member meets them, in Chromium against
 // the real server, database, chain and mail: the claim screen's fee check, the dashboard's numbers,
-// the convert preview, and crypto a newcomer can read.
+// the convert form, and crypto a newcomer can read.
 import type { Page } from '@playwright/test';
 import { joinThroughApi, newEmail } from '../fixtures/member';
 import { ops, opsNoConfirm } from '../fixtures/ops';
@@ -152,11 +152,13 @@ test.describe('on the server whose community pays claim fees', () => {
     await expect(main.getByText('200', { exact: true })).toHaveCount(2);
     await capture(page, 'dashboard-new-member');
 
-    // The swap modal and the convert page show one rate.
-    await page.getByRole('button', { name: 'Swap CAPs to REME' }).click();
-    const dialog = page.getByRole('dialog');
-    await expect(dialog.getByText('1 CAP ≈ 0.1659 REME (6.028 CAPs per REME)')).toBeVisible();
-    await expect(dialog.getByTestId('swap-receive')).toHaveText('33.1785 REME');
+    // A new member has no care CAPs: the Convert dialog says where they come from, no dead button.
+    await page.getByRole('button', { name: 'Convert CAPs to REME' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Convert care CAPs to REME' });
+    await expect(dialog.getByTestId('nothing-to-convert')).toContainText(
+      'You have no care CAPs to convert yet.',
+    );
+    await expect(dialog.getByRole('button', { name: /^Convert/ })).toHaveCount(0);
     await page.keyboard.press('Escape');
 
     expect(
@@ -173,39 +175,24 @@ test.describe('on the server whose community pays claim fees', () => {
       ),
     ).toBeTruthy();
     await expect(page.getByTestId('caps-balance')).toHaveText('350');
+    // The dialog and the page show one rate and the same figures.
+    await page.getByRole('button', { name: 'Convert CAPs to REME' }).click();
+    await expect(dialog.getByTestId('convert-rate')).toHaveText(
+      '6.028 CAPs per REME (1 CAP ≈ 0.1659 REME)',
+    );
+    await expect(dialog.getByTestId('convert-receive')).toHaveText('24.8838 REME');
+    await page.keyboard.press('Escape');
     await page.goto('/convert-caps');
     await expect(page.getByTestId('caps-available')).toHaveText('150');
     await expect(page.getByTestId('caps-available-why')).toHaveText(
-      'The 200 CAPs for registering stay with your account and cannot be converted: of your 350 CAPs, 150 can.',
+      'Of your 350 CAPs, 150 were earned for care. The 200 for joining and inviting are paid as REME on their own.',
     );
     await expect(page.getByTestId('convert-rate')).toHaveText(
       '6.028 CAPs per REME (1 CAP ≈ 0.1659 REME)',
     );
-    await expect(page.getByText(/market price of £0\.10 per REME/)).toBeVisible();
+    await expect(page.getByTestId('convert-receive')).toHaveText('24.8838 REME');
+    await expect(page.getByText(/market price of £0\.10/)).toBeVisible();
     await expect(page.getByText(/£6\.03/)).toHaveCount(0);
-  });
-
-  test('the convert preview opens calm, says what would happen, never that it happened, and an empty field converts nothing', async ({
-    page,
-  }) => {
-    test.setTimeout(180_000);
-    const email = newEmail('preview');
-    await joinThroughApi(page, { email, password: PASSWORD });
-    await opsNoConfirm(
-      'care-action',
-      '--email',
-      email,
-      '--caps',
-      '150',
-      '--description',
-      'Visited a neighbour',
-      '--key',
-      `preview-${email}`,
-    );
-    await expect(page.getByTestId('caps-balance')).toHaveText('350');
-    await page.goto('/convert-caps');
-    const field = page.getByRole('spinbutton', { name: 'CAPs to convert' });
-    await expect(field).toHaveValue('150');
 
     // It starts at the maximum, and the maximum is not an error: nothing is red.
     const input = await colours(page, '#convert-amount');
@@ -213,24 +200,12 @@ test.describe('on the server whose community pays claim fees', () => {
     expect(input.border).not.toBe(input.danger);
     const limit = await colours(page, '#convert-limit');
     expect(limit.color).not.toBe(limit.danger);
-
-    // Convert Now says what would happen; nothing says it happened.
-    await page.getByRole('button', { name: 'Convert Now' }).click();
-    await expect(page.getByRole('status')).toHaveText(
-      'Preview only: converting 150 CAPs would give you 24.8838 REME (≈ £2.48). Nothing has been converted.',
-    );
-    await expect(page.getByText(/Conversion completed|successfully/)).toHaveCount(0);
-    await expect(
-      page.getByRole('heading', { name: 'If you converted 150 CAPs (preview)' }),
-    ).toBeVisible();
-    await expect(page.getByText('Total REMEs')).toHaveCount(0);
-    await capture(page, 'convert-preview');
-
-    // An emptied field disables Convert Now.
+    // An emptied field disables the button; an amount names it.
+    const field = page.getByRole('spinbutton', { name: 'CAPs to convert' });
     await field.fill('');
-    await expect(page.getByRole('button', { name: 'Convert Now' })).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Convert', exact: true })).toBeDisabled();
     await field.fill('60');
-    await expect(page.getByRole('button', { name: 'Convert Now' })).toBeEnabled();
+    await expect(page.getByRole('button', { name: 'Convert 60 CAPs' })).toBeEnabled();
   });
 
   test('plain crypto with a sponsored claim: no ETH check, the transaction linked', async ({

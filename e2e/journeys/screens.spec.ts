@@ -50,9 +50,9 @@ test('every screen at 375 and 1280 px in both themes passes axe', async ({ page,
   await expect(page.getByRole('heading', { name: 'Hello, Ada Lovelace' })).toBeVisible();
   await capture(page, 'dashboard');
 
-  await page.getByRole('button', { name: 'Swap CAPs to REME' }).click();
-  await expect(page.getByRole('dialog', { name: 'Swap CAPs to REME – Coming Soon' })).toBeVisible();
-  await capture(page, 'swap-modal', { include: '[role="dialog"]' });
+  await page.getByRole('button', { name: 'Convert CAPs to REME' }).click();
+  await expect(page.getByRole('dialog', { name: 'Convert care CAPs to REME' })).toBeVisible();
+  await capture(page, 'convert-dialog', { include: '[role="dialog"]' });
   await page.keyboard.press('Escape');
 
   for (const [path, heading] of [

@@ -24,17 +24,16 @@ function themeColour(page: Page, property: string): Promise<string> {
 const style = (locator: Locator, property: 'backgroundColor' | 'color' | 'animationName') =>
   locator.evaluate((el, p) => getComputedStyle(el)[p], property);
 
-/** Opens the swap modal, presses Swap (its "coming soon" toast), closes the modal; returns the toast. */
-async function swapToast(page: Page): Promise<Locator> {
-  await page.getByRole('button', { name: 'Swap CAPs to REME' }).click();
-  await page
-    .getByRole('dialog', { name: 'Swap CAPs to REME – Coming Soon' })
-    .getByRole('button', { name: 'Swap', exact: true })
-    .click();
+/** Opens the Convert dialog and converts 1 care CAP: the dialog closes and a toast says so; returns the toast. */
+async function conversionToast(page: Page): Promise<Locator> {
+  await page.getByRole('button', { name: 'Convert CAPs to REME' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Convert care CAPs to REME' });
+  await dialog.getByRole('spinbutton', { name: 'CAPs to convert' }).fill('1');
+  await dialog.getByRole('button', { name: 'Convert 1 CAP', exact: true }).click();
   const toast = page
     .getByRole('region', { name: /Notifications/ })
     .getByRole('listitem')
-    .filter({ hasText: 'Conversion Coming Soon!' })
+    .filter({ hasText: 'Converted 1 CAP' })
     .last();
   await expect(toast).toBeVisible();
   return toast;
@@ -82,6 +81,19 @@ test('themed controls: skeletons, toasts, disabled buttons, coming-soon badges, 
   );
   expect.soft(struck, 'struck-through text').toEqual([]);
 
+  // Care CAPs to convert, for a real toast in each theme.
+  await ops(
+    'care-action',
+    '--email',
+    email,
+    '--caps',
+    '5',
+    '--description',
+    'Visited a neighbour',
+    '--key',
+    `controls-${email}`,
+  );
+  await expect(page.getByTestId('caps-balance')).toHaveText('205');
   for (const theme of ['Aurora', 'Crimson'] as const) {
     await page.getByRole('button', { name: theme, exact: true }).click();
     // A disabled button (nothing to claim yet) does not look like the enabled brand button.
@@ -98,7 +110,7 @@ test('themed controls: skeletons, toasts, disabled buttons, coming-soon badges, 
       .toBe(await themeColour(page, '--color-text-muted'));
 
     // Toasts wear the theme's raised surface and text, not black.
-    const toast = await swapToast(page);
+    const toast = await conversionToast(page);
     expect
       .soft(await style(toast, 'backgroundColor'), `${theme}: toast background`)
       .toBe(await themeColour(page, '--color-surface-raised'));
@@ -120,7 +132,8 @@ test('themed controls: skeletons, toasts, disabled buttons, coming-soon badges, 
     /(Published|Finished the interrupted) round \d+/,
   );
   expect(await ops('fund', address, '0.05')).toContain('Sent 0.05 ETH');
-  await expect(page.getByTestId('tokens-to-claim')).toHaveText('200.0000');
+  // The joining bonus and the two care CAPs converted above (1 / 6.028 REME each, rounded down).
+  await expect(page.getByTestId('tokens-to-claim')).toHaveText('200.3317');
   let releaseReceipt!: () => void;
   const receiptHeld = new Promise<void>((resolve) => (releaseReceipt = resolve));
   await page.route('**/rpc', async (route) => {
@@ -131,7 +144,7 @@ test('themed controls: skeletons, toasts, disabled buttons, coming-soon badges, 
       await receiptHeld;
     await route.continue();
   });
-  await page.getByRole('button', { name: 'Claim 200.0000 REME' }).click();
+  await page.getByRole('button', { name: 'Claim 200.3317 REME' }).click();
   await expect(page.locator('dt:text-is("Your ETH balance") + dd')).toHaveText(
     '0.05 ETH (≈ £100.00)',
   );

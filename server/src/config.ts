@@ -176,6 +176,14 @@ const envSchema = z
     REWARD_REFERRER_DAILY_CAP: z.coerce.number().int().min(1).max(100_000).default(10),
     /** Other sign-ups from one network (IPv4 /24, IPv6 /48) in 24 hours that make a sign-up from it a signal. */
     REWARD_BUSY_NETWORK_SIGNUPS: z.coerce.number().int().min(1).max(100_000).default(3),
+    /** Whether members may convert their care CAPs into REME (docs/product.md#caps-and-reme). */
+    CONVERSION_OPEN: booleanString.default(true),
+    /** How many care CAPs buy one REME, to three decimals (the specification's 6.028). */
+    CONVERSION_CAPS_PER_REME: z
+      .string()
+      .regex(/^\d{1,5}(\.\d{1,3})?$/, 'must be a number of CAPs such as 6.028')
+      .refine((v) => Number(v) > 0, 'must be more than 0')
+      .default('6.028'),
     WEB_DIST_DIR: z.string().min(1).default(path.join(repoRoot, 'web/dist')),
   })
   .superRefine((env, ctx) => {

@@ -13,7 +13,14 @@ export const member = {
   fullName: 'Ada Lovelace',
   referralCode: 'ABCD2345',
   referralLink: 'http://localhost/r/ABCD2345',
-  caps: { registration: 200, referrals: 150, careActions: 0, total: 350 },
+  caps: {
+    registration: 200,
+    referrals: 150,
+    careActions: 0,
+    total: 350,
+    converted: 0,
+    convertible: 0,
+  },
   wallet: { address: '0x' + '1'.repeat(40), keystore: '{}', lockedByOldPassword: false },
   tokens: {
     entitled: '0',
@@ -54,6 +61,7 @@ export const links = {
     exchangeUrl: 'https://example.org/x',
   },
   eth: { priceGbp: '2000', testNetwork: true, faucetUrl: null as string | null },
+  conversion: { open: true, capsPerReme: '6.028' },
 };
 
 /** A sign-up gate challenge as the server signs one, made cheap (1 PBKDF2 iteration, answer 3) so
@@ -158,6 +166,7 @@ function memberDefaults(path: string, details: () => unknown): unknown {
     case '/api/claim/sponsored':
       return noSponsorship;
     case '/api/rewards/held':
+    case '/api/conversions':
       return { items: [] };
     case '/auth/sign-out':
       return {};

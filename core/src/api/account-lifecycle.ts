@@ -21,7 +21,7 @@ export const changePasswordResponse = z.object({
 /** DELETE /api/account: the current auth secret again, whatever the session says. */
 export const deleteMyAccountRequest = z.object({ authSecret: authSecretField });
 
-const ledgerKinds = ['signup', 'referral', 'care_action'] as const;
+const ledgerKinds = ['signup', 'referral', 'care_action', 'conversion'] as const;
 
 /**
  * GET /api/account/export: what the service holds about the member, as a file. It names nobody

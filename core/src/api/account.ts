@@ -101,4 +101,8 @@ export const publicConfigResponse = z.object({
     testNetwork: z.boolean(),
     faucetUrl: z.nullable(z.string()),
   }),
+  /** Converting care CAPs into REME: whether the community allows it now, and its rate as CAPs
+   * per REME ("6.028", CONVERSION_CAPS_PER_REME). */
+  conversion: z.object({ open: z.boolean(), capsPerReme: z.string() }),
 });
+export type PublicConfig = z.infer<typeof publicConfigResponse>;

@@ -43,7 +43,12 @@ export const capsBreakdown = z.object({
   registration: z.int(),
   referrals: z.int(),
   careActions: z.int(),
+  /** Every CAP earned (registration, referrals and care), converted ones included. */
   total: z.int(),
+  /** Care CAPs the member converted into REME (docs/product.md#caps-and-reme). */
+  converted: z.int(),
+  /** Care CAPs the member may still convert. */
+  convertible: z.int(),
 });
 export type CapsBreakdown = z.infer<typeof capsBreakdown>;
 

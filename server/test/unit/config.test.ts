@@ -33,6 +33,13 @@ describe('parseConfig', () => {
     expect(result.problems).toHaveLength(4);
   });
 
+  it('takes a conversion rate of up to three decimals above 0, and refuses anything else', () => {
+    const rate = (value: string) => parseConfig({ CONVERSION_CAPS_PER_REME: value });
+    expect(rate('6.028').ok && rate('10').ok && rate('0.5').ok).toBe(true);
+    for (const bad of ['0', '0.000', '6.0281', '-6', 'six', '1e3'])
+      expect(rate(bad).ok, bad).toBe(false);
+  });
+
   it('requires SMTP_URL and PUBLIC_URL in production', () => {
     const result = parseConfig({ NODE_ENV: 'production' });
     expect(result.ok).toBe(false);

@@ -1,121 +1,185 @@
-import { act, fireEvent, screen } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
-import { member, renderAt, requests, serveMember, appTestHooks } from '../test-fixtures';
+// Converting care CAPs (docs/product.md#caps-and-reme): the Convert page's form, what it sends and
+// what it says after; the rule and the figures at the community's rate; no dead button when there
+// is nothing to convert or conversion is switched off.
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { appTestHooks, links, member, renderAt, requests, serveMember } from '../test-fixtures';
+import { json, stubFetch } from '../test-network';
 
-function renderConvert(totalCaps: number) {
-  serveMember(() => ({ ...member, caps: { ...member.caps, total: totalCaps } }));
+const withCare = (careActions: number, converted = 0) => ({
+  ...member,
+  caps: {
+    ...member.caps,
+    careActions,
+    converted,
+    convertible: careActions - converted,
+    total: member.caps.registration + member.caps.referrals + careActions,
+  },
+});
+
+/** The bodies of the conversions the page sent. */
+const sent: unknown[] = [];
+
+function renderConvert(
+  details: object,
+  answers: Record<string, () => unknown> = {},
+  config: object = links,
+) {
+  sent.length = 0;
+  serveMember(() => details, { '/api/config': () => config, ...answers });
   renderAt('/convert-caps');
 }
 
 const field = () =>
   screen.getByLabelText('CAPs to convert', { selector: 'input' }) as HTMLInputElement;
 const thumb = () => screen.getByRole('slider', { name: 'CAPs to convert' });
-const convertNow = () =>
-  screen.getByRole('button', { name: /Convert Now|Converting\.\.\./ }) as HTMLButtonElement;
+const convertButton = () =>
+  screen.getByRole('button', { name: /^Convert( [\d,]+ CAPs)?$|Converting/ }) as HTMLButtonElement;
 
 appTestHooks({ fakeClock: true });
 
-describe('convert page amount', () => {
-  it('starts at min(1000, available) where available is the total minus the signup amount, saying why, and not as an error', async () => {
-    renderConvert(350);
+describe('the Convert page', () => {
+  it('offers the care CAPs not yet converted, says why the others are not, and states the rule once', async () => {
+    renderConvert(withCare(275, 60));
     await screen.findByRole('heading', { name: 'Convert CAPs' });
-    expect(screen.getByTestId('caps-available').textContent).toBe('150');
+    expect(screen.getByTestId('caps-available').textContent).toBe('215');
     expect(screen.getByTestId('caps-available-why').textContent).toBe(
-      'The 200 CAPs for registering stay with your account and cannot be converted: of your 350 CAPs, 150 can.',
+      'Of your 625 CAPs, 275 were earned for care and 60 of those are converted. The 350 for joining and inviting are paid as REME on their own.',
     );
-    expect(field().value).toBe('150');
-    expect(screen.getByText('That is all 150 CAPs you can convert.').className).not.toMatch(
-      /limit|danger|error/i,
+    expect(screen.getByTestId('conversion-rule').textContent).toBe(
+      'Joining and inviting are paid as REME, one for each CAP, in the next payout. CAPs earned for care are yours to convert: 6.028 CAPs buy 1 REME, paid in the next payout.',
     );
-    expect(field().className).not.toMatch(/atMax/);
+    expect(field().value).toBe('215');
+    expect(screen.getByText('That is all 215 care CAPs you can convert.').className).not.toMatch(
+      /danger|error/i,
+    );
     expect(field().getAttribute('aria-invalid')).toBeNull();
-    expect(screen.getByText(/Preview: conversion is not live yet/)).toBeTruthy();
+    expect(screen.queryByText(/preview/i)).toBeNull();
   });
 
-  it('starts at 1000 when more is available', async () => {
-    renderConvert(5200);
+  it('starts at 1000 when more is available, floors, clamps and keeps the slider in sync', async () => {
+    renderConvert(withCare(5200));
     await screen.findByRole('heading', { name: 'Convert CAPs' });
     expect(field().value).toBe('1000');
     expect(thumb().getAttribute('aria-valuenow')).toBe('1000');
-    expect(field().className).not.toMatch(/atMax/);
-  });
-
-  it('floors, turns NaN or negative into 0, caps at the available CAPs, and keeps the slider in sync', async () => {
-    renderConvert(350);
-    await screen.findByRole('heading', { name: 'Convert CAPs' });
     fireEvent.change(field(), { target: { value: '40.9' } });
     expect(field().value).toBe('40');
     expect(thumb().getAttribute('aria-valuenow')).toBe('40');
     fireEvent.change(field(), { target: { value: '-5' } });
     expect(field().value).toBe('0');
-    expect(convertNow().disabled).toBe(true);
+    expect(convertButton().disabled).toBe(true);
     fireEvent.change(field(), { target: { value: '99999' } });
-    expect(field().value).toBe('150');
+    expect(field().value).toBe('5200');
     fireEvent.change(field(), { target: { value: '' } });
+    expect(convertButton().disabled).toBe(true);
+    expect(screen.getByTestId('convert-receive').textContent).toBe('0.0000 REME');
     fireEvent.blur(field());
     expect(field().value).toBe('0');
     fireEvent.click(screen.getByRole('button', { name: 'MAX' }));
-    expect(field().value).toBe('150');
+    expect(field().value).toBe('5200');
     fireEvent.keyDown(thumb(), { key: 'ArrowLeft' });
-    expect(field().value).toBe('149');
-    expect(screen.getByTestId('convert-receive').textContent).toBe('24.7179 REME');
+    expect(field().value).toBe('5199');
   });
 
-  it('an emptied field converts nothing: Convert Now is disabled until an amount is typed', async () => {
-    renderConvert(350);
+  it('converts: sends the amount once with a request id, says what happened and when it is paid, and reads the figures again', async () => {
+    const conversion = {
+      caps: 60,
+      reme: '9953550099535500995',
+      convertedAt: '2026-11-26T10:00:00.000Z',
+      paidInRound: null,
+    };
+    renderConvert(withCare(100));
     await screen.findByRole('heading', { name: 'Convert CAPs' });
-    expect(convertNow().disabled).toBe(false);
-    fireEvent.change(field(), { target: { value: '' } });
-    expect(field().value).toBe('');
-    expect(convertNow().disabled).toBe(true);
-    expect(screen.getByTestId('convert-receive').textContent).toBe('0.0000 REME');
+    // From here the server has the conversion once the POST arrived.
+    stubFetch((path, init) => {
+      requests.push(`${init?.method ?? 'GET'} ${path}`);
+      if (path === '/api/conversions' && init?.method === 'POST') {
+        sent.push(JSON.parse(String(init.body)));
+        return { conversion };
+      }
+      if (path === '/api/conversions') return { items: sent.length ? [conversion] : [] };
+      if (path === '/api/me') return withCare(100, sent.length ? 60 : 0);
+      if (path === '/api/config') return links;
+      if (path === '/api/rewards/held') return { items: [] };
+      return undefined;
+    });
     fireEvent.change(field(), { target: { value: '60' } });
-    expect(convertNow().disabled).toBe(false);
-  });
-
-  it('Convert Now says what converting would give, never that it happened, and calls nothing', async () => {
-    renderConvert(350);
-    await screen.findByRole('heading', { name: 'Convert CAPs' });
-    const before = requests.length;
-    fireEvent.click(convertNow());
-    expect(screen.getByRole('status').textContent).toBe(
-      'Preview only: converting 150 CAPs would give you 24.8838 REME (≈ £2.48). Nothing has been converted.',
-    );
-    await act(() => vi.advanceTimersByTimeAsync(10_000));
-    expect(screen.queryByText(/completed|successfully/i)).toBeNull();
-    expect(convertNow().textContent).toBe('Convert Now');
-    // What the member would have is said as a preview, and the REME held does not change.
-    expect(
-      screen.getByRole('heading', { name: 'If you converted 150 CAPs (preview)' }),
-    ).toBeTruthy();
-    expect(screen.queryByText('Total REMEs')).toBeNull();
-    expect(
-      screen.getByRole('heading', { name: 'REME you would have' }).nextElementSibling?.textContent,
-    ).toBe('24.8838');
-    expect(screen.getByRole('heading', { name: 'REME Held' }).nextElementSibling?.textContent).toBe(
-      '0.0000',
-    );
-    // A new amount drops the preview of the old one.
-    fireEvent.change(field(), { target: { value: '60' } });
-    expect(screen.queryByRole('status')).toBeNull();
-    expect(requests.slice(before).filter((r) => !r.startsWith('GET /api/me'))).toEqual([]);
-  });
-
-  it('shows one rate and explains the market price beside it', async () => {
-    renderConvert(350);
-    await screen.findByRole('heading', { name: 'Convert CAPs' });
+    expect(screen.getByTestId('convert-receive').textContent).toBe('9.9535 REME');
     expect(screen.getByTestId('convert-rate').textContent).toBe(
       '6.028 CAPs per REME (1 CAP ≈ 0.1659 REME)',
     );
-    expect(screen.queryByText(/£6\.03/)).toBeNull();
-    expect(screen.getByText(/market price of £0\.10 per REME/)).toBeTruthy();
+    fireEvent.click(convertButton());
+    await act(() => Promise.resolve());
+    await waitFor(() =>
+      expect(screen.getByRole('status').textContent).toBe(
+        'Converted 60 CAPs → 9.95 REME, paid in the next round',
+      ),
+    );
+    expect(sent).toHaveLength(1);
+    const body = sent[0] as { caps: number; requestId: string };
+    expect(body.caps).toBe(60);
+    expect(body.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    await waitFor(() => expect(screen.getByTestId('caps-available').textContent).toBe('40'));
+    expect(requests.filter((r) => r === 'GET /api/me').length).toBeGreaterThan(1);
+    expect((await screen.findByTestId('conversions')).textContent).toContain(
+      'Converted 60 CAPs → 9.95 REME, paid in the next round',
+    );
   });
 
-  it('with no CAPs beyond the signup amount everything stays at 0 and Convert Now is disabled', async () => {
-    renderConvert(200);
+  it('says the server’s reason when a conversion is refused, and keeps the amount', async () => {
+    renderConvert(withCare(100));
     await screen.findByRole('heading', { name: 'Convert CAPs' });
-    expect(field().value).toBe('0');
-    expect(convertNow().disabled).toBe(true);
-    expect((screen.getByRole('button', { name: 'MAX' }) as HTMLButtonElement).disabled).toBe(true);
+    stubFetch((path, init) => {
+      if (path === '/api/conversions' && init?.method === 'POST')
+        return json(
+          {
+            code: 'not_enough_caps',
+            message:
+              'You do not have that many care CAPs left to convert. Reload the page to see what you have.',
+          },
+          409,
+        );
+      if (path === '/api/conversions') return { items: [] };
+      if (path === '/api/me') return withCare(100);
+      if (path === '/api/config') return links;
+      if (path === '/api/rewards/held') return { items: [] };
+      return undefined;
+    });
+    fireEvent.click(convertButton());
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'You do not have that many care CAPs left to convert. Reload the page to see what you have.',
+    );
+    expect(field().value).toBe('100');
+  });
+
+  it('with no care CAPs says where they come from and shows no button', async () => {
+    renderConvert(withCare(0));
+    await screen.findByRole('heading', { name: 'Convert CAPs' });
+    expect(screen.getByTestId('nothing-to-convert').textContent).toMatch(
+      /no care CAPs to convert yet/,
+    );
+    expect(screen.queryByRole('button', { name: /^Convert/ })).toBeNull();
+    expect(screen.queryByLabelText('CAPs to convert')).toBeNull();
+  });
+
+  it('when the community switched conversion off says so and shows no button', async () => {
+    renderConvert(
+      withCare(100),
+      {},
+      { ...links, conversion: { open: false, capsPerReme: '6.028' } },
+    );
+    await screen.findByRole('heading', { name: 'Convert CAPs' });
+    expect(screen.getByTestId('conversion-closed').textContent).toMatch(/switched off/);
+    expect(screen.queryByRole('button', { name: /^Convert/ })).toBeNull();
+  });
+
+  it('uses the community’s rate when it is not the specification’s', async () => {
+    renderConvert(withCare(100), {}, { ...links, conversion: { open: true, capsPerReme: '10' } });
+    await screen.findByRole('heading', { name: 'Convert CAPs' });
+    expect(screen.getByTestId('convert-receive').textContent).toBe('10.0000 REME');
+    expect(screen.getByTestId('convert-rate').textContent).toBe(
+      '10 CAPs per REME (1 CAP ≈ 0.1 REME)',
+    );
+    expect(screen.getByTestId('conversion-rule').textContent).toMatch(/10 CAPs buy 1 REME/);
   });
 });

@@ -134,29 +134,76 @@ describe('dashboard refresh ("refreshes every 10 s, on window focus, and when an
   });
 });
 
-describe('the swap modal', () => {
-  it('shows the coming-soon preview at the convert page’s rate (one rate, not 0.166 and 6.028) and makes no call', async () => {
+describe('the Convert dialog', () => {
+  it('is the Convert page’s form: the same rule and figures, and a real conversion', async () => {
+    const care = { ...member.caps, careActions: 100, convertible: 100, total: 450 };
+    let converted = false;
+    const bodies: unknown[] = [];
+    serveMember(() => ({
+      ...member,
+      caps: converted ? { ...care, converted: 60, convertible: 40 } : care,
+    }));
+    const { stubFetch } = await import('../test-network');
+    const served = (path: string, init?: RequestInit) => {
+      requests.push(`${init?.method ?? 'GET'} ${path}`);
+      if (path === '/api/conversions' && init?.method === 'POST') {
+        bodies.push(JSON.parse(String(init.body)));
+        converted = true;
+        return {
+          conversion: {
+            caps: 60,
+            reme: '9953550099535500995',
+            convertedAt: '2026-11-26T10:00:00.000Z',
+            paidInRound: null,
+          },
+        };
+      }
+      if (path === '/api/me' || path === '/api/me?firstTimeReferral=true')
+        return { ...member, caps: converted ? { ...care, converted: 60, convertible: 40 } : care };
+      if (path === '/api/config') return links;
+      if (path === '/api/conversions' || path === '/api/rewards/held') return { items: [] };
+      if (path === '/api/claim/sponsored') return { available: false, reason: null, latest: null };
+      return undefined;
+    };
+    stubFetch(served);
+    renderAt('/dashboard');
+    fireEvent.click(await screen.findByRole('button', { name: 'Convert CAPs to REME' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Convert care CAPs to REME' });
+    const modal = within(dialog);
+    expect(modal.getByTestId('conversion-rule').textContent).toMatch(
+      /CAPs earned for care are yours to convert: 6\.028 CAPs buy 1 REME/,
+    );
+    const field = modal.getByLabelText('CAPs to convert', {
+      selector: 'input',
+    }) as HTMLInputElement;
+    expect(field.value).toBe('100');
+    fireEvent.change(field, { target: { value: '60' } });
+    expect(modal.getByTestId('convert-receive').textContent).toBe('9.9535 REME');
+    expect(modal.getByText('≈ £0.99')).toBeTruthy();
+    expect(modal.getByTestId('convert-rate').textContent).toBe(
+      '6.028 CAPs per REME (1 CAP ≈ 0.1659 REME)',
+    );
+    fireEvent.click(modal.getByRole('button', { name: 'Convert 60 CAPs' }));
+    // The dialog closes and a toast says what happened.
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(
+      await screen.findByText('Converted 60 CAPs → 9.95 REME, paid in the next round'),
+    ).toBeTruthy();
+    expect(bodies).toEqual([{ caps: 60, requestId: expect.stringMatching(/^[0-9a-f-]{36}$/) }]);
+    await waitFor(() =>
+      expect(screen.getByTestId('caps-converted').textContent).toBe('60 converted to REME'),
+    );
+  });
+
+  it('for a member with no care CAPs says where they come from, with no dead button', async () => {
     serveMember();
     renderAt('/dashboard');
-    fireEvent.click(await screen.findByRole('button', { name: 'Swap CAPs to REME' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Swap CAPs to REME – Coming Soon' });
-    const modal = within(dialog);
-    expect((modal.getByLabelText('Amount of CAPs') as HTMLInputElement).disabled).toBe(true);
-    expect((modal.getByRole('button', { name: 'MAX' }) as HTMLButtonElement).disabled).toBe(true);
-    expect(modal.getByTestId('swap-pay').textContent).toBe('350 CAPs');
-    expect(modal.getByTestId('swap-receive').textContent).toBe('58.0623 REME');
-    expect(modal.getByText('≈ £5.80')).toBeTruthy();
-    expect(modal.getByText('1 CAP ≈ 0.1659 REME (6.028 CAPs per REME)')).toBeTruthy();
-    const before = requests.length;
-    fireEvent.click(modal.getByRole('button', { name: 'Swap' }));
-    expect(
-      await screen.findByText(
-        "Conversion Coming Soon! We're working hard to bring you CAPs to REME conversion in the next update. Stay tuned!",
-      ),
-    ).toBeTruthy();
-    expect(requests.length).toBe(before);
-    fireEvent.click(modal.getByRole('button', { name: 'Close' }));
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    fireEvent.click(await screen.findByRole('button', { name: 'Convert CAPs to REME' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Convert care CAPs to REME' }));
+    expect(dialog.getByTestId('nothing-to-convert').textContent).toMatch(
+      /no care CAPs to convert yet/,
+    );
+    expect(dialog.queryByRole('button', { name: /^Convert/ })).toBeNull();
   });
 });
 
@@ -238,9 +285,10 @@ describe('the dashboard as docs/product.md lists it', () => {
     expect(screen.getByRole('link', { name: /Community Builder/ }).getAttribute('href')).toBe(
       '/rcb',
     );
-    expect(screen.getByRole('link', { name: /Care Finance Hub/ }).textContent).toContain(
-      'COMING SOON',
-    );
+    // Converting care CAPs is live: the hub is no longer marked coming soon.
+    const financeHub = screen.getByRole('link', { name: /Care Finance Hub/ });
+    expect(financeHub.getAttribute('href')).toBe('/convert-caps');
+    expect(financeHub.textContent).not.toContain('COMING SOON');
     expect((await screen.findByRole('link', { name: /Market/ })).getAttribute('target')).toBe(
       '_blank',
     );
@@ -255,7 +303,7 @@ describe('the dashboard as docs/product.md lists it', () => {
     expect(balance.getByText('0x1111...1111')).toBeTruthy();
     expect(balance.getByRole('button', { name: 'Claim 0.0000 REME' })).toBeTruthy();
     expect(balance.getByRole('link', { name: 'Invite friends' }).getAttribute('href')).toBe('/rcb');
-    expect(balance.getByRole('button', { name: 'Swap CAPs to REME' })).toBeTruthy();
+    expect(balance.getByRole('button', { name: 'Convert CAPs to REME' })).toBeTruthy();
   });
 
   it('opens the community app with a one-time code from the server, not the session', async () => {

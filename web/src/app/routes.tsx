@@ -59,7 +59,7 @@ export const routes: RouteObject[] = [
       },
       {
         path: '/convert-caps',
-        element: screen(() => import('../features/convert/routes/convert-caps')),
+        element: screen(() => import('../features/dashboard/routes/convert-caps')),
       },
       { path: '/account', element: screen(() => import('../features/account/routes/account')) },
       // The operator console: the gate asks the server first and loads the console only for an

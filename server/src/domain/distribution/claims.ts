@@ -61,6 +61,8 @@ export function figuresAsOf(
 export interface TokenFiguresRow {
   signup_tokens: string;
   earned_referral_tokens: string;
+  /** REME bought by converting care CAPs (migration 0030). */
+  converted_tokens: string;
   block_number: number | null;
   synced_at: Date | string | null;
   last_error: string | null;
@@ -75,7 +77,7 @@ export function tokenFigures(row: TokenFiguresRow, remePrice: string): MemberTok
   const known = asOf.block !== null;
   const claimed = known ? BigInt(row.claimed ?? 0) : null;
   const signupTokens = BigInt(row.signup_tokens);
-  const entitled = signupTokens + BigInt(row.earned_referral_tokens);
+  const entitled = signupTokens + BigInt(row.earned_referral_tokens) + BigInt(row.converted_tokens);
   const distributed = BigInt(row.cumulative_amount ?? 0);
   const forClaiming = claimed === null || distributed <= claimed ? 0n : distributed - claimed;
   const split = claimSplit({

@@ -1,5 +1,5 @@
-// What each wallet may claim in total (the signup bonus plus referral rewards) next to what the
-// latest published round gave it.
+// What each wallet may claim in total (the signup bonus, referral rewards and the REME its member
+// converted care CAPs into) next to what the latest published round gave it.
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../infra/db/schema';
 
@@ -38,10 +38,11 @@ export async function entitlements(
     previous: string | null;
   }>`
     WITH current AS (
-      SELECT d.user_id, w.wallet_address, d.signup_tokens + d.earned_referral_tokens AS amount
+      SELECT d.user_id, w.wallet_address,
+             d.signup_tokens + d.earned_referral_tokens + d.converted_tokens AS amount
       FROM user_token_distributions d
       JOIN user_wallets w ON w.user_id = d.user_id
-      WHERE d.signup_tokens + d.earned_referral_tokens > 0
+      WHERE d.signup_tokens + d.earned_referral_tokens + d.converted_tokens > 0
     ), previous AS (
       SELECT user_id, wallet_address, cumulative_amount
       FROM distribution_entries WHERE round_index = ${previousRound}

@@ -33,6 +33,8 @@ export async function readMember(db: Kysely<DB>, userId: string) {
       'd.activity_caps',
       'd.signup_tokens',
       'd.earned_referral_tokens',
+      'd.converted_caps',
+      'd.converted_tokens',
     ])
     .select(['w.reme_balance', 'w.claimed', 'e.cumulative_amount'])
     .where('profiles.id', '=', userId)

@@ -3,6 +3,7 @@
 // balance, so no round counts them, until they are released: by time when nothing flagged the
 // joining, by an operator otherwise. An operator may void them instead, the joining's whole
 // reward at once (its bonus and the three referrers' credits).
+import { capsPerThousandReme } from '@crw/core';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Config } from '../../config';
@@ -30,6 +31,8 @@ export async function writeRewardPolicy(db: Kysely<DB>, config: Config): Promise
       hold_hours: config.REWARD_HOLD_HOURS,
       referrer_daily_cap: config.REWARD_REFERRER_DAILY_CAP,
       busy_network_signups: config.REWARD_BUSY_NETWORK_SIGNUPS,
+      conversion_open: config.CONVERSION_OPEN,
+      caps_per_thousand_reme: Number(capsPerThousandReme(config.CONVERSION_CAPS_PER_REME)),
     })
     .execute();
 }

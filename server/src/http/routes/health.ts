@@ -95,6 +95,10 @@ export const healthRoutes =
           testNetwork: isTestNetwork(services.chain.chainId, services.config.FAUCET_URL),
           faucetUrl: faucetFor(services.chain.chainId, services.config.FAUCET_URL),
         },
+        conversion: {
+          open: services.config.CONVERSION_OPEN,
+          capsPerReme: services.config.CONVERSION_CAPS_PER_REME,
+        },
       }),
     );
   };

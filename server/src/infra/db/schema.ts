@@ -22,7 +22,7 @@ export interface RewardLedgerTable {
   id: Generated<number>;
   user_id: string;
   source_key: string;
-  kind: 'signup' | 'referral' | 'care_action';
+  kind: 'signup' | 'referral' | 'care_action' | 'conversion';
   caps: number;
   reme: Amount;
   level: number | null;
@@ -46,6 +46,9 @@ export interface RewardPolicyTable {
   busy_network_signups: Generated<number>;
   flag_weight: Generated<number>;
   cash_out_block: Generated<string>;
+  /** CONVERSION_OPEN and CONVERSION_CAPS_PER_REME (as CAPs per 1,000 REME), migration 0030. */
+  conversion_open: Generated<boolean>;
+  caps_per_thousand_reme: Generated<number>;
 }
 
 /** What a sign-up looked like (its network prefix, a hashed browser class), kept while it is held. */
@@ -90,6 +93,9 @@ export interface UserTokenDistributionsTable {
   rrp_balance: ColumnType<number, number | undefined, number>;
   activity_caps: ColumnType<number, number | undefined, number>;
   signup_caps: ColumnType<number, number | undefined, number>;
+  /** Care CAPs the member converted, and the REME they bought (migration 0030). */
+  converted_caps: ColumnType<number, number | undefined, number>;
+  converted_tokens: ColumnType<string, string | undefined, string>;
   updated_at: Timestamp;
 }
 

@@ -174,6 +174,8 @@ export const accountRoutes =
                 referrals: row.rrp_balance,
                 careActions: row.activity_caps,
                 total: row.signup_caps + row.rrp_balance + row.activity_caps,
+                converted: row.converted_caps,
+                convertible: Math.max(0, row.activity_caps - row.converted_caps),
               },
               wallet: {
                 address: row.address,

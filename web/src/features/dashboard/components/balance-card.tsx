@@ -10,7 +10,7 @@ import forms from '../../../ui/forms.module.css';
 import { MemberAddresses } from '../../../ui/member-addresses';
 import hidden from '../../../ui/visually-hidden.module.css';
 import styles from './balance-card.module.css';
-import { SwapModal } from './swap-modal';
+import { ConvertDialog } from './convert-dialog';
 
 /** REME held as a number of whole tokens, for noticing a rise (display goes through formatAmount). */
 const remeNumber = (baseUnits: string | null) =>
@@ -90,7 +90,7 @@ export function BalanceCard({
             Invite<span className={hidden.narrowHidden}> friends</span>
           </span>
         </Link>
-        <SwapModal caps={caps.total} remePrice={tokens.remePrice} className="" />
+        <ConvertDialog caps={caps} remePrice={tokens.remePrice} className="" />
       </div>
     </section>
   );

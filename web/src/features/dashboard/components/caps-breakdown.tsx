@@ -5,7 +5,10 @@ import {
   SIGNUP_CAPS,
   type CapsBreakdown as Breakdown,
 } from '@crw/core';
+import { useQuery } from '@tanstack/react-query';
 import { Info } from 'lucide-react';
+import { publicConfigQuery } from '../../../lib/session';
+import { ConversionRule } from './convert-form';
 import { CapsGauge } from '../../../ui/caps-gauge';
 import { CardSection } from '../../../ui/card-section';
 import card from '../../../ui/card.module.css';
@@ -21,6 +24,7 @@ const REGISTRATION_TOOLTIP = `${SIGNUP_CAPS} CAPs on registering as a member`;
  * progress toward the next milestone (its maximum was the registration CAPs: full for everyone new).
  */
 export function CapsBreakdown({ caps }: { caps: Breakdown }) {
+  const config = useQuery(publicConfigQuery);
   const { milestone, remaining } = nextCapsMilestone(caps.total);
   const friends = friendsToMilestone(remaining);
   const rows: Array<[string, number]> = [
@@ -50,6 +54,11 @@ export function CapsBreakdown({ caps }: { caps: Breakdown }) {
             <div key={label} className={card.stat}>
               <dt className={card.muted}>{label}</dt>
               <dd className={card.statValue}>{value}</dd>
+              {label === 'Care actions' && caps.converted > 0 ? (
+                <dd className={card.muted} data-testid="caps-converted">
+                  {caps.converted.toLocaleString('en-GB')} converted to REME
+                </dd>
+              ) : null}
             </div>
           ))}
         </dl>
@@ -61,6 +70,7 @@ export function CapsBreakdown({ caps }: { caps: Breakdown }) {
           caption={`Next milestone: ${milestone.toLocaleString('en-GB')} CAPs`}
         />
       </div>
+      {config.data ? <ConversionRule setting={config.data.conversion} /> : null}
       <p className={card.muted}>
         Each friend who joins through your link adds {REFERRAL_CAPS_BY_LEVEL[0]} CAPs:{' '}
         {friends === 1 ? 'one more friend' : `about ${friends} friends`} would take you to{' '}

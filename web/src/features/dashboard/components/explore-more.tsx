@@ -29,10 +29,10 @@ export function ExploreMore() {
         <li>
           <Link to="/convert-caps" className={styles.exploreCard}>
             <Landmark aria-hidden="true" />
-            <span className={styles.exploreName}>
-              Care Finance Hub <span className={card.badge}>COMING SOON</span>
+            <span className={styles.exploreName}>Care Finance Hub</span>
+            <span className={styles.exploreText}>
+              Convert the CAPs you earn for care into REME.
             </span>
-            <span className={styles.exploreText}>Turn CAPs into REME for care costs.</span>
           </Link>
         </li>
         <li>
