@@ -31,7 +31,8 @@ export const MARKET_FIAT_CEILING_REME = 1000;
 /** Every new password (sign-up, reset, change); sign-in still takes an older, shorter one. */
 export const PASSWORD_MIN_LENGTH = 8;
 export const MNEMONIC_WORDS = 12;
-export const MNEMONIC_FILE_NAME = 'mnemonic.txt';
+/** The recovery phrase's download, named for what it is (the original's was mnemonic.txt). */
+export const RECOVERY_PHRASE_FILE_NAME = 'reme-wallet-recovery-phrase.txt';
 
 export const DEFAULT_REFERRAL_CODE = 'TS0001';
 export const PENDING_REFERRAL_EXPIRY_MS = 24 * 60 * 60 * 1000;

@@ -29,4 +29,5 @@ export * from './device-name';
 export * from './api/account-lifecycle';
 export * from './money';
 export * from './caps-milestones';
+export * from './recovery-phrase';
 export * from './networks';

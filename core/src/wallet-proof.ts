@@ -4,7 +4,12 @@
 // so it never parses text the client wrote.
 import * as z from 'zod/mini';
 
-export const WALLET_PROOF_PURPOSES = ['register', 'save-wallet', 'change-password'] as const;
+export const WALLET_PROOF_PURPOSES = [
+  'register',
+  'save-wallet',
+  'change-password',
+  'backup-phrase',
+] as const;
 export type WalletProofPurpose = (typeof WALLET_PROOF_PURPOSES)[number];
 
 /** What the member's wallet agrees to, in plain words, per purpose. */
@@ -12,6 +17,7 @@ export const WALLET_PROOF_STATEMENTS: Record<WalletProofPurpose, string> = {
   register: 'Link this wallet to my Community Rewards account.',
   'save-wallet': 'Save the new lock of this wallet for my Community Rewards account.',
   'change-password': 'Lock this wallet with my new Community Rewards password.',
+  'backup-phrase': 'I have saved the recovery phrase of this wallet.',
 };
 
 /** How long a challenge can be signed and used. */

@@ -81,7 +81,7 @@ test.describe('join: sign up, keep the phrase, confirm, sign in', () => {
     expectNoSecrets(sent, PASSWORD, phrase);
   });
 
-  test("from the auth screen's CREATE ACCOUNT, with the phrase downloaded as mnemonic.txt", async ({
+  test("from the auth screen's CREATE ACCOUNT, with the phrase downloaded as a file that says what it is", async ({
     page,
     request,
   }) => {
@@ -102,9 +102,17 @@ test.describe('join: sign up, keep the phrase, confirm, sign in', () => {
     const downloading = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Download text doc' }).click();
     const download = await downloading;
-    expect(download.suggestedFilename()).toBe('mnemonic.txt');
+    expect(download.suggestedFilename()).toBe('reme-wallet-recovery-phrase.txt');
     const { readFile } = await import('node:fs/promises');
-    expect((await readFile(await download.path(), 'utf8')).trim()).toBe(phrase);
+    const file = await readFile(await download.path(), 'utf8');
+    const [title, , says] = file.split('\n');
+    expect(title).toBe('REME Wallet — recovery phrase');
+    expect(says).toMatch(
+      new RegExp(
+        `^These 12 words open the account ${email.replace(/[.+]/g, '\\$&')} and the wallet 0x[0-9a-fA-F]{40} at http`,
+      ),
+    );
+    expect(file).toContain(`All 12 in order: ${phrase}`);
     await page.getByRole('button', { name: 'I have saved my code' }).click();
 
     await page.getByLabel('Your 12-word code').fill(phrase.split(' ').reverse().join(' '));
@@ -113,7 +121,7 @@ test.describe('join: sign up, keep the phrase, confirm, sign in', () => {
     await expect(page.getByRole('alert')).toHaveText('Word 1 does not match your recovery code.');
     await page.getByRole('button', { name: 'Go back to copy again' }).click();
     await expect(page.getByRole('button', { name: 'Copy All Words' })).toBeVisible();
-    await expect(page.getByRole('button', { name: 'I have saved my code' })).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'I have saved my code' })).toBeEnabled();
     await saveAndConfirmPhrase(page);
 
     // Resend Email sends a second confirmation mail.
@@ -129,6 +137,8 @@ test.describe('join: sign up, keep the phrase, confirm, sign in', () => {
     await expect(
       page.getByRole('heading', { name: `Hello, ${email.split('@')[0]}` }),
     ).toBeVisible();
+    // The phrase was typed back, so the dashboard asks for no backup.
+    await expect(page.getByRole('heading', { name: 'Back up your wallet' })).toHaveCount(0);
     expectNoSecrets(sent, PASSWORD, phrase);
   });
 

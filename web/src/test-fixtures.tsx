@@ -21,7 +21,12 @@ export const member = {
     converted: 0,
     convertible: 0,
   },
-  wallet: { address: '0x' + '1'.repeat(40), keystore: '{}', lockedByOldPassword: false },
+  wallet: {
+    address: '0x' + '1'.repeat(40),
+    keystore: '{}',
+    lockedByOldPassword: false,
+    phraseSaved: true,
+  },
   tokens: {
     entitled: '0',
     incoming: '0',

@@ -51,6 +51,13 @@ export const registerResponse = z.object({
   userId: z.string(),
 });
 
+/** POST /api/wallet/phrase-saved: the typed-back recovery phrase made the wallet, whose key signed
+ * a 'backup-phrase' challenge. Needs no session: the signature is the proof. */
+export const phraseSavedRequest = z.object({
+  address: z.string().check(z.regex(ADDRESS_PATTERN)),
+  proof: walletProofField,
+});
+
 /** POST /api/register/check: asked before the wallet is made, so a taken e-mail is said at once.
  * 200 { ok: true } when it can sign up; 409 email_taken as the registration itself answers. */
 export const registerCheckRequest = z.object({ email: emailField });
@@ -67,7 +74,14 @@ export const userDetailsResponse = z.object({
   caps: capsBreakdown,
   /** `lockedByOldPassword`: a password reset left the keystore locked by the old password, so the
    * member recovers it (old password or 12 words) before anything else. */
-  wallet: z.object({ address: z.string(), keystore: z.string(), lockedByOldPassword: z.boolean() }),
+  wallet: z.object({
+    address: z.string(),
+    keystore: z.string(),
+    lockedByOldPassword: z.boolean(),
+    /** The member proved they saved the recovery phrase (typed it back); until then the
+     * dashboard shows "Back up your wallet". */
+    phraseSaved: z.boolean(),
+  }),
   tokens: memberTokens,
   /** The getUserDetails flag, answered back: true when asked with `?firstTimeReferral=true` (the
    * browser arrived through `/refferal` and this is its first dashboard), so the welcome notice

@@ -403,3 +403,21 @@ describe('themes and layouts', () => {
     );
   });
 });
+
+describe('the "Back up your wallet" task', () => {
+  it('stays on the dashboard until the phrase was typed back, and leads to it', async () => {
+    serveMember(() => ({ ...member, wallet: { ...member.wallet, phraseSaved: false } }));
+    renderAt('/dashboard');
+    const task = await screen.findByRole('region', { name: 'Back up your wallet' });
+    expect(within(task).getByRole('link', { name: 'Back up now' }).getAttribute('href')).toBe(
+      '/recovery-phrase',
+    );
+  });
+
+  it('is gone once the phrase is saved', async () => {
+    serveMember();
+    renderAt('/dashboard');
+    await screen.findByRole('heading', { name: 'Hello, Ada Lovelace' });
+    expect(screen.queryByRole('region', { name: 'Back up your wallet' })).toBeNull();
+  });
+});

@@ -62,6 +62,10 @@ export const routes: RouteObject[] = [
         element: screen(() => import('../features/dashboard/routes/convert-caps')),
       },
       { path: '/account', element: screen(() => import('../features/account/routes/account')) },
+      {
+        path: '/recovery-phrase',
+        element: screen(() => import('../features/account/routes/recovery-phrase')),
+      },
       // The operator console: the gate asks the server first and loads the console only for an
       // operator, so a member never downloads its code.
       { path: '/operator/*', element: screen(() => import('../features/console/routes/gate')) },

@@ -1,7 +1,7 @@
 // The member's row behind /api/me, in one query: profile, wallet, CAPs, and their token figures
 // as the chain follower indexed them (the follower's progress is read apart, member-cache.ts).
 import { getAddress } from 'ethers';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { notifyMembers } from '../../infra/db/member-notices';
 import type { DB } from '../../infra/db/schema';
 
@@ -26,6 +26,7 @@ export async function readMember(db: Kysely<DB>, userId: string) {
       'user_wallets.wallet_address',
       'user_wallets.encrypted_wallet',
       'user_wallets.locked_by_old_password',
+      'user_wallets.phrase_saved_at',
     ])
     .select([
       'd.signup_caps',
@@ -75,6 +76,20 @@ export async function storeKeystore(
     .executeTakeFirst();
   if (!saved) return false;
   await notifyMembers(db, [userId]);
+  return true;
+}
+
+/** Records that the member whose wallet is at `address` saved its recovery phrase (the wallet's
+ * signature was checked); false for an address no member has. Every copy of the member hears. */
+export async function recordPhraseSaved(db: Kysely<DB>, address: string): Promise<boolean> {
+  const saved = await db
+    .updateTable('user_wallets')
+    .set({ phrase_saved_at: sql<Date>`coalesce(phrase_saved_at, now())` })
+    .where('wallet_address', '=', address.toLowerCase())
+    .returning('user_id')
+    .executeTakeFirst();
+  if (!saved) return false;
+  await notifyMembers(db, [saved.user_id]);
   return true;
 }
 

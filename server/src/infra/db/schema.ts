@@ -83,6 +83,8 @@ export interface UserWalletsTable {
   encrypted_wallet: string;
   /** A password reset left the keystore locked by the old password (migration 0015). */
   locked_by_old_password: ColumnType<boolean, boolean | undefined, boolean>;
+  /** When the member proved they saved the recovery phrase (migration 0031). */
+  phrase_saved_at: Date | null;
   updated_at: Timestamp;
 }
 

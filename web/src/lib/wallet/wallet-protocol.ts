@@ -19,6 +19,11 @@ export type WalletTask =
       newPassword: string;
       challenge: WalletChallenge;
     }
+  /** The recovery phrase the keystore holds (null for a keystore made before it kept one). */
+  | { kind: 'reveal'; keystore: string; password: string }
+  /** The typed-back phrase, proved with the key it makes (checked against `expectedAddress` when
+   * the member's wallet is known; the server checks the address is a member's either way). */
+  | { kind: 'proveBackup'; phrase: string; expectedAddress?: string; challenge: WalletChallenge }
   | { kind: 'sign'; keystore: string; password: string; tx: LegacyTransaction }
   | {
       kind: 'signClaimRequest';
@@ -54,6 +59,8 @@ export type WalletResult =
   | { kind: 'check'; opens: boolean; address: string | null }
   | { kind: 'reencrypt'; wallet: EncryptedWallet }
   | { kind: 'restore'; wallet: EncryptedWallet }
+  | { kind: 'reveal'; address: string; phrase: string | null }
+  | { kind: 'proveBackup'; address: string; proof: WalletProof }
   | { kind: 'sign'; from: string; raw: string }
   | { kind: 'signClaimRequest'; from: string; signature: string };
 

@@ -1,5 +1,7 @@
 // The wallet worker: creates, opens, re-encrypts keystores and signs transactions with ethers (scrypt N=131072, r=8,
-// p=1), so the page never freezes. The keystore holds the private key only, never the phrase.
+// p=1), so the page never freezes. A keystore made here holds the key and the recovery phrase, both
+// locked by the password (ethers' "x-ethers" part), so the member can see the phrase again with the
+// password; keystores made before that hold the key only (docs/security.md#the-recovery-phrase).
 import {
   claimRequestDomain,
   claimRequestTypes,
@@ -35,20 +37,39 @@ class TaskFailure extends Error {
   }
 }
 
+/** The wallet the keystore locks: with its recovery phrase when the keystore holds it. */
 async function open(
   keystore: string,
   password: string,
   onProgress: (f: number) => void,
-): Promise<Wallet> {
+): Promise<Wallet | HDNodeWallet> {
   try {
-    const wallet = await Wallet.fromEncryptedJson(keystore, password, onProgress);
-    return new Wallet(wallet.privateKey);
+    return await Wallet.fromEncryptedJson(keystore, password, onProgress);
   } catch {
     throw new TaskFailure('invalid_password', 'Invalid Wallet');
   }
 }
 
-async function prove(wallet: Wallet, challenge: WalletChallenge): Promise<WalletProof> {
+/** The wallet a typed phrase makes, when it is the member's (`expectedAddress`, when given). */
+function fromPhrase(phrase: string, expectedAddress?: string): HDNodeWallet {
+  let hd: HDNodeWallet;
+  try {
+    hd = HDNodeWallet.fromMnemonic(
+      Mnemonic.fromPhrase(phrase.trim().toLowerCase().split(/\s+/).join(' ')),
+      PATH,
+    );
+  } catch {
+    throw new TaskFailure('invalid_mnemonic', 'Invalid mnemonic provided');
+  }
+  if (expectedAddress !== undefined && hd.address.toLowerCase() !== expectedAddress.toLowerCase())
+    throw new TaskFailure('wrong_wallet', 'Invalid mnemonic provided');
+  return hd;
+}
+
+async function prove(
+  wallet: Wallet | HDNodeWallet,
+  challenge: WalletChallenge,
+): Promise<WalletProof> {
   return {
     nonce: challenge.nonce,
     signature: await wallet.signMessage(walletProofMessage(challenge, wallet.address)),
@@ -57,7 +78,7 @@ async function prove(wallet: Wallet, challenge: WalletChallenge): Promise<Wallet
 
 /** The wallet locked with `password`, with its proof: what the server accepts. */
 async function encrypted(
-  wallet: Wallet,
+  wallet: Wallet | HDNodeWallet,
   password: string,
   challenge: WalletChallenge,
   onProgress: (f: number) => void,
@@ -72,12 +93,7 @@ async function run(task: WalletTask): Promise<WalletResult> {
       const hd = HDNodeWallet.createRandom(undefined, PATH);
       const phrase = hd.mnemonic?.phrase;
       if (!phrase) throw new Error('no mnemonic was generated');
-      const wallet = await encrypted(
-        new Wallet(hd.privateKey),
-        task.password,
-        task.challenge,
-        progress(0, 1),
-      );
+      const wallet = await encrypted(hd, task.password, task.challenge, progress(0, 1));
       return { kind: 'create', wallet: { ...wallet, phrase } };
     }
     case 'check': {
@@ -96,26 +112,21 @@ async function run(task: WalletTask): Promise<WalletResult> {
       };
     }
     case 'restore': {
-      let hd: HDNodeWallet;
-      try {
-        hd = HDNodeWallet.fromMnemonic(
-          Mnemonic.fromPhrase(task.phrase.trim().toLowerCase().split(/\s+/).join(' ')),
-          PATH,
-        );
-      } catch {
-        throw new TaskFailure('invalid_mnemonic', 'Invalid mnemonic provided');
-      }
-      if (hd.address.toLowerCase() !== task.expectedAddress.toLowerCase())
-        throw new TaskFailure('wrong_wallet', 'Invalid mnemonic provided');
+      const hd = fromPhrase(task.phrase, task.expectedAddress);
       return {
         kind: 'restore',
-        wallet: await encrypted(
-          new Wallet(hd.privateKey),
-          task.newPassword,
-          task.challenge,
-          progress(0, 1),
-        ),
+        wallet: await encrypted(hd, task.newPassword, task.challenge, progress(0, 1)),
       };
+    }
+    case 'reveal': {
+      const wallet = await open(task.keystore, task.password, progress(0, 1));
+      const phrase = 'mnemonic' in wallet ? (wallet.mnemonic?.phrase ?? null) : null;
+      return { kind: 'reveal', address: wallet.address, phrase };
+    }
+    case 'proveBackup': {
+      // The words typed back make the member's wallet: its key signs that the phrase is saved.
+      const hd = fromPhrase(task.phrase, task.expectedAddress);
+      return { kind: 'proveBackup', address: hd.address, proof: await prove(hd, task.challenge) };
     }
     case 'sign': {
       const wallet = await open(task.keystore, task.password, progress(0, 1));

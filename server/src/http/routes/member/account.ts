@@ -5,6 +5,7 @@ import {
   heldRewardsResponse,
   keystoreProblem,
   okResponse,
+  phraseSavedRequest,
   registerCheckRequest,
   registerRequest,
   registerResponse,
@@ -21,7 +22,7 @@ import { memberRoutes } from '../../guards/member-scope';
 import type { SignupGate } from '../../guards/signup-gate';
 import type { AppServices } from '../../../services';
 import { tokenFigures } from '../../../domain/distribution/claims';
-import { readMember, storeKeystore } from '../../../domain/members/member';
+import { readMember, recordPhraseSaved, storeKeystore } from '../../../domain/members/member';
 import { emailTaken, refuseDisposable, registerMember } from '../../../domain/members/registration';
 import { memberHolds } from '../../../domain/rewards/holds';
 import { deviceClass, markAppOpened } from '../../../domain/members/sign-up-signals';
@@ -65,9 +66,39 @@ export const accountRoutes =
       },
       async (request) => {
         const { purpose } = request.body;
-        // Only a sign-up's challenge is a stranger's; the others belong to the signed-in member.
-        const userId = purpose === 'register' ? null : await sessions.requireUserId(request);
+        // A sign-up's challenge is a stranger's, and so is a saved phrase's (the wallet's
+        // signature is its proof, and the sign-up has no session yet); the others belong to the
+        // signed-in member.
+        const userId =
+          purpose === 'register' || purpose === 'backup-phrase'
+            ? null
+            : await sessions.requireUserId(request);
         return issueChallenge(database.db, site, purpose, userId);
+      },
+    );
+
+    app.post(
+      '/wallet/phrase-saved',
+      {
+        preHandler: limitAttempts,
+        schema: {
+          summary:
+            'The member typed their recovery phrase back: the wallet it makes signed a backup-phrase challenge',
+          body: phraseSavedRequest,
+          response: { 200: okResponse, 400: errorResponse, 404: errorResponse, 429: errorResponse },
+        },
+      },
+      async (request) => {
+        const { address, proof } = request.body;
+        await verifyWalletProof(
+          database.db,
+          site,
+          { purpose: 'backup-phrase', userId: null },
+          address,
+          proof,
+        );
+        if (!(await recordPhraseSaved(database.db, address))) throw new AppError(404, 'not_found');
+        return { ok: true as const };
       },
     );
 
@@ -181,6 +212,7 @@ export const accountRoutes =
                 address: row.address,
                 keystore: row.encrypted_wallet,
                 lockedByOldPassword: row.locked_by_old_password,
+                phraseSaved: row.phrase_saved_at !== null,
               },
               tokens: tokenFigures(
                 { ...row, block_number: null, synced_at: null, last_error: null, ...progress },

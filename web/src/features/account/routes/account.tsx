@@ -10,6 +10,7 @@ import { DeleteSection } from '../components/delete-section';
 import { ExportSection } from '../components/export-section';
 import { PasswordSection } from '../components/password-section';
 import { ProfileSection } from '../components/profile-section';
+import { RecoveryPhraseSection } from '../components/recovery-phrase-section';
 import { SessionsSection } from '../components/sessions-section';
 import { TwoFactorSection } from '../components/two-factor-section';
 import styles from '../components/account.module.css';
@@ -30,6 +31,7 @@ export function Component() {
       <div className={styles.sections}>
         <ProfileSection me={me.data} />
         <PasswordSection me={me.data} />
+        <RecoveryPhraseSection me={me.data} />
         <TwoFactorSection me={me.data} />
         <SessionsSection />
         <ExportSection />

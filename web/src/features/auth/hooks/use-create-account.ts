@@ -58,7 +58,11 @@ export function useCreateAccount(onError: (error: unknown) => void) {
       if (!needsEmailConfirmation) await signIn(input.email, input.password, authSecret);
       carryOver.put('mnemonic', wallet.phrase);
       navigate('/mnemonic', {
-        state: { email: input.email.trim().toLowerCase(), signedIn: !needsEmailConfirmation },
+        state: {
+          email: input.email.trim().toLowerCase(),
+          address: wallet.address,
+          signedIn: !needsEmailConfirmation,
+        },
       });
     } catch (error) {
       onError(error);

@@ -1,7 +1,11 @@
-// The mnemonic screen: the phrase is shown once, saved, then typed back.
+// The mnemonic screen: the phrase is shown, saved, then typed back. Typing it back is the real
+// check (the button to go on is always there, for a member who writes the words on paper): the
+// words make the wallet, whose key tells the server the phrase is saved. Until then the dashboard
+// keeps a "Back up your wallet" task, so a member who closes this tab is reminded.
 import {
   COPIED_INDICATOR_MS,
-  MNEMONIC_FILE_NAME,
+  recoveryPhraseText,
+  RECOVERY_PHRASE_FILE_NAME,
   SIGNUP_REDIRECT_MS,
   validateMnemonicConfirmation,
 } from '@crw/core';
@@ -10,9 +14,12 @@ import { useEffect, useRef, useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { carryOver } from '../../../lib/carry-over';
 import { publicConfigQuery } from '../../../lib/session';
+import { saveFile } from '../../../lib/save-file';
 import { removeStored, writeStored } from '../../../lib/storage';
+import { recordPhraseSaved } from '../../../lib/wallet/phrase-backup';
 import { Button } from '../../../ui/button';
 import { FormMessage } from '../../../ui/form-message';
+import { PhraseWords } from '../../../ui/phrase-words';
 import { TextAreaField } from '../../../ui/text-field';
 import { AuthCard } from '../components/auth-card';
 import callout from '../../../ui/callout.module.css';
@@ -20,14 +27,14 @@ import styles from '../components/auth.module.css';
 
 export function Component() {
   const [phrase] = useState(() => carryOver.peek('mnemonic'));
-  const { email, signedIn } =
-    (useLocation().state as { email?: string; signedIn?: boolean } | null) ?? {};
+  const { email, address, signedIn } =
+    (useLocation().state as { email?: string; address?: string; signedIn?: boolean } | null) ?? {};
   const navigate = useNavigate();
   const links = useQuery(publicConfigQuery).data?.links;
   const [view, setView] = useState<'show' | 'confirm'>('show');
   const [copied, setCopied] = useState(false);
-  const [saved, setSaved] = useState(false);
   const [typed, setTyped] = useState('');
+  const [checking, setChecking] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [ready, setReady] = useState(false);
   const copiedTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -40,7 +47,6 @@ export function Component() {
   }, [phrase]);
 
   if (!phrase) return <Navigate replace to="/" />;
-  const words = phrase.split(' ');
 
   async function copyAll() {
     try {
@@ -49,32 +55,43 @@ export function Component() {
       return setError('Copying is blocked in this browser. Use Download text doc instead.');
     }
     setCopied(true);
-    setSaved(true);
     clearTimeout(copiedTimer.current);
     copiedTimer.current = setTimeout(() => setCopied(false), COPIED_INDICATOR_MS);
   }
 
   function download() {
-    const url = URL.createObjectURL(new Blob([`${phrase}\n`], { type: 'text/plain' }));
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = MNEMONIC_FILE_NAME;
-    a.click();
-    URL.revokeObjectURL(url);
-    setSaved(true);
+    saveFile(
+      RECOVERY_PHRASE_FILE_NAME,
+      'text/plain',
+      recoveryPhraseText({
+        phrase: phrase!,
+        email: email ?? null,
+        address: address ?? null,
+        site: window.location.origin,
+      }),
+    );
   }
 
   function goBack() {
     setView('show');
     setCopied(false);
-    setSaved(false);
     setError(null);
   }
 
-  function confirm() {
+  async function confirm() {
     const problem = validateMnemonicConfirmation(typed, phrase!);
     if (problem) return setError(problem.message);
+    setError(null);
+    // The member may open member pages from here on (even if the next step is interrupted).
     writeStored('allowed', 'true');
+    setChecking(true);
+    try {
+      await recordPhraseSaved(phrase!, address);
+    } catch {
+      // Not recorded (offline, a slow server): the dashboard keeps its "Back up your wallet" task,
+      // which checks the words again. The member goes on either way.
+    }
+    setChecking(false);
     carryOver.clear('mnemonic');
     if (signedIn) {
       setReady(true);
@@ -117,7 +134,7 @@ export function Component() {
           success={ready ? 'Your wallet is ready! Taking you to your dashboard…' : null}
         />
         <div className={styles.actions}>
-          <Button onClick={confirm} busy={ready}>
+          <Button onClick={() => void confirm()} busy={ready || checking}>
             Continue
           </Button>
           <Button variant="secondary" onClick={goBack}>
@@ -136,17 +153,11 @@ export function Component() {
       title="Your recovery code"
       subtitle="These 12 words are the only way to recover your wallet if you forget your password."
     >
-      <ol className={styles.grid} aria-label="Recovery code">
-        {words.map((word, i) => (
-          <li key={i} className={styles.word}>
-            <span className={styles.wordIndex}>{i + 1}.</span>
-            {word}
-          </li>
-        ))}
-      </ol>
+      <PhraseWords phrase={phrase} />
       <p className={callout.warning} role="note">
-        This code is shown only once. Write it down or download it and keep it somewhere safe: we
-        cannot show it to you again.
+        Write these words down, or download them, and keep them somewhere safe. Anyone who has them
+        can take what is in your wallet: never share them. You can see them again later from your
+        account page, with your password.
       </p>
       <FormMessage error={error} />
       <div className={styles.actions}>
@@ -156,9 +167,7 @@ export function Component() {
         <Button variant="secondary" onClick={download}>
           Download text doc
         </Button>
-        <Button disabled={!saved} onClick={() => setView('confirm')}>
-          I have saved my code
-        </Button>
+        <Button onClick={() => setView('confirm')}>I have saved my code</Button>
       </div>
       {help}
     </AuthCard>

@@ -10,6 +10,7 @@ import callout from '../../../ui/callout.module.css';
 import card from '../../../ui/card.module.css';
 import { ExpertDetails } from '../../../ui/expert-details';
 import { PageLoading } from '../../../ui/page-loading';
+import { BackupTask } from '../components/backup-task';
 import { BalanceCard } from '../components/balance-card';
 import { CapsBreakdown } from '../components/caps-breakdown';
 import { ClaimEntry } from '../components/claim-entry';
@@ -54,6 +55,7 @@ export function Component() {
           sponsoredClaim?.status === 'sent'
         }
       />
+      {details.wallet.phraseSaved ? null : <BackupTask />}
       <FiguresNote asOf={details.tokens.asOf} />
       <HeldRewards />
       {pendingClaim ? (
