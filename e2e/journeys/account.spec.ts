@@ -1,7 +1,8 @@
 // The account page's password change, data download and account deletion in Chromium
 // against the real server: one step re-locks the wallet and changes the login, other browsers are
-// signed out; the download is the member's JSON; deletion asks twice, signs out and frees the
-// e-mail while the referrer keeps every CAP. Screenshots of the three sections at 375 and 1280 px
+// signed out; the download is the member's JSON; deletion names what the member gives up, offers
+// Claim first, asks once (DELETE typed), signs out and frees the e-mail while the referrer keeps
+// every CAP. Screenshots of the three sections at 375 and 1280 px
 // in both themes, checked by axe (copied to $SHOTS_DIR when set).
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
@@ -22,9 +23,7 @@ import { expect, test } from '../fixtures/test';
 const OLD = 'Old-Password-111';
 const NEW = 'New-Password-222';
 const PASSWORD = 'Caring-Friends-9';
-const FIRST_QUESTION =
-  'Are you sure you want to delete your account? This action cannot be undone.';
-const SECOND_QUESTION = 'This will permanently delete all your data. Are you absolutely sure?';
+const CONFIRM = 'Delete your account for good?';
 
 type Me = {
   email: string;
@@ -150,14 +149,14 @@ test('download my data: a JSON file with the member’s data; screenshots of the
   const removal = page.getByRole('region', { name: 'Delete account' });
   await removal.getByLabel('Your password', { exact: true }).fill(PASSWORD);
   await removal.getByRole('button', { name: 'Delete my account' }).click();
-  await expect(page.getByRole('alertdialog', { name: 'Delete your account?' })).toBeVisible();
+  await expect(page.getByRole('alertdialog', { name: CONFIRM })).toBeVisible();
   await capture(page, 'account-delete-dialog', { include: '[role="alertdialog"]' });
-  await page.getByRole('button', { name: 'Cancel' }).click();
+  await page.getByRole('button', { name: 'Keep my account' }).click();
   await expect(page.getByRole('alertdialog')).toHaveCount(0);
   expect(await apiStatus(page, '/api/me')).toBe(200);
 });
 
-test('delete account: two confirmations, signed out to the start page, cannot sign in, the referrer keeps every CAP, the e-mail can join again', async ({
+test('delete account: one confirmation with DELETE typed, signed out to the start page, cannot sign in, the referrer keeps every CAP, the e-mail can join again', async ({
   page,
   browser,
   request,
@@ -180,46 +179,41 @@ test('delete account: two confirmations, signed out to the start page, cannot si
   await openAccountPage(page);
   const removal = page.getByRole('region', { name: 'Delete account' });
   await expect(removal).toContainText('The REME tokens in it stay yours');
-  await expect(removal).toContainText('only your 12-word recovery code opens it');
-  await expect(removal).toContainText('CAPs not yet claimed as REME are lost.');
+  await expect(removal).toContainText('only your 12-word recovery phrase opens it');
+  // The joining bonus waits for the next payout: said in REME, not as "CAPs are lost".
+  await expect(removal).toContainText('You give up 200.00 REME coming in the next payout.');
+  const confirmation = page.getByRole('alertdialog', { name: CONFIRM });
+  const word = confirmation.getByRole('textbox', { name: 'Type DELETE to confirm' });
+  const destroy = confirmation.getByRole('button', { name: 'Delete permanently' });
 
-  // A wrong password: both questions, then the reason, and the account stays.
+  // A wrong password: the confirmation, then the reason, and the account stays.
   await removal.getByLabel('Your password', { exact: true }).fill('Not-My-Password-1');
   await removal.getByRole('button', { name: 'Delete my account' }).click();
-  await expect(page.getByRole('alertdialog', { name: 'Delete your account?' })).toContainText(
-    FIRST_QUESTION,
+  await expect(confirmation).toContainText(
+    'You give up 200.00 REME coming in the next payout. This cannot be undone.',
   );
-  await page.getByRole('button', { name: 'Yes, continue' }).click();
-  await expect(page.getByRole('alertdialog', { name: 'Delete all your data?' })).toContainText(
-    SECOND_QUESTION,
-  );
-  await page.getByRole('button', { name: 'Delete permanently' }).click();
+  await expect(destroy).toBeDisabled();
+  await word.fill('DELETE');
+  await destroy.click();
   await expect(removal.getByRole('alert')).toHaveText(
     'Failed to delete account: Your current password is not correct.',
   );
   expect(await apiStatus(page, '/api/me')).toBe(200);
 
-  // Cancel at the second question deletes nothing.
+  // Keep my account deletes nothing; a double press of Delete my account deletes nothing either.
   await removal.getByLabel('Your password', { exact: true }).fill(PASSWORD);
   await removal.getByRole('button', { name: 'Delete my account' }).click();
-  await page.getByRole('button', { name: 'Yes, continue' }).click();
-  await page
-    .getByRole('alertdialog', { name: 'Delete all your data?' })
-    .getByRole('button', { name: 'Cancel' })
-    .click();
+  await confirmation.getByRole('button', { name: 'Keep my account' }).click();
   await expect(page.getByRole('alertdialog')).toHaveCount(0);
+  await removal.getByRole('button', { name: 'Delete my account' }).dblclick();
+  await expect(destroy).toBeDisabled();
+  await confirmation.getByRole('button', { name: 'Keep my account' }).click();
   expect(await apiStatus(page, '/api/me')).toBe(200);
 
-  // Both confirmations: deleted, signed out, on the start page.
+  // DELETE typed: deleted, signed out, on the start page.
   await removal.getByRole('button', { name: 'Delete my account' }).click();
-  await expect(page.getByRole('alertdialog', { name: 'Delete your account?' })).toContainText(
-    FIRST_QUESTION,
-  );
-  await page.getByRole('button', { name: 'Yes, continue' }).click();
-  await expect(page.getByRole('alertdialog', { name: 'Delete all your data?' })).toContainText(
-    SECOND_QUESTION,
-  );
-  await page.getByRole('button', { name: 'Delete permanently' }).click();
+  await word.fill('DELETE');
+  await destroy.click();
   await expect(page.getByText('Account deleted successfully')).toBeVisible();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();

@@ -38,7 +38,8 @@ const FEE_BALANCE_RECHECK_MS = 4_000;
 
 export function Component() {
   // The original had the dashboard pass the ETH balance in the state; the screen reads it fresh itself
-  // (docs/decisions/0012) and, as before, opens only from the dashboard.
+  // (docs/decisions/0012) and, as before, opens only from a Claim button: the dashboard's, or the
+  // account page's "Claim first" before deleting (a typed or bookmarked /claim goes to the dashboard).
   const state = useLocation().state as { fromDashboard?: boolean } | null;
   if (state?.fromDashboard !== true) return <Navigate replace to="/dashboard" />;
   return <ClaimScreen />;
