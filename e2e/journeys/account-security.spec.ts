@@ -131,6 +131,11 @@ test('signing out reaches every tab at once, and another browser signed out from
   await page.getByRole('button', { name: 'Logout' }).click();
   await expect(tab).toHaveURL(/\/$/, { timeout: 2_000 });
   await expect(tab.getByText('You signed out in another tab.')).toBeVisible();
+  // The tab that signed out knows it did: one plain line, no security warning.
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByText('You signed out.', { exact: true })).toBeVisible();
+  await page.waitForTimeout(1_500); // the server's "signed out" event would arrive by now
+  await expect(page.getByText(/another place|in another tab/)).toHaveCount(0);
   await tab.close();
 
   // Another browser (a phone, say) is signed out from this one's account page.

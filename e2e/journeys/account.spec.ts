@@ -216,6 +216,9 @@ test('delete account: one confirmation with DELETE typed, signed out to the star
   await destroy.click();
   await expect(page.getByText('Account deleted successfully')).toBeVisible();
   await expect(page).toHaveURL(/\/$/);
+  // Only that line: no "signed out from another place" over it.
+  await page.waitForTimeout(1_500);
+  await expect(page.getByText(/another place|in another tab/)).toHaveCount(0);
   await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem('allowed'))).toBeNull();
   expect(await apiStatus(page, '/api/me')).toBe(401);

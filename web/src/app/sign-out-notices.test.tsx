@@ -29,7 +29,7 @@ function serveUntilSignedOut() {
 const settle = () => act(() => new Promise((resolve) => setTimeout(resolve, 300)));
 
 describe('signing out', () => {
-  it('Logout here: its own stream and channel are not news, so no warning shows', async () => {
+  it('Logout here: one plain line; its own stream and channel are not news, so no warning shows', async () => {
     const signedOut = serveUntilSignedOut();
     renderAt('/dashboard');
     await screen.findByRole('heading', { name: /^Hello/ });
@@ -40,6 +40,7 @@ describe('signing out', () => {
     act(() => void stream.dispatchEvent(new Event('signed-out')));
     await screen.findByRole('heading', { name: 'Welcome Back' });
     await settle();
+    expect(screen.getAllByText('You signed out.')).toHaveLength(1);
     expect(screen.queryByText(new RegExp(ELSEWHERE))).toBeNull();
     expect(screen.queryByText(OTHER_TAB)).toBeNull();
   });

@@ -33,7 +33,7 @@ export function DashboardHeader() {
           variant="secondary"
           title="Logout"
           className={card.small}
-          onClick={() => void logout()}
+          onClick={() => void logout({ notice: 'You signed out.' })}
         >
           <LogOut aria-hidden="true" size={16} />
           <span className={hidden.narrowHidden}>Logout</span>
