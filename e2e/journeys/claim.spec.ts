@@ -31,9 +31,7 @@ async function remeOnChain(page: Page): Promise<bigint> {
 
 async function claimInBrowser(page: Page, amount: string) {
   await page.getByRole('button', { name: `Claim ${amount} REME` }).click();
-  await expect(
-    page.getByRole('heading', { name: 'Confirm the transaction by entering your password' }),
-  ).toBeVisible();
+  await expect(page.getByRole('heading', { name: /^Claim \d+\.\d\d REME$/ })).toBeVisible();
   await expect(page.locator('dt:text-is("Tokens to claim") + dd')).toHaveText(
     new RegExp(`^${amount.replace('.', '\\.')} REME \\(≈ £\\d+\\.\\d\\d\\)$`),
   );
@@ -92,14 +90,14 @@ test('claim: distribute, insufficient ETH, fund, claim in the browser, then only
   await page.getByRole('button', { name: 'Go back' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
 
-  // Funded, a wrong password is 'Invalid Wallet'; the right one claims. The claim screen reads the
+  // Funded, a wrong password is 'That password is not right.'; the right one claims. The claim screen reads the
   // ETH balance from the chain on arrival: the dashboard need not reload.
   expect(await ops('fund', address, '0.05')).toContain('Sent 0.05 ETH');
   await page.getByRole('button', { name: 'Claim 200.0000 REME' }).click();
   await expect(stat(page, 'Your ETH balance')).toHaveText('0.05 ETH (≈ £100.00)');
   await page.getByLabel('Password', { exact: true }).fill('not-my-password');
   await page.getByRole('button', { name: 'Complete' }).click();
-  await expect(page.getByRole('alert')).toHaveText('Invalid Wallet', UNLOCK);
+  await expect(page.getByRole('alert')).toHaveText('That password is not right.', UNLOCK);
   await page.getByRole('button', { name: 'Cancel' }).click();
   const before = await remeOnChain(page);
   await claimInBrowser(page, '200.0000');

@@ -73,7 +73,7 @@ test('care CAPs converted to REME, paid in the next round and claimed on chain',
   await expect(page.getByTestId('tokens-to-claim')).toHaveText(total);
   await page.getByRole('button', { name: `Claim ${total} REME` }).click();
   await expect(page.locator('dt:text-is("Transaction fee") + dd')).toHaveText(
-    'Paid by your community',
+    'Free — your community pays the fee',
   );
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Complete' }).click();

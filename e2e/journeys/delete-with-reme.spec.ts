@@ -38,7 +38,7 @@ test('deleting with REME to claim offers Claim first, and after the claim nothin
   await removal.getByRole('link', { name: 'Claim first' }).click();
   await expect(page).toHaveURL(/\/claim$/);
   await expect(page.locator('dt:text-is("Transaction fee") + dd')).toHaveText(
-    'Paid by your community',
+    'Free — your community pays the fee',
   );
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Complete' }).click();

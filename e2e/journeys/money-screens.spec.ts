@@ -217,7 +217,7 @@ test.describe('on the server whose community pays claim fees', () => {
       /(Published|Finished the interrupted) round \d+|Nothing changed/,
     );
     await page.getByRole('button', { name: 'Claim 200.0000 REME' }).click();
-    await expect(stat(page, 'Transaction fee')).toHaveText('Paid by your community');
+    await expect(stat(page, 'Transaction fee')).toHaveText('Free — your community pays the fee');
     await expect(page.getByTestId('fee-check')).toHaveCount(0);
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Complete' }).click();

@@ -45,7 +45,7 @@ for (const width of [375, 1280]) {
 
     await page.getByRole('button', { name: 'Claim 200.0000 REME' }).click();
     await expect(page.locator('dt:text-is("Transaction fee") + dd')).toHaveText(
-      'Paid by your community',
+      'Free — your community pays the fee',
     );
     await expect(page.getByText('You need no ETH')).toBeVisible();
     await expect(page.locator('dt:text-is("Your ETH balance")')).toHaveCount(0);
@@ -55,7 +55,9 @@ for (const width of [375, 1280]) {
     });
     await page.getByLabel('Password', { exact: true }).fill('not-my-password');
     await page.getByRole('button', { name: 'Complete' }).click();
-    await expect(page.getByRole('alert')).toHaveText('Invalid Wallet', { timeout: 30_000 });
+    await expect(page.getByRole('alert')).toHaveText('That password is not right.', {
+      timeout: 30_000,
+    });
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Complete' }).click();
 

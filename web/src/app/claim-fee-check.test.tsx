@@ -39,7 +39,7 @@ function serveClaim(wei: () => string, eth: Partial<typeof links.eth> = {}, spon
 async function openClaim() {
   renderAt('/dashboard');
   fireEvent.click(await screen.findByRole('button', { name: 'Claim 200.0000 REME' }));
-  await screen.findByRole('heading', { name: 'Confirm the transaction by entering your password' });
+  await screen.findByRole('heading', { name: /^Claim \d+\.\d\d REME$/ });
 }
 
 describe('the claim screen checks the fee against the ETH before asking for the password', () => {
@@ -81,7 +81,7 @@ describe('the claim screen checks the fee against the ETH before asking for the 
   it('asks for the password with no fee check when the community pays the fee, whatever the ETH', async () => {
     serveClaim(() => '0', {}, true);
     await openClaim();
-    expect(await screen.findByText('Paid by your community')).toBeTruthy();
+    expect(await screen.findByText('Free — your community pays the fee')).toBeTruthy();
     expect(screen.queryByTestId('fee-check')).toBeNull();
     expect(screen.getByLabelText('Password')).toBeTruthy();
   });

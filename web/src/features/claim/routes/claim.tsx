@@ -33,6 +33,9 @@ import styles from '../components/claim.module.css';
 const CLAIM_FAILED = errorMessages.claim_failed;
 const UNREACHABLE =
   'The blockchain network cannot be reached right now, so claiming is not possible. Please try again shortly.';
+/** A wrong password, in plain words (the original said "Invalid Wallet"). */
+const WRONG_PASSWORD = 'That password is not right.';
+
 /** How often the ETH balance is read again while it cannot pay the fee. */
 const FEE_BALANCE_RECHECK_MS = 4_000;
 
@@ -80,7 +83,7 @@ function ClaimScreen() {
 
   if (me.isError || claim.isError || config.isError) {
     return (
-      <ClaimCard title="Confirm the transaction by entering your password">
+      <ClaimCard title="Claim REME">
         <FormMessage
           error={`${CLAIM_FAILED} ${(me.error ?? claim.error ?? config.error)?.message ?? ''}`}
         />
@@ -92,7 +95,7 @@ function ClaimScreen() {
   }
   if (feeBalance.isError && !feeBalance.data) {
     return (
-      <ClaimCard title="Confirm the transaction by entering your password">
+      <ClaimCard title="Claim REME">
         <FormMessage error={UNREACHABLE} />
         <Button variant="secondary" onClick={() => navigate('/dashboard')}>
           Back to dashboard
@@ -163,7 +166,7 @@ function ClaimScreen() {
       } catch (failure) {
         setProgress(null);
         if (failure instanceof WalletTaskError && failure.reason === 'invalid_password')
-          setError('Invalid Wallet');
+          setError(WRONG_PASSWORD);
         else
           setError(
             `${CLAIM_FAILED} ${failure instanceof Error ? failure.message : String(failure)}`,
@@ -213,7 +216,7 @@ function ClaimScreen() {
     } catch (failure) {
       setProgress(null);
       if (failure instanceof WalletTaskError && failure.reason === 'invalid_password')
-        setError('Invalid Wallet');
+        setError(WRONG_PASSWORD);
       else setError(`${CLAIM_FAILED} ${failureReason(failure)}`);
     }
   }
@@ -226,7 +229,12 @@ function ClaimScreen() {
   }
 
   return (
-    <ClaimCard title="Confirm the transaction by entering your password">
+    <ClaimCard title={`Claim ${formatAmount(amount, 2)} REME`}>
+      <p className={styles.note}>
+        {askPassword
+          ? 'Your password unlocks your wallet here, in this browser, to sign the claim.'
+          : 'Your wallet signs the claim once it can pay the fee.'}
+      </p>
       <form onSubmit={(e) => void complete(e)} className={styles.form} noValidate>
         <dl className={styles.figures}>
           <dt>Tokens to claim</dt>
@@ -235,7 +243,7 @@ function ClaimScreen() {
           </dd>
           <dt>Transaction fee</dt>
           {sponsored ? (
-            <dd>Paid by your community</dd>
+            <dd>Free — your community pays the fee</dd>
           ) : (
             <dd aria-live="polite">
               {priced.data
