@@ -54,9 +54,12 @@ test('reset, then recovery with the old password: same address, keystore opens w
   request,
 }) => {
   const { before, phrase, sent } = await memberAfterReset(page, request);
+  // The 12 words are offered first; the old password is the other choice.
+  await expect(page.getByLabel('12-word recovery phrase')).toBeChecked();
+  await page.getByLabel('Old password').check();
   await page.getByLabel('Your old password', { exact: true }).fill('not-my-old-password');
   await page.getByRole('button', { name: 'Recover' }).click();
-  await expect(page.getByRole('alert')).toHaveText('Invalid password provided');
+  await expect(page.getByRole('alert')).toHaveText('That is not your old password.');
   expect((await me(page)).wallet.keystore).toBe(before.wallet.keystore);
 
   await page.getByLabel('Your old password', { exact: true }).fill(OLD);
@@ -73,16 +76,19 @@ test('reset, then recovery with the mnemonic: a foreign phrase changes nothing, 
   request,
 }) => {
   const { phrase, before, sent } = await memberAfterReset(page, request);
-  await page.getByLabel('12-word recovery code').check();
-  await page.getByLabel('Your 12-word code').fill(Wallet.createRandom().mnemonic!.phrase);
+  await page.getByLabel('Your 12 words').fill(Wallet.createRandom().mnemonic!.phrase);
   await page.getByRole('button', { name: 'Recover' }).click();
-  await expect(page.getByRole('alert')).toHaveText('Invalid mnemonic provided');
-  await page.getByLabel('Your 12-word code').fill('not a real phrase at all');
+  await expect(page.getByRole('alert')).toHaveText(
+    "These words don't match this wallet. Check each word and their order.",
+  );
+  await page.getByLabel('Your 12 words').fill('not a real phrase at all');
   await page.getByRole('button', { name: 'Recover' }).click();
-  await expect(page.getByRole('alert')).toHaveText('Invalid mnemonic provided');
+  await expect(page.getByRole('alert')).toHaveText(
+    'These are not 12 recovery words. Check the spelling of each word.',
+  );
   expect((await me(page)).wallet.keystore).toBe(before.wallet.keystore);
 
-  await page.getByLabel('Your 12-word code').fill(phrase);
+  await page.getByLabel('Your 12 words').fill(phrase);
   await page.getByRole('button', { name: 'Recover' }).click();
   await expectRecovered(page, before);
   expectNoSecrets(sent, [OLD, NEW], phrase);

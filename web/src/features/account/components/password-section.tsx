@@ -87,8 +87,8 @@ export function PasswordSection({ me }: { me: UserDetails }) {
     <CardSection titleId="password-title" title="Password">
       <p className={`${card.muted} ${styles.intro}`}>
         Your password signs you in and locks your wallet on this device. Changing it re-locks your
-        wallet with the new one and signs you out everywhere else. Your 12-word recovery code stays
-        the same.
+        wallet with the new one and signs you out everywhere else. Your 12-word recovery phrase
+        stays the same.
       </p>
       <form
         onSubmit={(e) => void onSubmit(e)}

@@ -16,12 +16,20 @@ import styles from '../components/auth.module.css';
 
 type Method = 'password' | 'mnemonic';
 
+/** What went wrong, in plain words (the original said "Invalid mnemonic provided"). */
+const RECOVERY_PROBLEMS = {
+  invalid_password: 'That is not your old password.',
+  invalid_mnemonic: 'These are not 12 recovery words. Check the spelling of each word.',
+  wrong_wallet: "These words don't match this wallet. Check each word and their order.",
+} as const;
+
 export function Component() {
   const [newPassword] = useState(() => carryOver.peek('recoveryPassword'));
   const me = useQuery(meQuery);
   const navigate = useNavigate();
   const logout = useLogout();
-  const [method, setMethod] = useState<Method>('password');
+  // The 12 words first: a member who reset their password most often no longer knows the old one.
+  const [method, setMethod] = useState<Method>('mnemonic');
   const { values, set, field, setProblem, formError } = useForm({ secret: '' });
   const { secret } = values;
   const [progress, setProgress] = useState<number | null>(null);
@@ -64,12 +72,8 @@ export function Component() {
       navigate('/dashboard', { replace: true });
     } catch (e) {
       setProgress(null);
-      if (e instanceof WalletTaskError)
-        setProblem({
-          field: 'secret',
-          message:
-            method === 'password' ? 'Invalid password provided' : 'Invalid mnemonic provided',
-        });
+      if (e instanceof WalletTaskError && e.reason !== 'error')
+        setProblem({ field: 'secret', message: RECOVERY_PROBLEMS[e.reason] });
       else setProblem({ message: e instanceof Error ? e.message : String(e) });
     }
   }
@@ -77,15 +81,15 @@ export function Component() {
   return (
     <AuthCard
       title="Recover your wallet"
-      subtitle="Your password changed, so unlock your wallet once with your old password or your 12-word code."
+      subtitle="Your password changed, so unlock your wallet once with your 12 recovery words or your old password."
     >
       <form onSubmit={(e) => void recover(e)} noValidate>
         <fieldset className={styles.choices}>
           <legend className={styles.subtitle}>Recover with</legend>
           {(
             [
+              ['mnemonic', '12-word recovery phrase'],
               ['password', 'Old password'],
-              ['mnemonic', '12-word recovery code'],
             ] as const
           ).map(([value, label]) => (
             <label key={value}>
@@ -108,7 +112,7 @@ export function Component() {
           <PasswordField label="Your old password" autoComplete="off" {...field('secret')} />
         ) : (
           <TextAreaField
-            label="Your 12-word code"
+            label="Your 12 words"
             autoComplete="off"
             autoCapitalize="none"
             spellCheck={false}
