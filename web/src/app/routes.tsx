@@ -5,6 +5,7 @@ import { lazy, Suspense, type ComponentType } from 'react';
 import { useRoutes, type RouteObject } from 'react-router';
 import { PageLoading } from '../ui/page-loading';
 import { MemberGate } from './member-gate';
+import { RouteFocus } from './route-focus';
 import { ReferralFlagRedirect, ReferralRedirect, StartRedirect } from './routing-rules';
 
 /** A screen module's `Component`, fetched the first time it is shown. */
@@ -75,5 +76,10 @@ export const routes: RouteObject[] = [
 ];
 
 export function AppRoutes() {
-  return useRoutes(routes);
+  return (
+    <>
+      {useRoutes(routes)}
+      <RouteFocus />
+    </>
+  );
 }
