@@ -105,3 +105,24 @@ test('on a phone: figures on one line and level, links and addresses whole on on
     .toEqual([]);
   await capture(page, 'phone-community-builder');
 });
+
+test('on a touch screen a tap opens the (i) beside Registration, and a tap elsewhere closes it', async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const phone = await browser.newContext({
+    baseURL: baseURL!,
+    hasTouch: true,
+    isMobile: true,
+    viewport: { width: 375, height: 812 },
+  });
+  const page = await phone.newPage();
+  await joinThroughApi(page, { email: newEmail('tap'), password: PASSWORD });
+  await page.getByRole('button', { name: 'About registration CAPs' }).tap();
+  const hint = page.getByRole('tooltip');
+  await expect(hint).toHaveText('200 CAPs on registering as a member');
+  await page.getByRole('heading', { name: 'How you earned your CAPs' }).tap();
+  await expect(hint).toHaveCount(0);
+  await phone.close();
+});

@@ -1,6 +1,6 @@
 // Rows of the specification checked on the screens: the first-time-referral flag on the
 // user-details call, the goal bonuses shown as coming soon, and the market card's ceiling.
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { appTestHooks, member, renderAt, requests, serveMember } from '../test-fixtures';
 
@@ -100,5 +100,19 @@ describe('registration CAPs', () => {
       (await screen.findAllByText('200 CAPs on registering as a member')).length,
     ).toBeGreaterThan(0);
     expect(screen.queryByText(/\b20 CAPs\b/)).toBeNull();
+  });
+
+  it('opens on a tap too (a phone has no hover), and a second tap closes it', async () => {
+    serveMember();
+    renderAt('/dashboard');
+    const info = await screen.findByRole('button', { name: 'About registration CAPs' });
+    fireEvent.click(info);
+    expect(
+      (await screen.findAllByText('200 CAPs on registering as a member')).length,
+    ).toBeGreaterThan(0);
+    fireEvent.click(info);
+    await waitFor(() =>
+      expect(screen.queryAllByText('200 CAPs on registering as a member')).toHaveLength(0),
+    );
   });
 });
