@@ -96,8 +96,11 @@ test('themed controls: skeletons, toasts, disabled buttons, coming-soon badges, 
   await expect(page.getByTestId('caps-balance')).toHaveText('205');
   for (const theme of ['Aurora', 'Crimson'] as const) {
     await page.getByRole('button', { name: theme, exact: true }).click();
-    // A disabled button (nothing to claim yet) does not look like the enabled brand button.
-    const claim = page.getByRole('button', { name: 'Claim 0.0000 REME' });
+    // A disabled button (Convert with no amount typed) does not look like the enabled brand button.
+    await page.getByRole('button', { name: 'Convert CAPs to REME' }).click();
+    const convertDialog = page.getByRole('dialog', { name: 'Convert care CAPs to REME' });
+    await convertDialog.getByRole('spinbutton', { name: 'CAPs to convert' }).fill('');
+    const claim = convertDialog.getByRole('button', { name: 'Convert', exact: true });
     await expect(claim).toBeDisabled();
     expect
       .soft(
@@ -108,6 +111,8 @@ test('themed controls: skeletons, toasts, disabled buttons, coming-soon badges, 
     expect
       .soft(await style(claim, 'color'), `${theme}: disabled button's text muted`)
       .toBe(await themeColour(page, '--color-text-muted'));
+    await page.keyboard.press('Escape');
+    await expect(convertDialog).toHaveCount(0);
 
     // Toasts wear the theme's raised surface and text, not black.
     const toast = await conversionToast(page);

@@ -220,9 +220,15 @@ describe('a sponsored claim on the dashboard', () => {
     updatedAt: '2026-11-23T20:00:00.000Z',
   };
 
+  // While the claim is on its way the REME are still unclaimed on chain.
+  const toClaim = () => ({
+    ...member,
+    tokens: { ...member.tokens, forClaiming: '200000000000000000000' },
+  });
+
   it('follows it from queued to sent to confirmed from the server’s record, and keeps Claim disabled meanwhile', async () => {
     let latest: Record<string, unknown> = { ...claim, status: 'queued' };
-    serveMember(undefined, sponsored(latest));
+    serveMember(toClaim, sponsored(latest));
     renderAt('/dashboard');
     const card = await screen.findByTestId('sponsored-claim');
     expect(within(card).getByRole('heading', { name: 'Processing' })).toBeTruthy();
@@ -301,7 +307,9 @@ describe('the dashboard as docs/product.md lists it', () => {
     // folded by a toggle, when it listed the contracts too).
     const balance = within(screen.getByRole('region', { name: 'Your REME' }));
     expect(balance.getByText('0x1111...1111')).toBeTruthy();
-    expect(balance.getByRole('button', { name: 'Claim 0.0000 REME' })).toBeTruthy();
+    // Nothing to claim: no Claim button, but what comes next.
+    expect(balance.queryByRole('button', { name: /^Claim/ })).toBeNull();
+    expect(balance.getByTestId('next-step')).toBeTruthy();
     expect(balance.getByRole('link', { name: 'Invite friends' }).getAttribute('href')).toBe('/rcb');
     expect(balance.getByRole('button', { name: 'Convert CAPs to REME' })).toBeTruthy();
   });
@@ -419,5 +427,31 @@ describe('the "Back up your wallet" task', () => {
     renderAt('/dashboard');
     await screen.findByRole('heading', { name: 'Hello, Ada Lovelace' });
     expect(screen.queryByRole('region', { name: 'Back up your wallet' })).toBeNull();
+  });
+});
+
+describe('what comes next, in place of a Claim with nothing to claim', () => {
+  it('a new member reads when their REME come, and sees no Claim button', async () => {
+    serveMember(() => ({
+      ...member,
+      tokens: { ...member.tokens, forClaiming: '0', incoming: '200000000000000000000' },
+    }));
+    renderAt('/dashboard');
+    const balance = within(await screen.findByRole('region', { name: 'Your REME' }));
+    expect(balance.getByTestId('next-step').textContent).toBe(
+      'Your 200.00 REME are paid in the next payout. They will show here, ready to claim.',
+    );
+    expect(balance.queryByRole('button', { name: /^Claim/ })).toBeNull();
+  });
+
+  it('with REME to claim, Claim names the amount', async () => {
+    serveMember(() => ({
+      ...member,
+      tokens: { ...member.tokens, forClaiming: '200000000000000000000', incoming: '0' },
+    }));
+    renderAt('/dashboard');
+    const balance = within(await screen.findByRole('region', { name: 'Your REME' }));
+    expect(balance.getByRole('button', { name: 'Claim 200.0000 REME' })).toBeTruthy();
+    expect(balance.queryByTestId('next-step')).toBeNull();
   });
 });

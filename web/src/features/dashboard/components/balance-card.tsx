@@ -27,7 +27,9 @@ export function BalanceCard({
   const { tokens, caps, wallet } = details;
   const remeRise = useRise(remeNumber(tokens.remeHeld));
   const capsRise = useRise(caps.total);
-  const canClaim = tokens.forClaiming !== '0' && !claimPending;
+  // Nothing to claim: no Claim button (a disabled one read as the main thing to do), but what comes next.
+  const hasClaim = tokens.forClaiming !== '0';
+  const canClaim = hasClaim && !claimPending;
   return (
     <section className={styles.card} aria-labelledby="balance-title">
       <MemberAddresses wallet={wallet.address} />
@@ -77,13 +79,21 @@ export function BalanceCard({
         ) : null}
       </div>
       <div className={styles.actions}>
-        <Button
-          disabled={!canClaim}
-          onClick={() => navigate('/claim', { state: { fromDashboard: true } })}
-        >
-          <Gift aria-hidden="true" size={18} />
-          Claim {formatAmount(tokens.forClaiming)} REME
-        </Button>
+        {hasClaim ? (
+          <Button
+            disabled={!canClaim}
+            onClick={() => navigate('/claim', { state: { fromDashboard: true } })}
+          >
+            <Gift aria-hidden="true" size={18} />
+            Claim {formatAmount(tokens.forClaiming)} REME
+          </Button>
+        ) : (
+          <p className={styles.nextStep} data-testid="next-step">
+            {BigInt(tokens.incoming) > 0n
+              ? `Your ${formatAmount(tokens.incoming, 2)} REME are paid in the next payout. They will show here, ready to claim.`
+              : 'Nothing to claim yet. Invite friends, or take part in care actions, to earn more.'}
+          </p>
+        )}
         <Link to="/rcb" className={[forms.button, forms.secondary].join(' ')}>
           <UserPlus aria-hidden="true" size={18} />
           <span>
