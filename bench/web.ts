@@ -1,7 +1,8 @@
 // What a member's browser downloads and waits for: the gzipped JavaScript the auth screen and the
 // dashboard load on a cold visit (every script the page fetched, sized gzipped), whether ethers is
 // among it, and in Chromium the time from navigation to the first frame where the screen is usable
-// (the auth form's LOGIN button enabled; the dashboard's greeting and claim button shown), checked
+// (the auth form's LOGIN button enabled; the dashboard's greeting and main action — Claim, or what
+// comes next when there is nothing to claim — shown), checked
 // in the page on every animation frame; each the median of RUNS cold loads (default 7) in fresh
 // browser contexts (--smoke: 1). Needs `npm run build -w web`.
 import { existsSync, readFileSync } from 'node:fs';
@@ -129,9 +130,10 @@ try {
           Array.from(document.querySelectorAll('h1')).some(
             (h) => h.textContent === 'Hello, Ada Lovelace',
           ) &&
-          Array.from(document.querySelectorAll('button')).some((b) =>
+          (Array.from(document.querySelectorAll('button')).some((b) =>
             /^Claim .* REME$/.test(b.textContent?.trim() ?? ''),
-          ) &&
+          ) ||
+            document.querySelector('[data-testid="next-step"]') !== null) &&
           performance.now(),
       ),
     );
