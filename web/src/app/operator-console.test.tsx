@@ -33,6 +33,14 @@ const detail = {
       description: 'Registration bonus',
       createdAt: '2026-11-01T10:00:00.000Z',
     },
+    {
+      kind: 'conversion',
+      caps: 60,
+      reme: '9953550099535500995',
+      level: null,
+      description: 'Converted 60 care CAPs',
+      createdAt: '2026-11-02T10:00:00.000Z',
+    },
   ],
   network: { level1: 0, level2: 0, level3: 0, members: [] },
   chain: { remeBalance: null, claimed: null },
@@ -103,9 +111,10 @@ describe('the operator console', () => {
     fireEvent.click(await screen.findByRole('link', { name: 'Ada Lovelace' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/operator/members/m1'));
     expect(await screen.findByRole('heading', { name: 'Ada Lovelace' })).toBeTruthy();
-    expect(screen.getByRole('table', { name: 'CAPs ledger' }).textContent).toMatch(
-      /Registration bonus/,
-    );
+    const ledger = screen.getByRole('table', { name: 'CAPs ledger' }).textContent;
+    expect(ledger).toMatch(/Registration bonus.*\+200/);
+    // A conversion spends care CAPs: shown as taken away, not credited.
+    expect(ledger).toMatch(/Converted 60 care CAPs.*−60/);
 
     fireEvent.change(screen.getByLabelText('CAPs', { selector: 'input' }), {
       target: { value: '0' },

@@ -254,7 +254,12 @@ export function MemberScreen() {
           columns={[
             { name: 'When', cell: (l) => when(l.createdAt) },
             { name: 'What', cell: (l) => l.description },
-            { name: 'CAPs', cell: (l) => `+${l.caps}`, numeric: true },
+            // A conversion spends care CAPs (for REME); every other entry credits them.
+            {
+              name: 'CAPs',
+              cell: (l) => `${l.kind === 'conversion' ? '−' : '+'}${l.caps}`,
+              numeric: true,
+            },
           ]}
         />
       </CardSection>
