@@ -40,9 +40,9 @@ describe('signing out', () => {
     act(() => void stream.dispatchEvent(new Event('signed-out')));
     await screen.findByRole('heading', { name: 'Welcome Back' });
     await settle();
-    // Said (that it is said once is the journey's check, in a real browser: account-security.spec's
-    // strict locator; here sonner's toast store outlives the file, as the web project shares
-    // modules between files, and a toast of another file's Logout can show again).
+    // Said. That it is said once is the journey's check in a real browser (account-security.spec's
+    // strict locator): here the web project's files share modules (isolate: false), sonner's toast
+    // store among them, so a count can take in another file's Logout toast.
     expect(screen.getAllByText('You signed out.').length).toBeGreaterThan(0);
     expect(screen.queryByText(new RegExp(ELSEWHERE))).toBeNull();
     expect(screen.queryByText(OTHER_TAB)).toBeNull();
