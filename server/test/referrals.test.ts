@@ -346,7 +346,14 @@ describe('the member API over the SQL functions', () => {
     );
     expect(await get('/api/referrals/balance')).toEqual({ data: { total_earned: 150 } });
     const me = await get('/api/me');
-    expect(me.caps).toEqual({ registration: 200, referrals: 150, careActions: 0, total: 350 });
+    expect(me.caps).toEqual({
+      registration: 200,
+      referrals: 150,
+      careActions: 0,
+      total: 350,
+      converted: 0,
+      convertible: 0,
+    });
     expect(me.referralLink).toBe(`${ORIGIN}/r/${await codeOf(a.id)}`);
     expect((await t.app.inject({ method: 'GET', url: '/api/referrals/network' })).statusCode).toBe(
       401,
