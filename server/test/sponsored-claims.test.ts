@@ -224,7 +224,10 @@ describe(`sponsored claims (${testDbKind})`, () => {
       message: 'Your claim is already on its way.',
     });
     expect((await rows()).length).toBe(claimsBefore + 1);
-    expect((await relayerTxs()).length).toBe(txsBefore);
+    // The refused requests cost nothing: at most the one queued claim's batch went out (the
+    // relayer, woken at once by RELAYER_BATCH_WAIT_MS=0, may already have sent it on a loaded
+    // machine).
+    expect((await relayerTxs()).length).toBeLessThanOrEqual(txsBefore + 1);
 
     await t.services.relayer!.passNow();
     const paidTwice = await ask(a.cookie, await signedRequest(a.cookie, a.keys.privateKey));
