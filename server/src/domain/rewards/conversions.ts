@@ -14,10 +14,8 @@ export interface Conversion {
   paidInRound: number | null;
 }
 
-export type ConversionOutcome =
-  | { outcome: 'converted' | 'replayed'; caps: number; reme: string }
-  | { outcome: 'closed' | 'key_used' }
-  | { outcome: 'not_enough'; available: number };
+/** What convert_care_caps did; the conversion itself is read back by its request id. */
+export type ConversionOutcome = 'converted' | 'replayed' | 'closed' | 'key_used' | 'not_enough';
 
 export async function convertCareCaps(
   db: Kysely<DB>,
@@ -25,10 +23,11 @@ export async function convertCareCaps(
   caps: number,
   requestId: string,
 ): Promise<ConversionOutcome> {
-  const result = await sql<{ answer: ConversionOutcome }>`
-    SELECT convert_care_caps(${userId}, ${caps}, ${requestId}) AS answer`.execute(db);
-  const answer = result.rows[0]!.answer;
-  return 'caps' in answer ? { ...answer, caps: Number(answer.caps) } : answer;
+  const result = await sql<{ outcome: ConversionOutcome }>`
+    SELECT convert_care_caps(${userId}, ${caps}, ${requestId}) ->> 'outcome' AS outcome`.execute(
+    db,
+  );
+  return result.rows[0]!.outcome;
 }
 
 /** The member's conversions, newest first: `limit` of them. */

@@ -26,7 +26,8 @@ import {
   sponsorSettings,
   sponsorship,
 } from '../../../domain/sponsorship/sponsor';
-import { BalanceCache, limitPerMember } from './fee-balance';
+import { limitPerMember } from '../../guards/member-rate-limit';
+import { BalanceCache } from './fee-balance';
 
 export const claimRoutes =
   (services: AppServices): FastifyPluginAsyncZod =>
@@ -45,7 +46,7 @@ export const claimRoutes =
       { maxAgeMs: config.FEE_BALANCE_CACHE_MS },
     );
     chain.node.onMined?.(async () => balances.clear());
-    const limitFeeBalance = limitPerMember(config.FEE_BALANCE_RATE_LIMIT_PER_MINUTE);
+    const limitFeeBalance = limitPerMember('fee-balance', config.FEE_BALANCE_RATE_LIMIT_PER_MINUTE);
 
     app.get(
       '/distributions/:index/tree.json',

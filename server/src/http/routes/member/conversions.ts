@@ -15,7 +15,7 @@ import {
 } from '../../../domain/rewards/conversions';
 import { memberRoutes } from '../../guards/member-scope';
 import type { AppServices } from '../../../services';
-import { limitPerMember } from './fee-balance';
+import { limitPerMember } from '../../guards/member-rate-limit';
 
 /** A member converts a few times a month; a script converting one CAP at a time is stopped. */
 const CONVERSIONS_PER_MINUTE = 20;
@@ -24,7 +24,7 @@ export const conversionRoutes =
   (services: AppServices): FastifyPluginAsyncZod =>
   async (app) => {
     const db = services.database.db;
-    const limit = limitPerMember(CONVERSIONS_PER_MINUTE);
+    const limit = limitPerMember('conversions', CONVERSIONS_PER_MINUTE);
     await app.register(
       memberRoutes(services.sessions, async (member) => {
         member.get(
@@ -59,13 +59,13 @@ export const conversionRoutes =
           async (request) => {
             const { userId } = request.member;
             await limit(userId);
-            const result = await convertCareCaps(
+            const outcome = await convertCareCaps(
               db,
               userId,
               request.body.caps,
               request.body.requestId,
             );
-            switch (result.outcome) {
+            switch (outcome) {
               case 'closed':
                 throw new AppError(409, 'conversion_closed');
               case 'not_enough':

@@ -2,8 +2,6 @@
 // balance is read at most once per FEE_BALANCE_CACHE_MS in this process (asks at the same moment
 // share the read), and forgotten at once when the embedded chain mines, since a transfer may have
 // changed it; each member may ask FEE_BALANCE_RATE_LIMIT_PER_MINUTE times a minute.
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { AppError } from '../../../app-error';
 
 interface Read {
   at: number;
@@ -44,21 +42,4 @@ export class BalanceCache {
       this.#reads.delete(address);
     }
   }
-}
-
-/** Counts a member's ask in this process, or answers 429. */
-export function limitPerMember(perMinute: number) {
-  const limiter = new RateLimiterMemory({
-    keyPrefix: 'fee-balance',
-    points: perMinute,
-    duration: 60,
-  });
-  return async (userId: string) => {
-    try {
-      await limiter.consume(userId);
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      throw new AppError(429, 'rate_limited');
-    }
-  };
 }

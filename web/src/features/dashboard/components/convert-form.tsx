@@ -89,8 +89,8 @@ export function ConvertForm({
     onError: (error) => setProblem(error.message),
   });
 
-  function setAmount(value: number, max = available) {
-    const next = clampConvertAmount(value, max);
+  function setAmount(value: number) {
+    const next = clampConvertAmount(value, available);
     setText(String(next));
     setAmountState(next);
   }
