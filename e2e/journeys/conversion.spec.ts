@@ -4,7 +4,7 @@
 // fee); the conversion then says which round paid it. Refused input keeps the amount.
 import { expect, test } from '../fixtures/test';
 import { joinThroughApi, newEmail } from '../fixtures/member';
-import { opsNoConfirm } from '../fixtures/ops';
+import { creditCare, opsNoConfirm } from '../fixtures/ops';
 import { capture } from '../fixtures/screens';
 import { noConfirmURL } from '../fixtures/servers';
 
@@ -18,17 +18,7 @@ test('care CAPs converted to REME, paid in the next round and claimed on chain',
   test.setTimeout(240_000);
   const email = newEmail('convert');
   await joinThroughApi(page, { email, password: PASSWORD });
-  await opsNoConfirm(
-    'care-action',
-    '--email',
-    email,
-    '--caps',
-    '150',
-    '--description',
-    'Visited a neighbour',
-    '--key',
-    `convert-${email}`,
-  );
+  await creditCare(opsNoConfirm, email, 150);
   await expect(page.getByTestId('caps-balance')).toHaveText('350');
 
   await page.goto('/convert-caps');

@@ -4,7 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { joinThroughApi, newEmail } from '../fixtures/member';
-import { ops } from '../fixtures/ops';
+import { creditCare, ops } from '../fixtures/ops';
 import {
   communityAppPort,
   communityAppSecret,
@@ -99,17 +99,7 @@ test('the dashboard by keyboard: theme, copy, the Convert dialog, focus always v
   });
 
   // Care CAPs to convert, so the dialog has its form.
-  await ops(
-    'care-action',
-    '--email',
-    email,
-    '--caps',
-    '12',
-    '--description',
-    'Visited a neighbour',
-    '--key',
-    `keyboard-${email}`,
-  );
+  await creditCare(ops, email, 12);
   await expect(page.getByTestId('caps-balance')).toHaveText('212');
   await tabTo('Convert CAPs to REME');
   await page.keyboard.press('Enter');

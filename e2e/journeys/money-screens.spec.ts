@@ -3,7 +3,7 @@
 // the convert form, and crypto a newcomer can read.
 import type { Page } from '@playwright/test';
 import { joinThroughApi, newEmail } from '../fixtures/member';
-import { ops, opsNoConfirm } from '../fixtures/ops';
+import { creditCare, ops, opsNoConfirm } from '../fixtures/ops';
 import { capture } from '../fixtures/screens';
 import { noConfirmURL } from '../fixtures/servers';
 import { expect, test } from '../fixtures/test';
@@ -161,19 +161,7 @@ test.describe('on the server whose community pays claim fees', () => {
     await expect(dialog.getByRole('button', { name: /^Convert/ })).toHaveCount(0);
     await page.keyboard.press('Escape');
 
-    expect(
-      await opsNoConfirm(
-        'care-action',
-        '--email',
-        email,
-        '--caps',
-        '150',
-        '--description',
-        'Visited a neighbour',
-        '--key',
-        `numbers-${email}`,
-      ),
-    ).toBeTruthy();
+    expect(await creditCare(opsNoConfirm, email, 150)).toBeTruthy();
     await expect(page.getByTestId('caps-balance')).toHaveText('350');
     // The dialog and the page show one rate and the same figures.
     await page.getByRole('button', { name: 'Convert CAPs to REME' }).click();

@@ -4,7 +4,7 @@
 // claim on its way turns a spinner. Checks are soft: a run reports every control that is wrong.
 import type { Locator, Page } from '@playwright/test';
 import { joinThroughApi, newEmail } from '../fixtures/member';
-import { ops } from '../fixtures/ops';
+import { creditCare, ops } from '../fixtures/ops';
 import { expect, test } from '../fixtures/test';
 
 const PASSWORD = 'Caring-Friends-9';
@@ -82,17 +82,7 @@ test('themed controls: skeletons, toasts, disabled buttons, coming-soon badges, 
   expect.soft(struck, 'struck-through text').toEqual([]);
 
   // Care CAPs to convert, for a real toast in each theme.
-  await ops(
-    'care-action',
-    '--email',
-    email,
-    '--caps',
-    '5',
-    '--description',
-    'Visited a neighbour',
-    '--key',
-    `controls-${email}`,
-  );
+  await creditCare(ops, email, 5);
   await expect(page.getByTestId('caps-balance')).toHaveText('205');
   for (const theme of ['Aurora', 'Crimson'] as const) {
     await page.getByRole('button', { name: theme, exact: true }).click();
