@@ -107,3 +107,9 @@ export function TextAreaField(props: TextAreaFieldProps) {
     />
   );
 }
+
+/** Where a member types their 12 recovery words: no autofill, capitals or spell-check (a phrase
+ * is not prose, and no browser should keep it). */
+export function PhraseField(props: TextAreaFieldProps) {
+  return <TextAreaField autoComplete="off" autoCapitalize="none" spellCheck={false} {...props} />;
+}

@@ -22,7 +22,7 @@ import { CardSection } from '../../../ui/card-section';
 import card from '../../../ui/card.module.css';
 import { FormMessage, WorkProgress } from '../../../ui/form-message';
 import { PhraseWords } from '../../../ui/phrase-words';
-import { PasswordField, TextAreaField } from '../../../ui/text-field';
+import { PasswordField, PhraseField } from '../../../ui/text-field';
 import styles from '../components/account.module.css';
 
 export function Component() {
@@ -183,15 +183,7 @@ function RecoveryPhrase({ me }: { me: UserDetails }) {
             ) : (
               <p className={card.muted}>In order, as you wrote them, with a space between them.</p>
             )}
-            <TextAreaField
-              label="Your 12 words"
-              value={typed}
-              onChange={setTyped}
-              error={error}
-              autoComplete="off"
-              autoCapitalize="none"
-              spellCheck={false}
-            />
+            <PhraseField label="Your 12 words" value={typed} onChange={setTyped} error={error} />
             <div className={styles.actionsRow}>
               <Button type="submit" busy={checking}>
                 Check my words

@@ -20,7 +20,7 @@ import { recordPhraseSaved } from '../../../lib/wallet/phrase-backup';
 import { Button } from '../../../ui/button';
 import { FormMessage } from '../../../ui/form-message';
 import { PhraseWords } from '../../../ui/phrase-words';
-import { TextAreaField } from '../../../ui/text-field';
+import { PhraseField } from '../../../ui/text-field';
 import { AuthCard } from '../components/auth-card';
 import callout from '../../../ui/callout.module.css';
 import styles from '../components/auth.module.css';
@@ -121,15 +121,7 @@ export function Component() {
         title="Confirm your recovery code"
         subtitle="Type your 12 words in order, as you saved them."
       >
-        <TextAreaField
-          label="Your 12-word code"
-          value={typed}
-          onChange={setTyped}
-          error={error}
-          autoComplete="off"
-          autoCapitalize="none"
-          spellCheck={false}
-        />
+        <PhraseField label="Your 12-word code" value={typed} onChange={setTyped} error={error} />
         <FormMessage
           success={ready ? 'Your wallet is ready! Taking you to your dashboard…' : null}
         />

@@ -10,7 +10,7 @@ import { runWalletTask, WalletTaskError } from '../../../lib/wallet/wallet-clien
 import { Button, LinkButton } from '../../../ui/button';
 import { FormMessage, useForm, WorkProgress } from '../../../ui/form-message';
 import { PageLoading } from '../../../ui/page-loading';
-import { PasswordField, TextAreaField } from '../../../ui/text-field';
+import { PasswordField, PhraseField } from '../../../ui/text-field';
 import { AuthCard } from '../components/auth-card';
 import styles from '../components/auth.module.css';
 
@@ -111,13 +111,7 @@ export function Component() {
         {method === 'password' ? (
           <PasswordField label="Your old password" autoComplete="off" {...field('secret')} />
         ) : (
-          <TextAreaField
-            label="Your 12 words"
-            autoComplete="off"
-            autoCapitalize="none"
-            spellCheck={false}
-            {...field('secret')}
-          />
+          <PhraseField label="Your 12 words" {...field('secret')} />
         )}
         <FormMessage error={formError} />
         {progress !== null ? (
