@@ -109,7 +109,7 @@ try {
     results.signUp.push(
       await timed(
         page,
-        () => page.getByRole('button', { name: 'CREATE ACCOUNT' }).click(),
+        () => page.getByRole('button', { name: 'Create account' }).click(),
         () => document.querySelectorAll('[aria-label="Recovery phrase"] li').length === 12,
       ),
     );
@@ -136,7 +136,7 @@ try {
     results.signIn.push(
       await timed(
         page,
-        () => page.getByRole('button', { name: 'LOGIN' }).click(),
+        () => page.getByRole('button', { name: 'Sign in' }).click(),
         () =>
           location.pathname === '/dashboard' &&
           Array.from(document.querySelectorAll('h1')).some((h) =>
@@ -169,7 +169,7 @@ try {
     await page.goto(`${server.url}/`);
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'LOGIN' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('button', { name: /^Claim .* REME$/ }).click({ timeout: 60_000 });
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     results.claim.push(
@@ -209,7 +209,7 @@ try {
     await page.goto(`${server.url}/`);
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password', { exact: true }).fill(NEW_PASSWORD);
-    await page.getByRole('button', { name: 'LOGIN' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(/\/recover-wallet$/, { timeout: 60_000 });
     await page.getByLabel('Old password').check();
     await page.getByLabel('Your old password', { exact: true }).fill(PASSWORD);

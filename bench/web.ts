@@ -110,7 +110,7 @@ try {
         () =>
           Array.from(document.querySelectorAll('button')).some(
             (b) =>
-              b.textContent?.trim() === 'LOGIN' &&
+              b.textContent?.trim() === 'Sign in' &&
               !b.disabled &&
               b.getBoundingClientRect().height > 0,
           ) && performance.now(),

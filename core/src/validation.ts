@@ -6,12 +6,9 @@ export const messages = {
   emailRequired: 'Email address is required',
   passwordRequired: 'Password is required',
   invalidEmail: 'Please enter a valid email address',
-  // The auth screen's sentence, with the 8 characters every new password needs.
+  // The one sentence for the 8 characters every new password needs (sign-up, reset, change).
   authPasswordTooShort: `Password must be at least ${PASSWORD_MIN_LENGTH} characters long`,
   passwordsDoNotMatch: 'Passwords do not match',
-  registerPasswordTooShort: `Password minimum: At least ${PASSWORD_MIN_LENGTH} characters`,
-  registerPasswordsDiffer: "Passwords don't match",
-  fillAllFields: 'Please fill in all required fields',
   resendEmailRequired: 'Email address is required to resend confirmation',
   phraseEmpty: `Type your ${MNEMONIC_WORDS}-word recovery code to confirm it.`,
   currentPasswordRequired: 'Please enter your current password',
@@ -54,21 +51,26 @@ export function validateAuthSignUp(v: {
   return null;
 }
 
-type RegistrationField = 'firstName' | 'lastName' | 'email' | 'password' | 'confirmPassword';
-
-export function validateRegistration(
-  v: Record<RegistrationField, string>,
-): FormProblem<RegistrationField> | null {
+/** The one sign-up form (the auth card's, /register's and a referral link's): every problem at
+ * once, each with its field, so a member fixes them in one go. Names are optional. */
+export function validateSignUp(v: {
+  email: string;
+  password: string;
+  confirmPassword: string;
+}): FormProblem<'email' | 'password' | 'confirmPassword'>[] {
+  const email = v.email.trim();
+  const problems: FormProblem<'email' | 'password' | 'confirmPassword'>[] = [];
+  if (!email) problems.push(problem('email', messages.emailRequired));
+  else if (!email.includes('@') || !email.includes('.'))
+    problems.push(problem('email', messages.invalidEmail));
   if (v.password.length < PASSWORD_MIN_LENGTH)
-    return problem('password', messages.registerPasswordTooShort);
+    problems.push(problem('password', messages.authPasswordTooShort));
   if (v.password !== v.confirmPassword)
-    return problem('confirmPassword', messages.registerPasswordsDiffer);
-  const empty = (['firstName', 'lastName', 'email'] as const).find((field) => !v[field].trim());
-  if (empty) return problem(empty, messages.fillAllFields);
-  return null;
+    problems.push(problem('confirmPassword', messages.passwordsDoNotMatch));
+  return problems;
 }
 
-/** Changing the password on the account page: the new one follows /register's rules. */
+/** Changing the password on the account page: the new one follows the sign-up form's rules. */
 export function validatePasswordChange(v: {
   currentPassword: string;
   newPassword: string;
@@ -76,9 +78,9 @@ export function validatePasswordChange(v: {
 }): FormProblem<'currentPassword' | 'newPassword' | 'confirmPassword'> | null {
   if (!v.currentPassword) return problem('currentPassword', messages.currentPasswordRequired);
   if (v.newPassword.length < PASSWORD_MIN_LENGTH)
-    return problem('newPassword', messages.registerPasswordTooShort);
+    return problem('newPassword', messages.authPasswordTooShort);
   if (v.newPassword !== v.confirmPassword)
-    return problem('confirmPassword', messages.registerPasswordsDiffer);
+    return problem('confirmPassword', messages.passwordsDoNotMatch);
   if (v.newPassword === v.currentPassword)
     return problem('newPassword', messages.newPasswordSameAsCurrent);
   return null;

@@ -66,7 +66,7 @@ test('change password: one step re-locks the wallet, the old password stops work
   await section.getByLabel('New password', { exact: true }).fill('short');
   await section.getByLabel('Confirm new password', { exact: true }).fill('short');
   await section.getByRole('button', { name: 'Change password' }).click();
-  await expect(section.getByRole('alert')).toHaveText('Password minimum: At least 8 characters');
+  await expect(section.getByRole('alert')).toHaveText('Password must be at least 8 characters long');
   // A wrong current password changes nothing.
   await section.getByLabel('Current password', { exact: true }).fill('Not-My-Password-1');
   await section.getByLabel('New password', { exact: true }).fill(NEW);
@@ -92,7 +92,7 @@ test('change password: one step re-locks the wallet, the old password stops work
   // The other browser's session is gone: its dashboard leaves for the start page (it polls
   // /api/me every 10 s), and any call it makes is refused.
   await expect(other).toHaveURL(/\/$/, { timeout: 15_000 });
-  await expect(other.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
+  await expect(other.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
   expect(await apiStatus(other, '/api/me')).toBe(401);
   await context.close();
 
@@ -219,7 +219,7 @@ test('delete account: one confirmation with DELETE typed, signed out to the star
   // Only that line: no "signed out from another place" over it.
   await page.waitForTimeout(1_500);
   await expect(page.getByText(/another place|in another tab/)).toHaveCount(0);
-  await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem('allowed'))).toBeNull();
   expect(await apiStatus(page, '/api/me')).toBe(401);
 

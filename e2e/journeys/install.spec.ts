@@ -67,7 +67,7 @@ test('installable: a valid manifest with its icons, the theme colour, a service 
 
   // The page links them, with the theme colour and the Apple icon.
   await page.goto('/');
-  await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
   expect(await page.locator('link[rel="manifest"]').getAttribute('href')).toBe(
     '/manifest.webmanifest',
   );

@@ -37,11 +37,11 @@ test.describe('join: sign up, keep the phrase, confirm, sign in', () => {
     );
     const phrase = await saveAndConfirmPhrase(page);
 
-    await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Welcome', exact: true })).toBeVisible();
     await expect(
       page.getByRole('status').filter({ hasText: `We sent a confirmation link to ${email}` }),
     ).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Resend Email' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Resend confirmation e-mail' })).toBeVisible();
     expect(await page.evaluate(() => localStorage.getItem('allowed'))).toBe('true');
 
     await confirmByMail(page, request, email);
@@ -68,7 +68,7 @@ test.describe('join: sign up, keep the phrase, confirm, sign in', () => {
 
     // Logout clears the keys and ends the session.
     await page.getByRole('button', { name: 'Logout' }).click();
-    await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
     expect(await page.evaluate(() => localStorage.getItem('allowed'))).toBeNull();
     expect(await page.evaluate(async () => (await fetch('/api/me')).status)).toBe(401);
     await page.goto('/dashboard');
@@ -88,12 +88,12 @@ test.describe('join: sign up, keep the phrase, confirm, sign in', () => {
     const email = newEmail('auth');
     const sent = recordRequests(page);
     await page.goto('/');
-    await page.getByRole('button', { name: 'Register Here' }).click();
-    await expect(page.getByRole('heading', { name: 'Create Account' })).toBeVisible();
+    await page.getByRole('button', { name: 'Create an account' }).click();
+    await expect(page.getByRole('heading', { name: 'Create your account' })).toBeVisible();
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByLabel('Confirm password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'CREATE ACCOUNT' }).click();
+    await page.getByRole('button', { name: 'Create account' }).click();
     await expect(page.getByRole('progressbar', { name: 'Creating your wallet…' })).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Your recovery code' })).toBeVisible({
       timeout: 30_000,
@@ -124,9 +124,9 @@ test.describe('join: sign up, keep the phrase, confirm, sign in', () => {
     await expect(page.getByRole('button', { name: 'I have saved my code' })).toBeEnabled();
     await saveAndConfirmPhrase(page);
 
-    // Resend Email sends a second confirmation mail.
+    // Resend confirmation e-mail sends a second confirmation mail.
     const first = await waitForMail(request, email, 'Confirm your e-mail address');
-    await page.getByRole('button', { name: 'Resend Email' }).click();
+    await page.getByRole('button', { name: 'Resend confirmation e-mail' }).click();
     await expect(
       page.getByText('Confirmation email resent. Please check your inbox and spam folder.'),
     ).toBeVisible();
@@ -150,7 +150,7 @@ test.describe('join: sign up, keep the phrase, confirm, sign in', () => {
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByLabel('Confirm password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'CREATE ACCOUNT' }).click();
+    await page.getByRole('button', { name: 'Create account' }).click();
     await expect(page.getByRole('heading', { name: 'Your recovery code' })).toBeVisible({
       timeout: 30_000,
     });
@@ -183,7 +183,7 @@ test.describe('join: sign up, keep the phrase, confirm, sign in', () => {
       `${words[0]!.charAt(0).toUpperCase()}${words[0]!.slice(1)} ${words.slice(1, 6).join(' ')}\n${words.slice(6).join(' ')} `,
     );
     await page.getByRole('button', { name: 'Continue' }).click();
-    await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Welcome', exact: true })).toBeVisible();
     await expect(
       page.getByRole('status').filter({ hasText: `We sent a confirmation link to ${email}` }),
     ).toBeVisible();

@@ -34,17 +34,17 @@ test('greetings use the name the member gave: never "User User" after a referral
   await page.goto('/dashboard');
   await page.getByRole('button', { name: 'Logout' }).click();
 
-  // From the start page with a username.
+  // From the start page with a first name (the one sign-up form asks for no username).
   const neighbour = newEmail('neighbour');
   await page.goto('/signup');
   await page.getByLabel('Email').fill(neighbour);
-  await page.getByLabel('Username (optional)').fill('kind-neighbour');
+  await page.getByLabel('First name').fill('Kindly');
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByLabel('Confirm password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'CREATE ACCOUNT' }).click();
+  await page.getByRole('button', { name: 'Create account' }).click();
   await saveAndConfirmPhrase(page);
   await confirmByMail(page, request, neighbour);
-  await expect(page.getByRole('heading', { name: 'Hello, kind-neighbour' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Hello, Kindly' })).toBeVisible();
 });
 
 test('the dashboard header keeps its buttons small and on one row on a cold load, whatever stylesheet came first', async ({

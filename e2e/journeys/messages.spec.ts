@@ -41,7 +41,7 @@ test.describe.serial('messages', () => {
     await page.goto('/');
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password', { exact: true }).fill(password);
-    await page.getByRole('button', { name: 'LOGIN' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).click();
   }
 
   async function authSignUp(page: Page, email: string, password: string, confirm: string) {
@@ -49,7 +49,7 @@ test.describe.serial('messages', () => {
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password', { exact: true }).fill(password);
     await page.getByLabel('Confirm password', { exact: true }).fill(confirm);
-    await page.getByRole('button', { name: 'CREATE ACCOUNT' }).click();
+    await page.getByRole('button', { name: 'Create account' }).click();
   }
 
   async function register(
@@ -62,7 +62,7 @@ test.describe.serial('messages', () => {
     await page.getByLabel('Email').fill(fields.email ?? newEmail('reg'));
     await page.getByLabel('Password', { exact: true }).fill(fields.password);
     await page.getByLabel('Confirm password', { exact: true }).fill(fields.confirm);
-    await page.getByRole('button', { name: 'CREATE WALLET' }).click();
+    await page.getByRole('button', { name: 'Create account' }).click();
   }
 
   test('sign-in: invalid credentials', async ({ page }) => {
@@ -81,19 +81,19 @@ test.describe.serial('messages', () => {
     );
   });
 
-  test('sign-in: unconfirmed e-mail, with Resend Email', async ({ page }) => {
+  test('sign-in: unconfirmed e-mail, with Resend confirmation e-mail', async ({ page }) => {
     await signIn(page, unconfirmed.email, unconfirmed.password);
     await expect(page.getByRole('alert')).toHaveText(
       'Please check your email and click the confirmation link before signing in.',
     );
-    await expect(page.getByRole('button', { name: 'Resend Email' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Resend confirmation e-mail' })).toBeVisible();
   });
 
   test("resend: 'Email address is required to resend confirmation'", async ({ page }) => {
     await signIn(page, unconfirmed.email, unconfirmed.password);
-    await expect(page.getByRole('button', { name: 'Resend Email' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Resend confirmation e-mail' })).toBeVisible();
     await page.getByLabel('Email').fill('');
-    await page.getByRole('button', { name: 'Resend Email' }).click();
+    await page.getByRole('button', { name: 'Resend confirmation e-mail' }).click();
     await expectFieldError(page, 'Email', 'Email address is required to resend confirmation');
     await capture(page, 'auth-field-error');
   });
@@ -112,7 +112,7 @@ test.describe.serial('messages', () => {
     await expect(page.getByRole('progressbar')).toHaveCount(0);
   });
 
-  test('registration: existing account (service-level text), said before any wallet is built', async ({
+  test('registration: existing account (the same text as the auth card: one form), said before any wallet is built', async ({
     page,
   }) => {
     const walletStarted = watchWalletBuilding(page);
@@ -124,12 +124,12 @@ test.describe.serial('messages', () => {
     await expectFieldError(
       page,
       'Email',
-      'An account with this email already exists. Please sign in instead.',
+      'An account with this email already exists. Please try signing in instead.',
     );
     expect(walletStarted(), 'a wallet was being built for a taken e-mail').toBe(false);
   });
 
-  test('a confirmation link that does not work says so, and Resend Email sends a new one', async ({
+  test('a confirmation link that does not work says so, and Resend confirmation e-mail sends a new one', async ({
     page,
     request,
   }) => {
@@ -138,13 +138,13 @@ test.describe.serial('messages', () => {
       `/auth/verify-email?token=not-a-real-token&callbackURL=${encodeURIComponent('/?confirmed=true')}`,
     );
     await expect(page).toHaveURL(/\/\?confirmed=true&error=INVALID_TOKEN$/);
-    await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
     await expect(page.getByRole('alert')).toHaveText(
-      'This confirmation link does not work: it may be cut short, or from an earlier sign-up. If you have confirmed already, sign in; if not, enter your e-mail address and press Resend Email for a new link.',
+      'This confirmation link does not work: it may be cut short, or from an earlier sign-up. If you have confirmed already, sign in; if not, enter your e-mail address and press Resend confirmation e-mail for a new link.',
     );
     await capture(page, 'auth-confirmation-link-failed');
     await page.getByLabel('Email').fill(unconfirmed.email);
-    await page.getByRole('button', { name: 'Resend Email' }).click();
+    await page.getByRole('button', { name: 'Resend confirmation e-mail' }).click();
     await expect(page.getByRole('status')).toHaveText(
       'Confirmation email resent. Please check your inbox and spam folder.',
     );
@@ -157,7 +157,7 @@ test.describe.serial('messages', () => {
   }) => {
     const mail = await waitForMail(request, existing.email, 'Confirm your e-mail address');
     await page.goto(mail.links.find((l) => l.includes('/auth/verify-email'))!);
-    await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Welcome', exact: true })).toBeVisible();
     await expect(page.getByRole('status')).toHaveText(
       'Your e-mail address is confirmed. Sign in to open your wallet.',
     );
@@ -184,9 +184,9 @@ test.describe.serial('messages', () => {
 
   test('reset: Password reset email sent (the same for an unknown address)', async ({ page }) => {
     await page.goto('/');
-    await page.getByRole('button', { name: 'Forgot Password?' }).click();
+    await page.getByRole('button', { name: 'Forgot password?' }).click();
     await page.getByLabel('Email').fill(newEmail('unknown'));
-    await page.getByRole('button', { name: 'SEND RESET EMAIL' }).click();
+    await page.getByRole('button', { name: 'Send reset link' }).click();
     await expect(page.getByRole('status')).toHaveText(
       'Password reset email sent. Check your inbox for the link.',
     );

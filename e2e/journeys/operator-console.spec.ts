@@ -183,5 +183,5 @@ test('an operator turns on two-factor, finds a member, credits a care action, an
   // them signed out and shows the sign-in screen (docs/security.md#the-operator-console).
   await ops('revoke-operator', '--email', operatorEmail);
   await page.reload();
-  await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
 });

@@ -21,7 +21,7 @@ test('the phrase reminder survives a closed tab, and the words can be seen again
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByLabel('Confirm password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'CREATE ACCOUNT' }).click();
+  await page.getByRole('button', { name: 'Create account' }).click();
   await expect(page.getByRole('heading', { name: 'Your recovery code' })).toBeVisible({
     timeout: 120_000,
   });

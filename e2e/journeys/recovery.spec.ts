@@ -101,16 +101,16 @@ test('the recovery screen has a way back and a way out: Back to the sign-in card
   const { email } = await memberAfterReset(page, request);
   // Back returns to the sign-in card, from where signing in again leads here again.
   await page.goBack();
-  await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(NEW);
-  await page.getByRole('button', { name: 'LOGIN' }).click();
+  await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('heading', { name: 'Recover your wallet' })).toBeVisible({
     timeout: 20_000,
   });
 
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/$/);
-  await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
   expect(await page.evaluate(async () => (await fetch('/api/me')).status)).toBe(401);
 });

@@ -34,7 +34,9 @@ test('A shares the link; B, C, D, E join down the chain: A earns 100 + 50 + 25, 
       permissions: ['clipboard-read', 'clipboard-write'],
     });
     const friend = await context.newPage();
-    if (name === 'bob') await joinThroughLink(friend, request, link, newEmail(name), PASSWORD);
+    // Alice registered as Ada Lovelace (the API fixture's name): Bob's link page names her.
+    if (name === 'bob')
+      await joinThroughLink(friend, request, link, newEmail(name), PASSWORD, 'Ada');
     else
       await joinThroughApi(friend, {
         email: newEmail(name),
@@ -125,13 +127,13 @@ test('an unknown referral code is said as the link opens, and the member can joi
 
   await page.getByRole('button', { name: 'Continue without a referral code' }).click();
   await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/);
-  await expect(page.getByRole('heading', { name: 'Create Account' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Create your account' })).toBeVisible();
   await expect(page.getByRole('alert')).toHaveCount(0);
   const email = newEmail('without-code');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByLabel('Confirm password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'CREATE ACCOUNT' }).click();
+  await page.getByRole('button', { name: 'Create account' }).click();
   await expect(page.getByRole('heading', { name: 'Your recovery code' })).toBeVisible({
     timeout: 30_000,
   });

@@ -8,7 +8,7 @@ test.describe('routing rules that need no account', () => {
     }) => {
       await page.goto(`/${prefix}/abc123`);
       await expect(page).toHaveURL(/\/\?ref=abc123$/);
-      await expect(page.getByRole('heading', { name: 'Create Account' })).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'Create your account' })).toBeVisible();
       await expect(page.getByRole('alert')).toHaveText(
         'Referral code ABC123 does not belong to any member. Check the link with the friend who sent it, or join without a code.',
       );
@@ -33,7 +33,7 @@ test.describe('routing rules that need no account', () => {
     page,
   }) => {
     await page.goto('/?confirmed=true');
-    await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
     await expect(page.getByRole('status')).toHaveText(
       'Your e-mail address is confirmed. Sign in to open your wallet.',
     );
@@ -46,21 +46,21 @@ test.describe('routing rules that need no account', () => {
     await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
     await page.screenshot({ path: test.info().outputPath('not-found.png'), fullPage: true });
     await page.getByRole('link', { name: 'Go to the start page' }).click();
-    await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
   });
 
   test('every route renders without errors (member pages send a visitor to /)', async ({
     page,
   }) => {
     for (const [path, heading] of [
-      ['/', 'Welcome Back'],
-      ['/signup', 'Create Account'],
+      ['/', 'Welcome back'],
+      ['/signup', 'Create your account'],
       ['/register', 'Set up your wallet'],
       ['/reset-password', 'Ask for a new reset link'],
-      ['/dashboard', 'Welcome Back'],
-      ['/rcb', 'Welcome Back'],
-      ['/convert-caps', 'Welcome Back'],
-      ['/claim', 'Welcome Back'],
+      ['/dashboard', 'Welcome back'],
+      ['/rcb', 'Welcome back'],
+      ['/convert-caps', 'Welcome back'],
+      ['/claim', 'Welcome back'],
     ] as const) {
       await page.goto(path);
       await expect(page.getByRole('heading', { name: heading })).toBeVisible();

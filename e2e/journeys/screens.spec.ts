@@ -17,8 +17,8 @@ const NEW_PASSWORD = 'Caring-Friends-10';
 test('every screen at 375 and 1280 px in both themes passes axe', async ({ page, request }) => {
   test.setTimeout(600_000); // some 25 captures, each with axe: slow on a shared machine
   for (const [path, heading] of [
-    ['/', 'Welcome Back'],
-    ['/signup', 'Create Account'],
+    ['/', 'Welcome back'],
+    ['/signup', 'Create your account'],
     ['/reset-password?token=t&email=a%40b.co', 'Choose a new password'],
     ['/no/such/page', 'Page not found'],
   ] as const) {
@@ -27,7 +27,7 @@ test('every screen at 375 and 1280 px in both themes passes axe', async ({ page,
     await capture(page, path === '/' ? 'auth' : path.slice(1).split(/[/?]/)[0]!);
   }
   await page.goto('/');
-  await page.getByRole('button', { name: 'Forgot Password?' }).click();
+  await page.getByRole('button', { name: 'Forgot password?' }).click();
   await capture(page, 'auth-reset');
 
   // Registration, the mnemonic screen, then the member pages.
@@ -39,7 +39,7 @@ test('every screen at 375 and 1280 px in both themes passes axe', async ({ page,
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByLabel('Confirm password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'CREATE WALLET' }).click();
+  await page.getByRole('button', { name: 'Create account' }).click();
   // The wallet is made (scrypt) in the browser: well over 30 s on a machine shared by many runs.
   await expect(page.getByRole('heading', { name: 'Your recovery code' })).toBeVisible({
     timeout: 120_000,

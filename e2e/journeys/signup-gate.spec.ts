@@ -43,7 +43,7 @@ test.describe('the sign-up gate', () => {
     const registered = page.waitForResponse((r) => r.url().endsWith('/api/register'), {
       timeout: 180_000,
     });
-    await page.getByRole('button', { name: 'CREATE WALLET' }).click();
+    await page.getByRole('button', { name: 'Create account' }).click();
     const answer = await registered;
     expect(answer.status()).toBe(201);
     const gate = gateOf(answer.request());
@@ -57,7 +57,7 @@ test.describe('the sign-up gate', () => {
   test('with the keyboard only (Tab and Enter): the account is made', async ({ page }) => {
     test.setTimeout(240_000);
     await page.goto('/signup');
-    await expect(page.getByRole('heading', { name: 'Create Account' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Create your account' })).toBeVisible();
     const email = newEmail('gate-keys');
     // From the top of the page, Tab to each field and type; nothing is clicked.
     const typeInto = async (label: string, text: string) => {
@@ -98,9 +98,9 @@ test.describe('the sign-up gate', () => {
       await route.continue();
     });
     await page.goto('/');
-    await page.getByRole('button', { name: 'Forgot Password?' }).click();
+    await page.getByRole('button', { name: 'Forgot password?' }).click();
     await page.getByLabel('Email').fill(keys.email);
-    const send = page.getByRole('button', { name: 'SEND RESET EMAIL' });
+    const send = page.getByRole('button', { name: 'Send reset link' });
     const sent = page.waitForRequest((r) => r.url().endsWith('/auth/request-password-reset'));
     await send.click();
     await expect(send).toHaveAttribute('aria-busy', 'true');
@@ -127,9 +127,9 @@ test.describe('the sign-up gate', () => {
       }),
     );
     await page.goto('/');
-    await page.getByRole('button', { name: 'Forgot Password?' }).click();
+    await page.getByRole('button', { name: 'Forgot password?' }).click();
     await page.getByLabel('Email').fill(newEmail('gate-limited'));
-    await page.getByRole('button', { name: 'SEND RESET EMAIL' }).click();
+    await page.getByRole('button', { name: 'Send reset link' }).click();
     await expect(page.getByRole('alert')).toHaveText(
       'Too many attempts. Please try again in 10 minutes.',
     );

@@ -33,11 +33,11 @@ test('the main screens keep their layout: sign-in, registration, dashboard, comm
 }) => {
   test.setTimeout(300_000);
   await page.goto('/');
-  await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
   await matches(page, 'sign-in');
 
   await page.goto('/register');
-  await expect(page.getByRole('button', { name: 'CREATE WALLET' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Create account' })).toBeVisible();
   await matches(page, 'register');
 
   await page.goto('/no-such-page');

@@ -66,12 +66,30 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 describe(`GET /api/referrals/codes/:code (${testDbKind})`, () => {
-  it("says valid for a member's code, in any case, and nothing else", async () => {
+  it("says valid for a member's code, in any case, with the inviter's first name and nothing else", async () => {
     for (const asked of [code, code.toLowerCase()]) {
       const res = await checkCode(asked, '10.1.1.1');
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ valid: true });
+      expect(res.json()).toEqual({ valid: true, inviter: 'Ada' });
       expect(res.headers['cache-control']).toBe('no-store');
+    }
+  });
+
+  it('names the inviter by their first word only, and by nothing when they gave no name', async () => {
+    const db = t.services.database.db;
+    const setName = (full_name: string) =>
+      db.updateTable('profiles').set({ full_name }).where('referral_code', '=', code).execute();
+    try {
+      for (const [name, shown] of [
+        ['  Zoë   Ann Smith ', 'Zoë'],
+        ['', null],
+        ['<b>Eve</b> x', '<b>Eve</b>'], // said as text by the page, never as markup
+      ] as const) {
+        await setName(name);
+        expect((await checkCode(code, '10.1.6.1')).json()).toEqual({ valid: true, inviter: shown });
+      }
+    } finally {
+      await setName('Ada Lovelace');
     }
   });
 
@@ -99,6 +117,7 @@ describe(`GET /api/referrals/codes/:code (${testDbKind})`, () => {
     expect(member.statusCode).toBe(200);
     expect(member.body).toBe(stranger.body);
     expect(member.body).not.toContain(referrer.email);
+    expect(member.body).not.toContain('Lovelace');
   });
 
   it(`answers ${PER_IP} asks per client address and window, valid or not, then 429 (guessing in bulk)`, async () => {
@@ -115,7 +134,7 @@ describe(`GET /api/referrals/codes/:code (${testDbKind})`, () => {
       });
     }
     // Another address is not held up by this one.
-    expect((await checkCode(code, '10.1.5.2')).json()).toEqual({ valid: true });
+    expect((await checkCode(code, '10.1.5.2')).json()).toEqual({ valid: true, inviter: 'Ada' });
   });
 });
 

@@ -1,5 +1,5 @@
 // What a signed-in member's browser receives from the server, for unit tests (which have no server).
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, useLocation, type Location } from 'react-router';
 import { afterEach, beforeEach, expect, vi } from 'vitest';
 import { createQueryClient, Providers } from './app/providers';
@@ -220,10 +220,14 @@ export const field = (label: string) => screen.getByLabelText(label, { selector:
 export const fill = (label: string, value: string) =>
   fireEvent.change(field(label), { target: { value } });
 
-/** The message is announced, sits under its field, and the field is aria-invalid and described by it. */
+/** The message is announced, sits under its field, and the field is aria-invalid and described by
+ * it (and by its hint, when it has one). Other fields may have their own messages at the same time. */
 export async function expectFieldError(label: string, text: string) {
-  const message = await screen.findByRole('alert');
-  expect(message.textContent).toBe(text);
-  expect(field(label).getAttribute('aria-invalid')).toBe('true');
-  expect(field(label).getAttribute('aria-describedby')).toBe(message.id);
+  await waitFor(() => expect(field(label).getAttribute('aria-invalid')).toBe('true'));
+  const described = (field(label).getAttribute('aria-describedby') ?? '').split(' ');
+  const messages = described
+    .map((id) => document.getElementById(id))
+    .filter((element) => element?.getAttribute('role') === 'alert');
+  expect(messages.map((m) => m!.textContent)).toEqual([text]);
+  expect(screen.getAllByRole('alert')).toContain(messages[0]);
 }

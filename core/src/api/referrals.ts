@@ -52,10 +52,14 @@ export const capsBreakdown = z.object({
 });
 export type CapsBreakdown = z.infer<typeof capsBreakdown>;
 
-/** GET /api/referrals/codes/:code: whether a referral link's code names a member, and nothing else
- * (public, limited per client address). */
+/** GET /api/referrals/codes/:code: whether a referral link's code names a member, and that member's
+ * first name (null when they gave none), so the link's page can say who invited the friend — nothing
+ * else about them (public, limited per client address). */
 export const referralCodeParams = z.object({ code: plainText(64) });
-export const referralCodeCheckResponse = z.object({ valid: z.boolean() });
+export const referralCodeCheckResponse = z.object({
+  valid: z.boolean(),
+  inviter: z.optional(z.nullable(z.string())),
+});
 
 /** POST /api/referrals/pending: the pending referral kept at sign-up, processed at sign-in. */
 export const pendingReferralRequest = z.object({ referralCode: plainText(200) });

@@ -15,13 +15,25 @@ import {
 appTestHooks();
 
 describe('a referral link is checked as it opens', () => {
-  it("a member's code: applied", async () => {
-    serveVisitor({ '/api/referrals/codes/GOOD2345': () => ({ valid: true }) });
+  it("a member's code: names the inviter and what each of them really gets", async () => {
+    serveVisitor({ '/api/referrals/codes/GOOD2345': () => ({ valid: true, inviter: 'Alice' }) });
     renderAt('/r/GOOD2345');
-    expect((await screen.findByText(/applied!/)).textContent).toBe(
-      'Referral code GOOD2345 applied! You will earn bonus CAPs when you join.',
+    expect((await screen.findByText(/invited you/)).textContent).toBe(
+      'Alice invited you. You get 200 CAPs for joining; Alice gets 100 when you confirm your e-mail.',
     );
+    expect(screen.queryByText(/bonus/)).toBeNull();
     expect(screen.getByLabelText('Email', { selector: 'input' })).toBeTruthy();
+    // The one sign-up form, with its terms consent, as on /register.
+    expect(screen.getByText(/By creating an account you agree to the/)).toBeTruthy();
+    expect(screen.getByLabelText('First name (optional)', { selector: 'input' })).toBeTruthy();
+  });
+
+  it("a member's code whose owner gave no name: 'A member invited you'", async () => {
+    serveVisitor({ '/api/referrals/codes/GOOD2345': () => ({ valid: true, inviter: null }) });
+    renderAt('/r/GOOD2345');
+    expect((await screen.findByText(/invited you/)).textContent).toBe(
+      'A member invited you. You get 200 CAPs for joining; they get 100 when you confirm your e-mail.',
+    );
   });
 
   it('an unknown code: said at once, no form, and a button that drops the code', async () => {
@@ -34,7 +46,7 @@ describe('a referral link is checked as it opens', () => {
     expect(screen.queryByLabelText('Email', { selector: 'input' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Continue without a referral code' }));
     expect(await screen.findByLabelText('Email', { selector: 'input' })).toBeTruthy();
-    expect(screen.getByRole('heading', { name: 'Create Account' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Create your account' })).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
     expect(router.state.location.search).toBe('');
   });
@@ -59,12 +71,12 @@ describe('a confirmation link that did not work is explained', () => {
     ['INVALID_TOKEN', /^This confirmation link does not work/],
     ['TOKEN_EXPIRED', /^This confirmation link has expired/],
     ['USER_NOT_FOUND', /^This confirmation link does not work/],
-  ])('?error=%s: what happened, and Resend Email', async (code, text) => {
+  ])('?error=%s: what happened, and Resend confirmation e-mail', async (code, text) => {
     localStorage.setItem('allowed', 'true');
     serveVisitor();
     const router = renderAt(`/?confirmed=true&error=${code}`);
     expect((await screen.findByRole('alert')).textContent).toMatch(text);
-    expect(screen.getByRole('button', { name: 'Resend Email' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Resend confirmation e-mail' })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/');
   });
 
@@ -74,7 +86,8 @@ describe('a confirmation link that did not work is explained', () => {
     expect((await screen.findByRole('status')).textContent).toBe(
       'Your e-mail address is confirmed. Sign in to open your wallet.',
     );
-    expect(screen.getByRole('heading', { name: 'Welcome Back' })).toBeTruthy();
+    // A new member has never been here: "Welcome", not "Welcome back".
+    expect(screen.getByRole('heading', { name: 'Welcome' })).toBeTruthy();
   });
 });
 
@@ -90,7 +103,7 @@ describe('no dead ends for a signed-in member', () => {
     localStorage.setItem('allowed', 'true');
     serveVisitor();
     renderAt('/');
-    expect(await screen.findByRole('heading', { name: 'Welcome Back' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Welcome back' })).toBeTruthy();
   });
 
   it('/mnemonic without a phrase (Back after confirming) leaves a signed-in member signed in', async () => {
@@ -106,16 +119,16 @@ describe('forms mark the field in error', () => {
   it('the message sits under its field, which is aria-invalid and described by it', async () => {
     serveVisitor();
     renderAt('/signup');
-    await screen.findByRole('heading', { name: 'Create Account' });
+    await screen.findByRole('heading', { name: 'Create your account' });
     fill('Email', 'ada@example.test');
     fill('Password', 'short12');
     fill('Confirm password', 'short12');
-    fireEvent.click(screen.getByRole('button', { name: 'CREATE ACCOUNT' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
     const message = await screen.findByRole('alert');
     expect(message.textContent).toBe('Password must be at least 8 characters long');
     const password = screen.getByLabelText('Password', { selector: 'input' });
     expect(password.getAttribute('aria-invalid')).toBe('true');
-    expect(password.getAttribute('aria-describedby')).toBe(message.id);
+    expect(password.getAttribute('aria-describedby')!.split(' ')).toContain(message.id);
     expect(
       screen.getByLabelText('Email', { selector: 'input' }).getAttribute('aria-invalid'),
     ).toBeNull();
@@ -133,11 +146,11 @@ describe('forms mark the field in error', () => {
         ),
     });
     renderAt('/signup');
-    await screen.findByRole('heading', { name: 'Create Account' });
+    await screen.findByRole('heading', { name: 'Create your account' });
     fill('Email', 'taken@example.test');
     fill('Password', 'long-enough-1');
     fill('Confirm password', 'long-enough-1');
-    fireEvent.click(screen.getByRole('button', { name: 'CREATE ACCOUNT' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
     const message = await screen.findByRole('alert');
     expect(message.textContent).toBe(
       'An account with this email already exists. Please try signing in instead.',
@@ -146,7 +159,7 @@ describe('forms mark the field in error', () => {
       screen.getByLabelText('Email', { selector: 'input' }).getAttribute('aria-describedby'),
     ).toBe(message.id);
     await waitFor(() =>
-      expect(screen.getByRole('button', { name: 'CREATE ACCOUNT' }).hasAttribute('disabled')).toBe(
+      expect(screen.getByRole('button', { name: 'Create account' }).hasAttribute('disabled')).toBe(
         false,
       ),
     );
@@ -166,11 +179,11 @@ describe('forms mark the field in error', () => {
           }),
       });
       renderAt(path);
-      const submit = path === '/signup' ? 'CREATE ACCOUNT' : 'CREATE WALLET';
+      const submit = path === '/signup' ? 'Create account' : 'Create account';
       await screen.findByRole('button', { name: submit });
       if (path === '/register') {
-        fill('First name', 'Ada');
-        fill('Last name', 'Lovelace');
+        fill('First name (optional)', 'Ada');
+        fill('Last name (optional)', 'Lovelace');
       }
       fill('Email', 'someone@mailinator.com');
       fill('Password', 'long-enough-1');

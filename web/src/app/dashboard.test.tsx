@@ -126,7 +126,7 @@ describe('dashboard refresh ("refreshes every 10 s, on window focus, and when an
     await screen.findByRole('heading', { name: 'Hello, Ada Lovelace' });
     fail = true;
     await act(() => vi.advanceTimersByTimeAsync(10_000));
-    await screen.findByRole('heading', { name: 'Welcome Back' });
+    await screen.findByRole('heading', { name: 'Welcome back' });
     expect(router.state.location.pathname).toBe('/');
     expect(localStorage.getItem('allowed')).toBeNull();
     expect(localStorage.getItem('user')).toBeNull();

@@ -27,39 +27,40 @@ const quiet = (asked: string[]) =>
 async function signIn(email: string, password: string) {
   const asked = serveVisitor();
   renderAt('/');
-  await screen.findByRole('heading', { name: 'Welcome Back' });
+  await screen.findByRole('heading', { name: 'Welcome back' });
   fill('Email', email);
   fill('Password', password);
-  fireEvent.click(screen.getByRole('button', { name: 'LOGIN' }));
+  fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
   return asked;
 }
 
 async function authSignUp(email: string, password: string, confirm: string) {
   const asked = serveVisitor();
   renderAt('/signup');
-  await screen.findByRole('heading', { name: 'Create Account' });
+  await screen.findByRole('heading', { name: 'Create your account' });
   fill('Email', email);
   fill('Password', password);
   fill('Confirm password', confirm);
-  fireEvent.click(screen.getByRole('button', { name: 'CREATE ACCOUNT' }));
+  fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
   return asked;
 }
 
 async function register(fields: {
   first?: string;
   last?: string;
+  email?: string;
   password: string;
   confirm: string;
 }) {
   const asked = serveVisitor();
   renderAt('/register');
-  await screen.findByRole('button', { name: 'CREATE WALLET' });
-  fill('First name', fields.first ?? 'Ada');
-  fill('Last name', fields.last ?? 'Lovelace');
-  fill('Email', 'reg@example.test');
+  await screen.findByRole('button', { name: 'Create account' });
+  fill('First name (optional)', fields.first ?? 'Ada');
+  fill('Last name (optional)', fields.last ?? 'Lovelace');
+  fill('Email', fields.email ?? 'reg@example.test');
   fill('Password', fields.password);
   fill('Confirm password', fields.confirm);
-  fireEvent.click(screen.getByRole('button', { name: 'CREATE WALLET' }));
+  fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
   return asked;
 }
 
@@ -85,7 +86,7 @@ describe('the sign-up card', () => {
     expect(quiet(asked)).toEqual([]);
   });
 
-  it("'Password must be at least 8 characters long' (as on /register)", async () => {
+  it("'Password must be at least 8 characters long', the rule said under the field before anything is typed", async () => {
     const asked = await authSignUp('a@example.test', '1234567', '1234567');
     await expectFieldError('Password', 'Password must be at least 8 characters long');
     expect(quiet(asked)).toEqual([]);
@@ -98,22 +99,30 @@ describe('the sign-up card', () => {
   });
 });
 
-describe('the registration screen, in its order', () => {
-  it("'Password minimum: At least 8 characters' first", async () => {
-    const asked = await register({ first: '', password: '1234567', confirm: 'other' });
-    await expectFieldError('Password', 'Password minimum: At least 8 characters');
+describe('/register: the same form, every problem at once', () => {
+  it('says each wrong field under it together, and sends nothing', async () => {
+    const asked = await register({ email: ' ', password: '1234567', confirm: 'other' });
+    await expectFieldError('Email', 'Email address is required');
+    await expectFieldError('Password', 'Password must be at least 8 characters long');
+    await expectFieldError('Confirm password', 'Passwords do not match');
+    expect(screen.getAllByRole('alert')).toHaveLength(3);
     expect(quiet(asked)).toEqual([]);
   });
 
-  it('"Passwords don\'t match" second', async () => {
-    const asked = await register({ first: '', password: '12345678', confirm: '12345679' });
-    await expectFieldError('Confirm password', "Passwords don't match");
-    expect(quiet(asked)).toEqual([]);
-  });
-
-  it("'Please fill in all required fields' third", async () => {
-    const asked = await register({ last: '   ', password: '12345678', confirm: '12345678' });
-    await expectFieldError('Last name', 'Please fill in all required fields');
+  it('names are optional; the password rule is said before anything is typed', async () => {
+    const asked = await register({
+      first: '',
+      last: '',
+      password: '12345678',
+      confirm: '12345679',
+    });
+    await expectFieldError('Confirm password', 'Passwords do not match');
+    expect(field('First name (optional)').getAttribute('aria-invalid')).toBeNull();
+    const hint = field('Password').getAttribute('aria-describedby')!.split(' ')[0]!;
+    expect(document.getElementById(hint)!.textContent).toBe(
+      'At least 8 characters. It also locks your wallet on this device.',
+    );
+    expect(screen.getByText(/By creating an account you agree to the/)).toBeTruthy();
     expect(quiet(asked)).toEqual([]);
   });
 });

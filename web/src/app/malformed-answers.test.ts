@@ -125,10 +125,7 @@ describe('an answer of the wrong shape', () => {
   it('is shown on sign-in as "Login failed - please check your credentials", and on sign-up as "no authentication data"', () => {
     const malformed = new ApiError(200, INVALID_RESPONSE, 'x');
     expect(signInError(malformed)).toBe('Login failed - please check your credentials');
-    expect(signUpError(malformed, 'auth')).toBe(
-      'Account creation failed - no authentication data received',
-    );
-    expect(signUpError(malformed, 'register')).toBe(
+    expect(signUpError(malformed)).toBe(
       'Account creation failed - no authentication data received',
     );
   });
@@ -139,12 +136,12 @@ describe('an answer of the wrong shape', () => {
       'internal_error',
       'Something went wrong on our side. Please try again.',
     );
-    expect(signUpError(other, 'auth', true)).toBe(
+    expect(signUpError(other, true)).toBe(
       'Referral signup failed: Something went wrong on our side. Please try again.',
     );
-    expect(signUpError(other, 'auth')).toBe(
+    expect(signUpError(other)).toBe(
       'Signup failed: Something went wrong on our side. Please try again.',
     );
-    expect(signUpError(new Error(''), 'register')).toBe('Registration failed. Please try again.');
+    expect(signUpError(new Error(''))).toBe('Signup failed: please try again.');
   });
 });

@@ -9,7 +9,7 @@ describe('routing rules that need no account', () => {
     serveVisitor({ '/api/referrals/codes/ABC123': () => ({ valid: true }) });
     const router = renderAt(path);
     expect(await screen.findByText('ABC123')).toBeTruthy();
-    expect(screen.getByRole('heading', { name: 'Create Account' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Create your account' })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/');
     expect(router.state.location.search).toBe('?ref=ABC123');
   });
@@ -17,7 +17,7 @@ describe('routing rules that need no account', () => {
   it('/refferal sets the refferal flag on first arrival and redirects to /', async () => {
     signedOut();
     const router = renderAt('/refferal');
-    await screen.findByRole('heading', { name: 'Welcome Back' });
+    await screen.findByRole('heading', { name: 'Welcome back' });
     expect(localStorage.getItem('refferal')).toBe('true');
     expect(router.state.location.pathname).toBe('/');
   });
@@ -26,7 +26,7 @@ describe('routing rules that need no account', () => {
     signedOut();
     localStorage.setItem('refferal', 'false');
     renderAt('/refferal');
-    await screen.findByRole('heading', { name: 'Welcome Back' });
+    await screen.findByRole('heading', { name: 'Welcome back' });
     expect(localStorage.getItem('refferal')).toBe('false');
   });
 
@@ -42,13 +42,13 @@ describe('routing rules that need no account', () => {
     serveVisitor({ '/auth/sign-out': () => ({ success: true }) });
     localStorage.setItem('allowed', 'true');
     const router = renderAt('/dashboard');
-    await screen.findByRole('heading', { name: 'Welcome Back' });
+    await screen.findByRole('heading', { name: 'Welcome back' });
     expect(router.state.location.pathname).toBe('/');
     cleanupAndReset();
     serveMember();
     localStorage.removeItem('allowed');
     const again = renderAt('/rcb');
-    await screen.findByRole('heading', { name: 'Welcome Back' });
+    await screen.findByRole('heading', { name: 'Welcome back' });
     expect(again.state.location.pathname).toBe('/');
   });
 
@@ -58,7 +58,7 @@ describe('routing rules that need no account', () => {
   });
 
   it.each([
-    ['/signup', 'Create Account'],
+    ['/signup', 'Create your account'],
     ['/register', 'Set up your wallet'],
     // Without the state the claim flow passes (fromDashboard, txFee), both return to the dashboard.
     ['/claim', 'Hello, Ada Lovelace'],

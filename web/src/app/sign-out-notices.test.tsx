@@ -38,7 +38,7 @@ describe('signing out', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Logout' }));
     // The server's echo of this tab's own sign-out, as its event stream brings it.
     act(() => void stream.dispatchEvent(new Event('signed-out')));
-    await screen.findByRole('heading', { name: 'Welcome Back' });
+    await screen.findByRole('heading', { name: 'Welcome back' });
     await settle();
     // Said. That it is said once is the journey's check in a real browser (account-security.spec's
     // strict locator): here the web project's files share modules (isolate: false), sonner's toast

@@ -49,13 +49,13 @@ function holdChallenges() {
 
 async function openResetForm() {
   renderAt('/');
-  await screen.findByRole('heading', { name: 'Welcome Back' });
-  fireEvent.click(screen.getByRole('button', { name: 'Forgot Password?' }));
-  await screen.findByRole('heading', { name: 'Reset Password' });
+  await screen.findByRole('heading', { name: 'Welcome back' });
+  fireEvent.click(screen.getByRole('button', { name: 'Forgot password?' }));
+  await screen.findByRole('heading', { name: 'Reset your password' });
   fill('Email', 'ada@example.test');
 }
 
-const sendButton = () => screen.getByRole('button', { name: 'SEND RESET EMAIL' });
+const sendButton = () => screen.getByRole('button', { name: 'Send reset link' });
 const SENT = 'Password reset email sent. Check your inbox for the link.';
 
 describe('the sign-up gate on a form', () => {
@@ -158,12 +158,12 @@ describe('the sign-up gate on a form', () => {
   it('the sign-up forms solve theirs as they open, for registration', async () => {
     const asked = serveVisitor();
     renderAt('/register');
-    await screen.findByRole('button', { name: 'CREATE WALLET' });
+    await screen.findByRole('button', { name: 'Create account' });
     await waitFor(() => expect(asked).toContain('GET /api/signup-gate/challenge?form=register'));
     expect(screen.queryByText(/security|robot|puzzle|captcha/i)).toBeNull();
   });
 
-  it('signing in asks for no challenge; the Resend Email button brings one for the resend', async () => {
+  it('signing in asks for no challenge; the Resend confirmation e-mail button brings one for the resend', async () => {
     const asked = serveVisitor({
       '/auth/sign-in/email': () =>
         json(
@@ -176,17 +176,17 @@ describe('the sign-up gate on a form', () => {
       '/auth/send-verification-email': () => ({ status: true }),
     });
     renderAt('/');
-    await screen.findByRole('heading', { name: 'Welcome Back' });
+    await screen.findByRole('heading', { name: 'Welcome back' });
     fill('Email', 'ada@example.test');
     fill('Password', 'correct horse battery');
-    fireEvent.click(screen.getByRole('button', { name: 'LOGIN' }));
-    await screen.findByRole('button', { name: 'Resend Email' });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await screen.findByRole('button', { name: 'Resend confirmation e-mail' });
     await waitFor(() =>
       expect(asked.filter((r) => r.includes('signup-gate'))).toEqual([
         'GET /api/signup-gate/challenge?form=resend',
       ]),
     );
-    fireEvent.click(screen.getByRole('button', { name: 'Resend Email' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Resend confirmation e-mail' }));
     expect((await screen.findByRole('status')).textContent).toBe(
       'Confirmation email resent. Please check your inbox and spam folder.',
     );

@@ -35,34 +35,38 @@ export function WorkProgress({ label, fraction }: { label: string; fraction: num
   );
 }
 
-/** A form's one problem: a field's (shown under that field, which is marked) or the whole form's. */
+/** A form's problem: a field's (shown under that field, which is marked) or the whole form's. */
 export interface FormError<Field extends string> {
   field?: Field | undefined;
   message: string;
 }
 
-/** A form of text fields and its one problem. `field(name)` is what a field needs (its value, its
- * setter, its error), so each field reads `<TextField label="Email" {...field('email')} />`. */
+/** A form of text fields and its problems. `field(name)` is what a field needs (its value, its
+ * setter, its error), so each field reads `<TextField label="Email" {...field('email')} />`.
+ * `setProblem` shows one problem; `setProblems` shows several at once (each field its own). */
 export function useForm<Values extends Record<string, string>>(
   initial: Values,
   initialProblem: FormError<keyof Values & string> | null = null,
 ) {
   type Field = keyof Values & string;
   const [values, setValues] = useState(initial);
-  const [problem, setProblem] = useState(initialProblem);
+  const [problems, setProblems] = useState<FormError<Field>[]>(
+    initialProblem ? [initialProblem] : [],
+  );
   const set = (name: Field) => (value: string) => setValues((v) => ({ ...v, [name]: value }));
   return {
     values,
     setValues,
     set,
-    setProblem,
+    setProblem: (problem: FormError<Field> | null) => setProblems(problem ? [problem] : []),
+    setProblems,
     field: (name: Field) => ({
       value: values[name],
       onChange: set(name),
       /** The message for this field, or null. */
-      error: problem?.field === name ? problem.message : null,
+      error: problems.find((p) => p.field === name)?.message ?? null,
     }),
     /** The message that belongs to no field, for the box above the button. */
-    formError: problem && !problem.field ? problem.message : null,
+    formError: problems.find((p) => !p.field)?.message ?? null,
   };
 }

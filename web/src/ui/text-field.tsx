@@ -13,14 +13,20 @@ interface FieldProps {
   onChange: (value: string) => void;
   /** What is wrong with this field: shown under it, announced, and tied to it (aria-describedby). */
   error?: string | null | undefined;
+  /** The rule the field follows, said before anything is typed (tied to it as its description). */
+  hint?: string | undefined;
 }
 
 type TextFieldProps = FieldProps &
   Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value'>;
 
-/** The attributes that mark a control in error and point it at its message. */
-function errorProps(id: string, error: string | null | undefined) {
-  return error ? { 'aria-invalid': true, 'aria-describedby': `${id}-error` } : {};
+/** The attributes that mark a control in error and point it at its message and its hint. */
+function describedProps(id: string, error: string | null | undefined, hint: string | undefined) {
+  const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean);
+  return {
+    ...(error ? { 'aria-invalid': true } : {}),
+    ...(describedBy.length ? { 'aria-describedby': describedBy.join(' ') } : {}),
+  };
 }
 
 /** What a field's control is drawn with: its id, value and setter, the caller's own attributes,
@@ -40,7 +46,7 @@ function Field<Props extends FieldProps>({
   props: Props;
   control: (attributes: ControlProps<Props>) => ReactNode;
 }) {
-  const { label, value, onChange, error, ...rest } = props;
+  const { label, value, onChange, error, hint, ...rest } = props;
   const id = useId();
   return (
     <div className={styles.field}>
@@ -52,8 +58,13 @@ function Field<Props extends FieldProps>({
         value,
         onChange: (e) => onChange(e.target.value),
         ...rest,
-        ...errorProps(id, error),
+        ...describedProps(id, error, hint),
       })}
+      {hint ? (
+        <p id={`${id}-hint`} className={styles.hint}>
+          {hint}
+        </p>
+      ) : null}
       {error ? (
         <p id={`${id}-error`} role="alert" className={styles.fieldError}>
           {error}

@@ -55,9 +55,17 @@ export async function referrerByCode(db: Kysely<DB>, code: string | null) {
   if (!code) return undefined;
   return db
     .selectFrom('profiles')
-    .select('id')
+    .select(['id', 'full_name'])
     .where('referral_code', '=', code)
     .executeTakeFirst();
+}
+
+/** The name a referral link shows its friend: the first word of the inviter's name, at most 40
+ * characters, or null when they gave no name (never the username, which is often the e-mail's
+ * local part, nor the e-mail). */
+export function inviterFirstName(fullName: string | null | undefined): string | null {
+  const first = fullName?.trim().split(/\s+/)[0] ?? '';
+  return first ? first.slice(0, 40) : null;
 }
 
 /** A pending referral finishes the sign-up it was made at: a member without a referrer may

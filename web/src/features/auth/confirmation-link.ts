@@ -11,14 +11,14 @@ export function confirmationLinkNotice(search: string): LinkNotice | null {
   if (error === 'TOKEN_EXPIRED') {
     return {
       error:
-        'This confirmation link has expired (links work for 24 hours). Enter your e-mail address and press Resend Email for a new one.',
+        'This confirmation link has expired (links work for 24 hours). Enter your e-mail address and press Resend confirmation e-mail for a new one.',
       resend: true,
     };
   }
   if (error) {
     return {
       error:
-        'This confirmation link does not work: it may be cut short, or from an earlier sign-up. If you have confirmed already, sign in; if not, enter your e-mail address and press Resend Email for a new link.',
+        'This confirmation link does not work: it may be cut short, or from an earlier sign-up. If you have confirmed already, sign in; if not, enter your e-mail address and press Resend confirmation e-mail for a new link.',
       resend: true,
     };
   }

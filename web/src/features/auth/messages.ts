@@ -17,19 +17,15 @@ export function signInError(error: unknown): string {
   return `Login failed: ${message(error)}`;
 }
 
-/** screen: the auth screen's CREATE ACCOUNT, or the registration screen (service-level texts);
- * referral: the sign-up came through a referral link. */
-export function signUpError(error: unknown, screen: 'auth' | 'register', referral = false): string {
+/** The one sign-up form's refusal; referral: the sign-up came through a referral link. */
+export function signUpError(error: unknown, referral = false): string {
   if (error instanceof GateUnavailableError) return error.message;
   if (error instanceof ApiError) {
     // The registration answered, but without the account's data in it.
     if (error.code === INVALID_RESPONSE)
       return 'Account creation failed - no authentication data received';
-    if (error.code === 'email_taken') {
-      return screen === 'auth'
-        ? 'An account with this email already exists. Please try signing in instead.'
-        : error.message;
-    }
+    if (error.code === 'email_taken')
+      return 'An account with this email already exists. Please try signing in instead.';
     if (
       error.code === 'rate_limited' ||
       error.code === 'invalid_referral_code' ||
@@ -37,16 +33,13 @@ export function signUpError(error: unknown, screen: 'auth' | 'register', referra
       GATE_REFUSALS.has(error.code)
     )
       return error.message;
-    if (screen === 'register') return error.message || 'Registration failed. Please try again.';
     if (error.status === 400 && error.message.includes('email'))
       return 'Please enter a valid email address.';
     if (error.message.includes('401'))
       return 'Authentication not configured. Please check the backend project settings.';
   }
-  if (screen === 'register') return message(error) || 'Registration failed. Please try again.';
-  return referral
-    ? `Referral signup failed: ${message(error) || 'please try again.'}`
-    : `Signup failed: ${message(error)}`;
+  const said = message(error) || 'please try again.';
+  return referral ? `Referral signup failed: ${said}` : `Signup failed: ${said}`;
 }
 
 /** The field a sign-up's refusal is about, when it is about one (marked on the form). */

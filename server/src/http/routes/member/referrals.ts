@@ -19,6 +19,7 @@ import { memberRoutes } from '../../guards/member-scope';
 import type { AppServices } from '../../../services';
 import {
   creditHistory,
+  inviterFirstName,
   mayAttachReferrer,
   networkStats,
   processReferral,
@@ -32,8 +33,9 @@ export const referralRoutes =
     const db = services.database.db;
 
     // A referral link's code, checked when the link is opened (before anyone signs up). It answers
-    // valid or not and nothing about the member; each client address gets the attempt limit's
-    // number of asks per window, so codes cannot be guessed in bulk.
+    // valid or not and the inviter's first name (the member shares the link to be named by it) and
+    // nothing else about them; each client address gets the attempt limit's number of asks per
+    // window, so codes cannot be guessed in bulk.
     app.get(
       '/codes/:code',
       {
@@ -47,7 +49,9 @@ export const referralRoutes =
       async (request, reply) => {
         const referrer = await referrerByCode(db, normalizeReferralCode(request.params.code));
         reply.header('cache-control', 'no-store');
-        return { valid: referrer !== undefined };
+        return referrer
+          ? { valid: true, inviter: inviterFirstName(referrer.full_name) }
+          : { valid: false };
       },
     );
 

@@ -1,5 +1,6 @@
 // The sign-in's second step for members who turned on two-factor sign-in: a six-digit code from
 // their authenticator app, or one of their backup codes.
+import { BACKUP_CODE_PATTERN } from '@crw/core';
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../../lib/api-client';
 import { Button, LinkButton } from '../../../ui/button';
@@ -24,8 +25,8 @@ export function TwoFactorStep({
     const value = code.replace(/\s+/g, '');
     if (!useBackup && !/^\d{6}$/.test(value))
       return setError('Enter the 6-digit code from your authenticator app.');
-    if (useBackup && !/^[A-Za-z0-9]{5}-[A-Za-z0-9]{5}$/.test(value))
-      return setError('Enter one of your backup codes, like AbCd1-2345x.');
+    if (useBackup && !BACKUP_CODE_PATTERN.test(value))
+      return setError('Enter one of your backup codes, like ABCD-EFGH.');
     setError(null);
     setBusy(true);
     try {
@@ -57,7 +58,7 @@ export function TwoFactorStep({
         error={error}
       />
       <Button type="submit" busy={busy}>
-        VERIFY
+        Verify
       </Button>
       <p className={styles.center}>
         <LinkButton
@@ -71,7 +72,7 @@ export function TwoFactorStep({
         </LinkButton>
       </p>
       <p className={styles.center}>
-        <LinkButton onClick={onRestart}>Back to Sign In</LinkButton>
+        <LinkButton onClick={onRestart}>Back to sign in</LinkButton>
       </p>
     </form>
   );

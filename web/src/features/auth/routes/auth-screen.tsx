@@ -1,11 +1,5 @@
 // The auth screen: sign in, create account, reset password.
-import {
-  defaultUsername,
-  findReferralCode,
-  validateAuthSignUp,
-  validateResend,
-  validateSignIn,
-} from '@crw/core';
+import { findReferralCode, validateResend, validateSignIn } from '@crw/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
@@ -15,34 +9,34 @@ import { meQuery } from '../../../lib/session';
 import { writeStored } from '../../../lib/storage';
 import { checkKeystoreInBackground } from '../../../lib/wallet/keystore-check';
 import { Button, LinkButton } from '../../../ui/button';
-import { FormMessage, useForm, WorkProgress } from '../../../ui/form-message';
+import { FormMessage, useForm } from '../../../ui/form-message';
 import { PasswordField, TextField } from '../../../ui/text-field';
 import { requestPasswordReset, resendConfirmation } from '../api/email-links';
 import { processPendingReferral } from '../api/pending-referral';
 import { signIn } from '../api/sign-in';
 import { AuthCard } from '../components/auth-card';
 import { ReferralNotice, useReferralCheck } from '../components/referral-notice';
+import { SignUpForm } from '../components/sign-up-form';
 import { TwoFactorStep } from '../components/two-factor-step';
 import { confirmationLinkNotice } from '../confirmation-link';
 import styles from '../components/auth.module.css';
-import { useCreateAccount } from '../hooks/use-create-account';
 import { useSignupGate } from '../hooks/use-signup-gate';
 import { GateUnavailableError } from '../../../lib/gate/solve-gate';
-import { otherError, signInError, signUpError, signUpErrorField } from '../messages';
+import { otherError, signInError } from '../messages';
 
 type Mode = 'signin' | 'signup' | 'reset';
 
 const screens: Record<Mode, { title: string; subtitle: string }> = {
   signin: {
-    title: 'Welcome Back',
+    title: 'Welcome back',
     subtitle: 'Sign in to see your CAPs, your REME and your community.',
   },
   signup: {
-    title: 'Create Account',
+    title: 'Create your account',
     subtitle: 'Join the community: your wallet is made right here, in your browser.',
   },
   reset: {
-    title: 'Reset Password',
+    title: 'Reset your password',
     subtitle: 'Enter your e-mail address and we will send you a link to choose a new password.',
   },
 };
@@ -59,10 +53,10 @@ export function Component() {
   );
   const referral = useReferralCheck(referralCode);
   const { values, set, field, setProblem, formError } = useForm(
-    { email: registeredEmail ?? '', username: '', password: '', confirmPassword: '' },
+    { email: registeredEmail ?? '', password: '' },
     linkNotice && 'error' in linkNotice ? { message: linkNotice.error } : null,
   );
-  const { email, username, password, confirmPassword } = values;
+  const { email, password } = values;
   const [success, setSuccess] = useState<string | null>(
     registeredEmail
       ? `Account created! We sent a confirmation link to ${registeredEmail}. Click it to activate your account.`
@@ -75,25 +69,16 @@ export function Component() {
   );
   const [busy, setBusy] = useState(false);
   const [codeStep, setCodeStep] = useState(false);
-  const account = useCreateAccount((e) =>
-    setProblem({
-      field: signUpErrorField(e),
-      message: signUpError(e, 'auth', Boolean(referralCode)),
-    }),
-  );
   const setError = (message: string) => setProblem({ message });
-  // The form on screen passes the sign-up gate: creating an account, asking for a reset link, or
-  // (once the Resend Email button shows) resending the confirmation.
-  const gate = useSignupGate(
-    mode === 'signup' ? 'register' : mode === 'reset' ? 'reset' : canResend ? 'resend' : null,
-  );
+  // The form on screen passes the sign-up gate: asking for a reset link, or (once the Resend
+  // e-mail button shows) resending the confirmation. The sign-up form has its own.
+  const gate = useSignupGate(mode === 'reset' ? 'reset' : canResend ? 'resend' : null);
 
   function switchMode(next: Mode) {
     setMode(next);
     setProblem(null);
     setSuccess(null);
     setCanResend(false);
-    if (next !== 'signup') set('username')('');
   }
 
   async function onSignIn() {
@@ -137,21 +122,6 @@ export function Component() {
     }
   }
 
-  async function onSignUp() {
-    const invalid = validateAuthSignUp({ email, password, confirmPassword });
-    if (invalid) return setProblem(invalid);
-    await account.createAccount(
-      {
-        email,
-        password,
-        username: defaultUsername(username, email),
-        // No placeholder name (the original sent 'User' / 'User', greeting members as "User User").
-        ...(referralCode ? { referralCode } : {}),
-      },
-      gate,
-    );
-  }
-
   async function onReset() {
     if (!email.trim()) return setProblem({ field: 'email', message: 'Email address is required' });
     setBusy(true);
@@ -188,11 +158,13 @@ export function Component() {
     event.preventDefault();
     setProblem(null);
     setSuccess(null);
-    void (mode === 'signin' ? onSignIn() : mode === 'signup' ? onSignUp() : onReset());
+    void (mode === 'signin' ? onSignIn() : onReset());
   }
 
-  const working = busy || account.busy;
-  const { title, subtitle } = screens[mode];
+  const { subtitle } = screens[mode];
+  // A member who has just registered or confirmed their address has never been here: no "back".
+  const newMember = Boolean(registeredEmail) || Boolean(linkNotice && 'success' in linkNotice);
+  const title = mode === 'signin' && newMember ? 'Welcome' : screens[mode].title;
   if (codeStep) {
     return (
       <AuthCard title="Two-factor sign-in" subtitle="One more step keeps your wallet yours.">
@@ -212,58 +184,45 @@ export function Component() {
   }
 
   // An unknown code is said before anything is typed; the form follows once the member goes on without it.
-  const referralBlocks = mode === 'signup' && (referral === 'checking' || referral === 'unknown');
+  const referralBlocks =
+    mode === 'signup' && (referral?.check === 'checking' || referral?.check === 'unknown');
   return (
     <AuthCard title={title} subtitle={subtitle}>
       {referralCode && referral && mode === 'signup' ? (
         <ReferralNotice
           code={referralCode}
-          check={referral}
+          check={referral.check}
+          inviter={referral.inviter}
           onContinueWithout={continueWithoutCode}
         />
       ) : null}
-      {referralBlocks ? null : (
+      {referralBlocks ? null : mode === 'signup' ? (
+        <SignUpForm referralCode={referralCode} initialEmail={email} />
+      ) : (
         <form onSubmit={onSubmit} noValidate>
           <TextField label="Email" type="email" autoComplete="email" {...field('email')} />
-          {mode === 'signup' ? (
-            <TextField label="Username (optional)" autoComplete="username" {...field('username')} />
-          ) : null}
-          {mode !== 'reset' ? (
+          {mode === 'signin' ? (
             <PasswordField
               label="Password"
-              autoComplete={mode === 'signup' ? 'new-password' : 'current-password'}
+              autoComplete="current-password"
               {...field('password')}
-            />
-          ) : null}
-          {mode === 'signup' ? (
-            <PasswordField
-              label="Confirm password"
-              autoComplete="new-password"
-              {...field('confirmPassword')}
             />
           ) : null}
           {mode === 'signin' ? (
             <div className={styles.row}>
-              <LinkButton onClick={() => switchMode('reset')}>Forgot Password?</LinkButton>
+              <LinkButton onClick={() => switchMode('reset')}>Forgot password?</LinkButton>
             </div>
           ) : null}
           <FormMessage error={formError} success={success} />
-          {account.progress !== null ? (
-            <WorkProgress label="Creating your wallet…" fraction={account.progress} />
-          ) : null}
-          <Button type="submit" busy={working}>
-            {mode === 'signin'
-              ? 'LOGIN'
-              : mode === 'signup'
-                ? 'CREATE ACCOUNT'
-                : 'SEND RESET EMAIL'}
+          <Button type="submit" busy={busy}>
+            {mode === 'signin' ? 'Sign in' : 'Send reset link'}
           </Button>
         </form>
       )}
       {canResend ? (
         <p className={styles.center}>
           <Button variant="secondary" onClick={() => void onResend()} busy={busy}>
-            Resend Email
+            Resend confirmation e-mail
           </Button>
         </p>
       ) : null}
@@ -271,10 +230,10 @@ export function Component() {
         {mode === 'signin' ? (
           <>
             Don&apos;t have an account?{' '}
-            <LinkButton onClick={() => switchMode('signup')}>Register Here</LinkButton>
+            <LinkButton onClick={() => switchMode('signup')}>Create an account</LinkButton>
           </>
         ) : (
-          <LinkButton onClick={() => switchMode('signin')}>Back to Sign In</LinkButton>
+          <LinkButton onClick={() => switchMode('signin')}>Back to sign in</LinkButton>
         )}
       </p>
     </AuthCard>

@@ -69,7 +69,7 @@ function NewPasswordForm({
         <>
           <FormMessage success="Your password has been changed. Sign in with your new password." />
           <p className={styles.center}>
-            <Link to="/">Back to Sign In</Link>
+            <Link to="/">Back to sign in</Link>
           </p>
         </>
       ) : (
@@ -134,7 +134,7 @@ function NewLinkRequest({ email: linkEmail }: { email: string }) {
         </form>
       )}
       <p className={styles.center}>
-        <Link to="/">Back to Sign In</Link>
+        <Link to="/">Back to sign in</Link>
       </p>
     </AuthCard>
   );
