@@ -34,7 +34,7 @@ async function signInBrowser(browser: Browser, baseURL: string, email: string) {
 const wrongCode = (totp: TOTP) =>
   String((Number(totp.generate()) + 500_000) % 1_000_000).padStart(6, '0');
 
-test('two-factor sign-in: enrol from the QR key, a code at sign-in, a wrong code refused, a backup code once, turned off', async ({
+test('two-factor sign-in: enrol from the key shown (grouped) or the app link, a code at sign-in, a wrong code refused, a backup code once, turned off', async ({
   page,
 }) => {
   test.setTimeout(240_000);
@@ -52,13 +52,22 @@ test('two-factor sign-in: enrol from the QR key, a code at sign-in, a wrong code
   await expect(
     section.getByRole('img', { name: 'QR code for your authenticator app' }),
   ).toBeVisible();
-  const secret = (await section.getByTestId('totp-secret').textContent())!.replace(/\s+/g, '');
+  // The key as it is typed by hand: shown in groups of four; the app's link carries the same one.
+  const shown = (await section.getByTestId('totp-secret').textContent())!;
+  expect(shown).toMatch(/^([A-Z2-7]{4} )+[A-Z2-7]{1,4}$/);
+  const secret = shown.replace(/\s+/g, '');
+  const href = await section
+    .getByRole('link', { name: 'Open in authenticator app' })
+    .getAttribute('href');
+  expect(href).toMatch(/^otpauth:\/\/totp\//);
+  expect(new URL(href!).searchParams.get('secret')).toBe(secret);
   const totp = new TOTP({ secret, digits: 6, period: 30 });
   const backupCodes = await section
     .getByRole('list', { name: 'Backup codes' })
     .getByRole('listitem')
     .allTextContents();
   expect(backupCodes).toHaveLength(10);
+  for (const code of backupCodes) expect(code).toMatch(/^[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}$/);
   await capture(page, 'account-two-factor-enrol');
   await section.getByLabel('Code from your app').fill(wrongCode(totp));
   await section.getByRole('button', { name: 'Turn on', exact: true }).click();
@@ -88,12 +97,16 @@ test('two-factor sign-in: enrol from the QR key, a code at sign-in, a wrong code
   await page.getByRole('button', { name: 'VERIFY' }).click();
   await expect(page).toHaveURL(/\/dashboard$/, { timeout: 20_000 });
 
-  // A backup code, once.
+  // A backup code, once: typed in lower case without the dash, then again as shown.
   for (const expected of ['dashboard', 'refused'] as const) {
     await page.getByRole('button', { name: 'Logout' }).click();
     await signInOnAuthScreen(page, email, PASSWORD);
     await page.getByRole('button', { name: 'Lost your phone? Use a backup code' }).click();
-    await page.getByLabel('Backup code').fill(backupCodes[0]!);
+    await page
+      .getByLabel('Backup code')
+      .fill(
+        expected === 'dashboard' ? backupCodes[0]!.replace('-', '').toLowerCase() : backupCodes[0]!,
+      );
     await page.getByRole('button', { name: 'VERIFY' }).click();
     if (expected === 'dashboard') await expect(page).toHaveURL(/\/dashboard$/, { timeout: 20_000 });
     else await expect(page.getByRole('alert')).toContainText('That code is not right');

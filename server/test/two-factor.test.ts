@@ -1,7 +1,9 @@
 // Two-factor sign-in: enrolment with an authenticator app, the code asked at sign-in,
 // backup codes once each, wrong codes limited, and turning it off with the password and a code.
+import { BACKUP_CODE_ALPHABET, canonicalBackupCode } from '@crw/core';
 import { TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newBackupCodes } from '../src/infra/identity/auth';
 import {
   cloneMemberKeys,
   cookieOf,
@@ -155,6 +157,65 @@ describe(`two-factor sign-in (${testDbKind})`, () => {
     ).toBe(false);
     const plain = await signIn(t.app, keys.email, keys.authSecret);
     expect(plain.json()).toMatchObject({ user: { email: keys.email } });
+  });
+
+  it('backup codes: ten of eight characters in two groups, none of I, O, 0, 1 (nor l, o)', () => {
+    const seen = new Set<string>();
+    for (let set = 0; set < 2_000; set++) {
+      const codes = newBackupCodes();
+      expect(codes).toHaveLength(10);
+      expect(new Set(codes).size).toBe(10);
+      for (const code of codes) {
+        expect(code).toMatch(/^[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}$/);
+        expect(code).not.toMatch(/[lIi1oO0]/);
+        for (const c of code.replace('-', '')) seen.add(c);
+      }
+    }
+    // 160,000 draws reach every character of the alphabet, and nothing else.
+    expect([...seen].sort().join('')).toBe([...BACKUP_CODE_ALPHABET].sort().join(''));
+    expect(BACKUP_CODE_ALPHABET).toHaveLength(32);
+    // Codes made before this alphabet (better-auth's own) are compared as typed.
+    expect(canonicalBackupCode('AbCdE-12345')).toBe('AbCdE-12345');
+    expect(canonicalBackupCode(' abcd efgh ')).toBe('ABCD-EFGH');
+  });
+
+  it('a backup code signs in as the member types it: any case, with the dash or without', async () => {
+    const keys = await newMember();
+    const { backupCodes } = await enrol(keys);
+    for (const code of backupCodes) expect(code).toMatch(/^[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}$/);
+    const [first, second, third] = backupCodes as [string, string, string];
+
+    const typed = first.replace('-', '').toLowerCase();
+    const viaTyped = await post(
+      '/auth/two-factor/verify-backup-code',
+      { code: typed },
+      await passwordStep(keys),
+    );
+    expect(viaTyped.statusCode, viaTyped.body).toBe(200);
+    // Used once, in whichever shape it is typed again.
+    for (const again of [first, typed, first.toLowerCase()]) {
+      const refused = await post(
+        '/auth/two-factor/verify-backup-code',
+        { code: again },
+        await passwordStep(keys),
+      );
+      expect(refused.statusCode, again).toBe(401);
+    }
+    const spaced = await post(
+      '/auth/two-factor/verify-backup-code',
+      { code: `${second.slice(0, 4).toLowerCase()} ${second.slice(5)}` },
+      await passwordStep(keys),
+    );
+    expect(spaced.statusCode, spaced.body).toBe(200);
+
+    // Turning it off takes one typed the same way.
+    const cookie = cookieOf(spaced.headers['set-cookie']);
+    const off = await post(
+      '/auth/two-factor/disable',
+      { password: keys.authSecret, code: third.replace('-', '').toLowerCase() },
+      cookie,
+    );
+    expect(off.statusCode, off.body).toBe(200);
   });
 
   it('ends a pending sign-in after 5 wrong codes and locks the second factor after 10 in a row', async () => {

@@ -32,12 +32,31 @@ export const signedOutResponse = z.object({ signedOut: z.number() });
 
 /** A code from an authenticator app: six digits. */
 export const TOTP_CODE_PATTERN = /^\d{6}$/;
-/** better-auth's backup codes: ten letters and digits in two halves ("AbCdE-12345"). */
-export const BACKUP_CODE_PATTERN = /^[A-Za-z0-9]{5}-[A-Za-z0-9]{5}$/;
+/** What backup codes are made of: capitals and digits without the ones read as another
+ * (no I, O, 0 or 1; lower case is read as upper case, so no l or o either). 32 characters. */
+export const BACKUP_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+/** A backup code is eight of them, shown in two groups ("ABCD-EFGH"). */
+export const BACKUP_CODE_LENGTH = 8;
+/** A backup code as a member may type it: in any case, with the dash, a space or neither. Codes
+ * made before the alphabet above (better-auth's own, "AbCdE-12345") are typed as shown. */
+export const BACKUP_CODE_PATTERN =
+  /^(?:[A-HJ-NP-Z2-9]{4}[-\s]?[A-HJ-NP-Z2-9]{4}|[A-Za-z0-9]{5}-[A-Za-z0-9]{5})$/i;
+const GROUPED_BACKUP_CODE = /^([A-HJ-NP-Z2-9]{4})[-\s]?([A-HJ-NP-Z2-9]{4})$/i;
+
+/** The code as it was made ("ABCD-EFGH"), which is what better-auth compares; an older code
+ * (ten characters, case matters) is left as it is. */
+export function canonicalBackupCode(typed: string): string {
+  const code = typed.trim();
+  const grouped = GROUPED_BACKUP_CODE.exec(code);
+  return grouped ? `${grouped[1]}-${grouped[2]}`.toUpperCase() : code;
+}
 
 const secret = plainText(256, { min: 1 });
 const totpCode = z.string().check(z.regex(TOTP_CODE_PATTERN, 'must be six digits'));
-const backupCode = z.string().check(z.regex(BACKUP_CODE_PATTERN, 'must be a backup code'));
+const backupCode = z.pipe(
+  z.string().check(z.regex(BACKUP_CODE_PATTERN, 'must be a backup code')),
+  z.transform(canonicalBackupCode),
+);
 
 /** POST /auth/two-factor/enable: the password (as the derived auth secret) starts enrolment. Strict:
  * better-auth also takes `method: "otp"` (on at once, with no authenticator) and `trustDevice`. */

@@ -1,12 +1,12 @@
 // better-auth behind /auth: sessions (httpOnly cookies), sign-in, e-mail verification, password
 // reset. Sign-up is ours (/api/register), because the account, profile, wallet and first mail
 // must be written in one transaction. The "password" better-auth sees is the derived auth secret.
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { betterAuth } from 'better-auth';
 import { jwt } from 'better-auth/plugins/jwt';
 import { twoFactor } from 'better-auth/plugins/two-factor';
 import { getMigrations } from 'better-auth/db/migration';
-import { AUTH_SECRET_PATTERN } from '@crw/core';
+import { AUTH_SECRET_PATTERN, BACKUP_CODE_ALPHABET, BACKUP_CODE_LENGTH } from '@crw/core';
 import type { Log } from '../../logging';
 import type { Config } from '../../config';
 import type { Database } from '../db/database';
@@ -142,20 +142,36 @@ export const JWKS_PATH = '/.well-known/jwks.json';
 /** The name an authenticator app shows beside the member's e-mail. */
 export const TOTP_ISSUER = 'REME Wallet';
 
+/** Ten backup codes of eight characters drawn (node:crypto) from an alphabet without the ones
+ * read as another (no I, O, 0, 1), in two groups: "ABCD-EFGH", 40 bits each. better-auth
+ * compares them as stored, so what a member types is made this shape first (`canonicalBackupCode`,
+ * core/src/api/settings.ts): any case, with the dash or without. */
+export function newBackupCodes(): string[] {
+  return Array.from({ length: 10 }, () => {
+    let code = '';
+    for (let i = 0; i < BACKUP_CODE_LENGTH; i++)
+      code += BACKUP_CODE_ALPHABET[randomInt(BACKUP_CODE_ALPHABET.length)];
+    return `${code.slice(0, 4)}-${code.slice(4)}`;
+  });
+}
+
 /** Plugins change better-auth's tables, so the migrator and the instance share this list. The JWT
  * plugin signs only hand-off identities (http/routes/member/handoff.ts): no JWT header on session calls.
- * Two-factor sign-in (decision 0015): an authenticator app (TOTP) and ten single-use backup codes;
- * the password it asks for is the derived auth secret. A sign-in that passed the password waits
- * at most 10 minutes for the code, 5 wrong codes end it, and 10 wrong codes in a row lock the
- * account's second factor for 15 minutes (better-auth's defaults, named in attempt-limits.ts,
- * whose lock counts the codes a signed-in member sends too). No "trust this device": every
- * sign-in asks. */
+ * Two-factor sign-in (decision 0015): an authenticator app (TOTP) and ten single-use backup codes
+ * (`newBackupCodes`); the password it asks for is the derived auth secret. A sign-in that passed
+ * the password waits at most 10 minutes for the code, 5 wrong codes end it, and 10 wrong codes in
+ * a row lock the account's second factor for 15 minutes (better-auth's defaults, named in
+ * attempt-limits.ts, whose lock counts the codes a signed-in member sends too). No "trust this
+ * device": every sign-in asks. */
 export const authPlugins = [
   jwt({ jwks: { jwksPath: JWKS_PATH }, disableSettingJwtHeader: true }),
   twoFactor({
     issuer: TOTP_ISSUER,
     twoFactorCookieMaxAge: 600,
-    backupCodeOptions: { amount: 10, length: 10, storeBackupCodes: 'encrypted' },
+    backupCodeOptions: {
+      customBackupCodesGenerate: newBackupCodes,
+      storeBackupCodes: 'encrypted',
+    },
     accountLockout: { enabled: true, ...TWO_FACTOR_LOCKOUT },
   }),
 ];

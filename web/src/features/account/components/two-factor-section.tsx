@@ -1,15 +1,19 @@
-// Two-factor sign-in with an authenticator app: turned on with the password, a QR code (or the key
-// typed in) and a first code; ten backup codes shown once; turned off with the password and a code.
+// Two-factor sign-in with an authenticator app: turned on with the password, the app's link (on
+// the phone that has the app), a QR code (from another device) or the key typed in, and a first
+// code; ten backup codes shown once; turned off with the password and a code.
 import type { UserDetails } from '@crw/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { ShieldCheck } from 'lucide-react';
+import { Check, Copy, ShieldCheck, Smartphone } from 'lucide-react';
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError } from '../../../lib/api-client';
 import { useCopy } from '../../../lib/use-copy';
 import { Button } from '../../../ui/button';
 import { CardSection } from '../../../ui/card-section';
 import { FormMessage } from '../../../ui/form-message';
+import forms from '../../../ui/forms.module.css';
 import { PasswordField, TextField } from '../../../ui/text-field';
+import { notify } from '../../../ui/toaster';
+import hidden from '../../../ui/visually-hidden.module.css';
 import { confirmTwoFactor, securityQuery, startTwoFactor, turnOffTwoFactor } from '../api/settings';
 import styles from './account.module.css';
 
@@ -40,6 +44,38 @@ function QrCode({ uri }: { uri: string }) {
     <img className={styles.qr} src={src} alt="QR code for your authenticator app" />
   ) : (
     <div className={styles.qr} aria-hidden="true" />
+  );
+}
+
+/** The key in groups of four ("JBSW Y3DP …"), as authenticator apps print it. */
+const groupedKey = (secret: string) => (secret.match(/.{1,4}/g) ?? []).join(' ');
+/** The key as a screen reader should read it: each character, a pause between groups. */
+const spelledKey = (secret: string) =>
+  (secret.match(/.{1,4}/g) ?? []).map((group) => [...group].join(' ')).join(', ');
+
+/** The key to type by hand: shown grouped, copied whole (apps take it without spaces). */
+function ManualKey({ secret }: { secret: string }) {
+  const { copied, copy } = useCopy();
+  async function onCopy() {
+    if (!(await copy(secret)))
+      notify.error('Your browser did not allow copying. Select the key and copy it instead.');
+  }
+  return (
+    <div className={styles.keyRow}>
+      <code className={styles.secret} data-testid="totp-secret" aria-hidden="true">
+        {groupedKey(secret)}
+      </code>
+      <span className={hidden.visuallyHidden}>Key: {spelledKey(secret)}</span>
+      <Button
+        variant="secondary"
+        className={`${styles.action} ${styles.copyKey}`}
+        onClick={() => void onCopy()}
+        aria-label={copied ? 'Key copied' : 'Copy key'}
+      >
+        {copied ? <Check aria-hidden="true" size={16} /> : <Copy aria-hidden="true" size={16} />}
+        {copied ? 'Copied' : 'Copy key'}
+      </Button>
+    </div>
   );
 }
 
@@ -209,22 +245,24 @@ export function TwoFactorSection({ me }: { me: UserDetails }) {
       ) : null}
 
       {stage === 'scan' && enrolment ? (
-        <div className={styles.enrol}>
-          <QrCode uri={enrolment.uri} />
-          <div>
-            <ol className={styles.steps}>
-              <li>Open your authenticator app and scan the QR code.</li>
-              <li>
-                Can&apos;t scan it? Add an account by hand with this key:
-                <code className={styles.secret} data-testid="totp-secret">
-                  {enrolment.secret.replace(/(.{4})(?=.)/g, '$1 ')}
-                </code>
-              </li>
-              <li>
-                Save these backup codes somewhere safe. Each one signs you in once if you lose your
-                phone.
-              </li>
-            </ol>
+        <ol className={styles.steps}>
+          <li>
+            <p className={styles.stepTitle}>Add REME Wallet to your authenticator app.</p>
+            <p className={styles.hint}>On the phone that has the app:</p>
+            <a
+              className={`${forms.button} ${styles.action} ${styles.openApp}`}
+              href={enrolment.uri}
+            >
+              <Smartphone aria-hidden="true" size={18} /> Open in authenticator app
+            </a>
+            <p className={styles.hint}>On another screen, scan this QR code with that phone:</p>
+            <QrCode uri={enrolment.uri} />
+            <p className={styles.hint}>Or add an account in the app by hand with this key:</p>
+            <ManualKey secret={enrolment.secret} />
+          </li>
+          <li>
+            <p className={styles.stepTitle}>Save these backup codes somewhere safe.</p>
+            <p className={styles.hint}>Each one signs you in once if you lose your phone.</p>
             <ul className={styles.codes} aria-label="Backup codes">
               {enrolment.backupCodes.map((c) => (
                 <li key={c}>{c}</li>
@@ -233,15 +271,27 @@ export function TwoFactorSection({ me }: { me: UserDetails }) {
             <Button
               variant="secondary"
               className={styles.action}
-              onClick={() => void copy.copy(enrolment.backupCodes.join('\n'))}
+              onClick={() =>
+                void copy.copy(enrolment.backupCodes.join('\n')).then((copied) => {
+                  if (!copied)
+                    notify.error(
+                      'Your browser did not allow copying. Select the codes and copy them instead.',
+                    );
+                })
+              }
             >
               {copy.copied ? 'Copied' : 'Copy backup codes'}
             </Button>
+          </li>
+          <li>
+            <p className={styles.stepTitle}>
+              Enter the 6-digit code the app shows for REME Wallet.
+            </p>
             <StepForm onSubmit={onConfirm} submitLabel="Turn on" {...step}>
               <TextField label="Code from your app" inputMode="numeric" {...codeProps} />
             </StepForm>
-          </div>
-        </div>
+          </li>
+        </ol>
       ) : null}
 
       {stage === 'off' ? (
