@@ -1,27 +1,111 @@
-// The texts of the mails the product sends.
+// The mails the product sends: each an HTML part (one button, inline styles, for Gmail and Outlook)
+// and a plain-text part with the same words, its link on its own line after a label.
 import { shortAddress } from '@crw/core';
 import { getAddress } from 'ethers';
 import type { NewMail } from './outbox';
 
+const BRAND = 'Community rewards wallet';
+
+/** A mail's words: paragraphs before its one link, the link, paragraphs after it. */
+interface MailContent {
+  to: string;
+  subject: string;
+  heading: string;
+  before: string[];
+  /** The button's words in the HTML part; in the text part, "<label>: <url>" on its own line. */
+  action: { label: string; url: string };
+  after: string[];
+}
+
+const htmlEscapes: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/** Text (or an attribute value) made safe to put in HTML. */
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => htmlEscapes[c]!);
+}
+
+const font = `font-family:Arial,Helvetica,sans-serif;`;
+const paragraph = (text: string) =>
+  `<p style="margin:0 0 16px;${font}font-size:16px;line-height:24px;color:#1f2328;">${escapeHtml(text)}</p>`;
+
+function htmlOf(mail: MailContent): string {
+  const { heading, before, action, after } = mail;
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(mail.subject)}</title>
+</head>
+<body style="margin:0;padding:0;background-color:#f4f4f7;">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background-color:#f4f4f7;">
+<tr><td align="center" style="padding:24px 12px;">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:560px;background-color:#ffffff;border-radius:8px;">
+<tr><td style="padding:24px 32px 0;${font}font-size:14px;line-height:20px;font-weight:bold;color:#4a3db8;">${escapeHtml(BRAND)}</td></tr>
+<tr><td style="padding:16px 32px 32px;">
+<h1 style="margin:0 0 16px;${font}font-size:22px;line-height:30px;color:#1f2328;">${escapeHtml(heading)}</h1>
+${before.map(paragraph).join('\n')}
+<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:8px 0 24px;">
+<tr><td style="border-radius:6px;background-color:#6a5ae0;"><a href="${escapeHtml(action.url)}" style="display:inline-block;padding:12px 24px;${font}font-size:16px;line-height:24px;font-weight:bold;color:#ffffff;text-decoration:none;border-radius:6px;">${escapeHtml(action.label)}</a></td></tr>
+</table>
+${after.map(paragraph).join('\n')}
+</td></tr>
+</table>
+</td></tr>
+</table>
+</body>
+</html>
+`;
+}
+
+function textOf(mail: MailContent): string {
+  const { before, action, after } = mail;
+  return [...before, `${action.label}: ${action.url}`, ...after].join('\n\n');
+}
+
+function mailOf(mail: MailContent): NewMail {
+  return { to: mail.to, subject: mail.subject, text: textOf(mail), html: htmlOf(mail) };
+}
+
 /** Names the wallet being confirmed, so a member can tell a registration made by someone else. */
 export function confirmationMail(to: string, url: string, wallet: string): NewMail {
   const shown = shortAddress(getAddress(wallet.toLowerCase()));
-  return {
+  return mailOf({
     to,
     subject: 'Confirm your e-mail address',
-    text:
-      `Welcome to the community rewards wallet!\n\n` +
-      `Confirm your e-mail address to start earning CAPs. This confirms the account whose wallet is ${shown}:\n${url}\n\n` +
-      `Not you, or not your wallet? Do not open the link. Someone may have used your e-mail address: ` +
-      `sign up yourself with this address and your own account replaces the unconfirmed one. ` +
-      `If you did not want an account, you can ignore this mail.`,
-  };
+    heading: 'Confirm your e-mail address',
+    before: [
+      'Welcome to the community rewards wallet!',
+      `Confirm your e-mail address to start earning CAPs. This confirms the account whose wallet is ${shown}.`,
+    ],
+    action: { label: 'Confirm your address', url },
+    after: [
+      'Not you, or not your wallet? Do not open the link. Someone may have used your e-mail address: ' +
+        'sign up yourself with this address and your own account replaces the unconfirmed one.',
+      'If you did not want an account, you can ignore this mail.',
+    ],
+  });
 }
 
 export function passwordResetMail(to: string, url: string): NewMail {
-  return {
+  return mailOf({
     to,
     subject: 'Reset your password',
-    text: `Someone asked to reset the password of your community rewards wallet account.\n\nChoose a new password (the link works once, for 1 hour):\n${url}\n\nYour wallet stays locked with your old password: after the reset you will unlock it once with your old password or your 12-word recovery phrase.\n\nIf you did not ask for this, you can ignore this mail.`,
-  };
+    heading: 'Reset your password',
+    before: [
+      'Someone asked to reset the password of your community rewards wallet account.',
+      'Choose a new password with the link below. It works once, for 1 hour.',
+    ],
+    action: { label: 'Choose a new password', url },
+    after: [
+      'Your wallet stays locked with your old password: after the reset you will unlock it once with your old password or your 12-word recovery phrase.',
+      'If you did not ask for this, you can ignore this mail.',
+    ],
+  });
 }
