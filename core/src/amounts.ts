@@ -10,3 +10,12 @@ export function formatAmount(baseUnits: bigint | string, decimals = DISPLAY_DECI
   const fraction = (abs % BASE_UNIT).toString().padStart(18, '0').slice(0, decimals);
   return `${negative ? '-' : ''}${whole.toString()}${decimals > 0 ? `.${fraction}` : ''}`;
 }
+
+/** REME as members read it: two decimals, thousands grouped ("1,234.56"), truncated like
+ * formatAmount (a member is never shown more than they have). Operators' screens keep formatAmount. */
+export function formatReme(baseUnits: bigint | string): string {
+  const [whole = '0', fraction = '00'] = formatAmount(baseUnits, 2).split('.');
+  const negative = whole.startsWith('-');
+  const digits = negative ? whole.slice(1) : whole;
+  return `${negative ? '-' : ''}${digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction}`;
+}

@@ -36,8 +36,8 @@ describe('convert amount ("floor to an integer; NaN or negative becomes 0; cap a
     expect(initialConvertAmount(0)).toBe(0);
   });
   it('converts at 6.028 CAPs per REME', () => {
-    expect(remeForCaps(6028)).toBe('1000.0000');
-    expect(remeForCaps(100)).toBe('16.5892'); // 16.58925…, truncated like every amount;
+    expect(remeForCaps(6028)).toBe('1,000.00');
+    expect(remeForCaps(100)).toBe('16.58'); // 16.58925…, truncated like every amount;
   });
 });
 
@@ -47,7 +47,7 @@ describe('one rate for the convert page and the swap modal (6.028 CAPs per REME 
   });
   it('gives the same REME for the same CAPs wherever it is asked, in base units without floating point', () => {
     expect(remeBaseUnitsForCaps(6028)).toBe(1000n * 10n ** 18n);
-    expect(remeForCaps(475)).toBe('78.7989');
+    expect(remeForCaps(475)).toBe('78.79');
     expect(remeBaseUnitsForCaps(-3)).toBe(0n);
   });
 });
@@ -59,8 +59,8 @@ describe("the rate is the community's setting", () => {
     expect(capsPerThousandReme('2.5')).toBe(2500n);
   });
   it('gives figures at another rate, rounded down as the server rounds', () => {
-    expect(remeForCaps(60, '10')).toBe('6.0000');
-    expect(remeForCaps(60)).toBe('9.9535');
+    expect(remeForCaps(60, '10')).toBe('6.00');
+    expect(remeForCaps(60)).toBe('9.95');
     expect(remeBaseUnitsForCaps(1, '3')).toBe(333333333333333333n);
     expect(conversionRatesFor('10')).toEqual({ capsPerReme: '10', remePerCap: '0.1' });
   });

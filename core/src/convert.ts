@@ -2,7 +2,7 @@
 // form (the Convert page and the Swap dialog share it) and the figures at the community's rate.
 // The server converts at the same rate with the same rounding (migration 0030), so what the form
 // says a conversion gives is what it gives.
-import { formatAmount } from './amounts';
+import { formatReme } from './amounts';
 import { BASE_UNIT, CAPS_REME_RATE } from './constants';
 import { formatTokens } from './money';
 
@@ -41,9 +41,9 @@ export function remeBaseUnitsForCaps(caps: number, capsPerReme = DEFAULT_CAPS_PE
   return (BigInt(Math.max(0, Math.floor(caps))) * CAPS_REME_RATE.reme * BASE_UNIT) / perThousand;
 }
 
-/** REME received for CAPs, to 4 decimals (truncated, like every REME amount). */
+/** REME received for CAPs, as members read REME: two decimals (truncated, like every REME amount). */
 export function remeForCaps(caps: number, capsPerReme = DEFAULT_CAPS_PER_REME): string {
-  return formatAmount(remeBaseUnitsForCaps(caps, capsPerReme));
+  return formatReme(remeBaseUnitsForCaps(caps, capsPerReme));
 }
 
 /** The rate both ways, as shown: "6.028" CAPs per REME and "0.1659" REME per CAP. */

@@ -11,6 +11,7 @@ export * from './api/account';
 export * from './api/referrals';
 export * from './api/held-rewards';
 export * from './api/conversions';
+export * from './api/activity';
 export * from './validation';
 export * from './merkle';
 export * from './claim-split';

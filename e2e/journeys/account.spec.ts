@@ -66,7 +66,9 @@ test('change password: one step re-locks the wallet, the old password stops work
   await section.getByLabel('New password', { exact: true }).fill('short');
   await section.getByLabel('Confirm new password', { exact: true }).fill('short');
   await section.getByRole('button', { name: 'Change password' }).click();
-  await expect(section.getByRole('alert')).toHaveText('Password must be at least 8 characters long');
+  await expect(section.getByRole('alert')).toHaveText(
+    'Password must be at least 8 characters long',
+  );
   // A wrong current password changes nothing.
   await section.getByLabel('Current password', { exact: true }).fill('Not-My-Password-1');
   await section.getByLabel('New password', { exact: true }).fill(NEW);

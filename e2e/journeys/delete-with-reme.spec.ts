@@ -19,7 +19,7 @@ test('deleting with REME to claim offers Claim first, and after the claim nothin
   expect(await opsNoConfirm('distribute', '--publish')).toMatch(
     /(Published|Finished the interrupted) round \d+/,
   );
-  await expect(page.getByTestId('tokens-to-claim')).toHaveText('200.0000');
+  await expect(page.getByTestId('tokens-to-claim')).toHaveText('200.00');
 
   await page.goto('/account');
   const removal = page.getByRole('region', { name: 'Delete account' });

@@ -40,10 +40,10 @@ test('the claim screen says before the password whether the ETH covers the fee, 
   expect(await ops('distribute', '--publish')).toMatch(
     /(Published|Finished the interrupted) round \d+|Nothing changed/,
   );
-  await expect(page.getByTestId('tokens-to-claim')).toHaveText('200.0000');
+  await expect(page.getByTestId('tokens-to-claim')).toHaveText('200.00');
 
   // With 0 ETH: said before any password is asked, and no password is asked.
-  await page.getByRole('button', { name: 'Claim 200.0000 REME' }).click();
+  await page.getByRole('button', { name: 'Claim 200.00 REME' }).click();
   await expect(page.getByTestId('fee-check')).toContainText(
     /Your wallet needs .* more to pay the fee/,
   );
@@ -67,7 +67,7 @@ test('the claim screen says before the password whether the ETH covers the fee, 
   await expect(page.getByRole('heading', { name: 'Claim confirmed' })).toBeVisible({
     timeout: 30_000,
   });
-  await expect(page.getByTestId('reme-balance')).toHaveText('200.0000');
+  await expect(page.getByTestId('reme-balance')).toHaveText('200.00');
   await expect(page).not.toHaveURL(/insufficient-balance/);
 });
 
@@ -95,9 +95,9 @@ test('plain crypto: the contracts folded away from the wallet, fees in a few dig
   expect(await ops('distribute', '--publish')).toMatch(
     /(Published|Finished the interrupted) round \d+|Nothing changed/,
   );
-  await page.getByRole('button', { name: 'Claim 200.0000 REME' }).click();
+  await page.getByRole('button', { name: 'Claim 200.00 REME' }).click();
   await expect(stat(page, 'Transaction fee')).toHaveText(ETH_WITH_GBP);
-  await expect(stat(page, 'Tokens to claim')).toHaveText('200.0000 REME (≈ £20.00)');
+  await expect(stat(page, 'Tokens to claim')).toHaveText('200.00 REME (≈ £20.00)');
   await page.getByRole('button', { name: 'How to add ETH' }).click();
   await expect(page.getByRole('heading', { name: 'ETH balance insufficient' })).toBeVisible();
   await expect(
@@ -115,7 +115,7 @@ test('plain crypto: the contracts folded away from the wallet, fees in a few dig
   // A claim's transaction: shortened and linked to the explorer, never the raw hash alone.
   await page.getByRole('button', { name: 'Go back' }).click();
   expect(await ops('fund', await walletAddress(page), '0.05')).toContain('Sent 0.05 ETH');
-  await page.getByRole('button', { name: 'Claim 200.0000 REME' }).click();
+  await page.getByRole('button', { name: 'Claim 200.00 REME' }).click();
   await expect(page.getByTestId('fee-check')).toHaveText('Your ETH covers the fee.');
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Complete' }).click();
@@ -168,7 +168,7 @@ test.describe('on the server whose community pays claim fees', () => {
     await expect(dialog.getByTestId('convert-rate')).toHaveText(
       '6.028 CAPs per REME (1 CAP ≈ 0.1659 REME)',
     );
-    await expect(dialog.getByTestId('convert-receive')).toHaveText('24.8838 REME');
+    await expect(dialog.getByTestId('convert-receive')).toHaveText('24.88 REME');
     await page.keyboard.press('Escape');
     await page.goto('/convert-caps');
     await expect(page.getByTestId('caps-available')).toHaveText('150');
@@ -178,7 +178,7 @@ test.describe('on the server whose community pays claim fees', () => {
     await expect(page.getByTestId('convert-rate')).toHaveText(
       '6.028 CAPs per REME (1 CAP ≈ 0.1659 REME)',
     );
-    await expect(page.getByTestId('convert-receive')).toHaveText('24.8838 REME');
+    await expect(page.getByTestId('convert-receive')).toHaveText('24.88 REME');
     await expect(page.getByText(/market price of £0\.10/)).toBeVisible();
     await expect(page.getByText(/£6\.03/)).toHaveCount(0);
 
@@ -204,7 +204,7 @@ test.describe('on the server whose community pays claim fees', () => {
     expect(await opsNoConfirm('distribute', '--publish')).toMatch(
       /(Published|Finished the interrupted) round \d+|Nothing changed/,
     );
-    await page.getByRole('button', { name: 'Claim 200.0000 REME' }).click();
+    await page.getByRole('button', { name: 'Claim 200.00 REME' }).click();
     await expect(stat(page, 'Transaction fee')).toHaveText('Free — your community pays the fee');
     await expect(page.getByTestId('fee-check')).toHaveCount(0);
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);

@@ -33,7 +33,7 @@ test.describe('routing rules that need no account', () => {
     page,
   }) => {
     await page.goto('/?confirmed=true');
-    await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Welcome', exact: true })).toBeVisible();
     await expect(page.getByRole('status')).toHaveText(
       'Your e-mail address is confirmed. Sign in to open your wallet.',
     );

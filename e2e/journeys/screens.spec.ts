@@ -69,7 +69,7 @@ test('every screen at 375 and 1280 px in both themes passes axe', async ({ page,
   // insufficient-balance screen it leads to.
   await ops('distribute', '--publish');
   await page.goto('/dashboard');
-  await page.getByRole('button', { name: 'Claim 200.0000 REME' }).click();
+  await page.getByRole('button', { name: 'Claim 200.00 REME' }).click();
   await expect(page.getByRole('heading', { name: /^Claim \d+\.\d\d REME$/ })).toBeVisible();
   await expect(page.getByTestId('fee-check')).toContainText('Your wallet needs');
   await capture(page, 'claim');

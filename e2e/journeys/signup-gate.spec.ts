@@ -71,8 +71,8 @@ test.describe('the sign-up gate', () => {
       }
       throw new Error(`Tab never reached ${label}`);
     };
+    await typeInto('First name', 'Keys');
     await typeInto('Email', email);
-    await typeInto('Username', 'keys');
     await typeInto('Password', PASSWORD);
     await typeInto('Confirm password', PASSWORD);
     await expectNothingOfTheGate(page);

@@ -39,11 +39,11 @@ for (const width of [375, 1280]) {
     expect(await opsNoConfirm('distribute', '--publish')).toMatch(
       /(Published|Finished the interrupted) round \d+|Nothing changed/,
     );
-    await expect(page.getByTestId('tokens-to-claim')).toHaveText('200.0000');
+    await expect(page.getByTestId('tokens-to-claim')).toHaveText('200.00');
     expect(await ethOnChain(page)).toBe(0n);
     const spentBefore = await opsNoConfirm('relayer');
 
-    await page.getByRole('button', { name: 'Claim 200.0000 REME' }).click();
+    await page.getByRole('button', { name: 'Claim 200.00 REME' }).click();
     await expect(page.locator('dt:text-is("Transaction fee") + dd')).toHaveText(
       'Free — your community pays the fee',
     );
@@ -71,9 +71,17 @@ for (const width of [375, 1280]) {
     await expect(card.getByRole('heading', { name: 'Claim confirmed' })).toBeVisible({
       timeout: 30_000,
     });
-    await expect(page.getByTestId('reme-balance')).toHaveText('200.0000', { timeout: 15_000 });
-    await expect(page.getByTestId('tokens-to-claim')).toHaveText('0.0000');
+    await expect(page.getByTestId('reme-balance')).toHaveText('200.00', { timeout: 15_000 });
+    await expect(page.getByTestId('tokens-to-claim')).toHaveCount(0);
+    await expect(page.getByTestId('next-step')).toBeVisible();
     expect(await ethOnChain(page)).toBe(0n);
+    // The activity tells the story: joined, the payout, the free claim (newest first).
+    const activity = page.getByTestId('activity').getByRole('listitem');
+    await expect(activity.nth(0)).toContainText(
+      'Claimed to your wallet (free)200.00 REME',
+    );
+    await expect(activity.nth(1)).toContainText('REME ready to claim+200.00 REME');
+    await expect(activity.last()).toContainText('You joined the community+200 CAPs');
 
     // The card is the server's record: a reload shows it again, until dismissed.
     await page.reload();
@@ -87,7 +95,8 @@ for (const width of [375, 1280]) {
     await page.getByTestId('sponsored-claim').getByRole('button', { name: 'Dismiss' }).click();
     await expect(page.getByTestId('sponsored-claim')).toHaveCount(0);
     await page.reload();
-    await expect(page.getByTestId('tokens-to-claim')).toHaveText('0.0000');
+    await expect(page.getByTestId('next-step')).toBeVisible();
+    await expect(page.getByTestId('tokens-to-claim')).toHaveCount(0);
     await expect(page.getByTestId('sponsored-claim')).toHaveCount(0);
 
     // The sponsor's spend is recorded.

@@ -128,7 +128,7 @@ test('themed controls: skeletons, toasts, disabled buttons, coming-soon badges, 
   );
   expect(await ops('fund', address, '0.05')).toContain('Sent 0.05 ETH');
   // The joining bonus and the two care CAPs converted above (1 / 6.028 REME each, rounded down).
-  await expect(page.getByTestId('tokens-to-claim')).toHaveText('200.3317');
+  await expect(page.getByTestId('tokens-to-claim')).toHaveText('200.33');
   let releaseReceipt!: () => void;
   const receiptHeld = new Promise<void>((resolve) => (releaseReceipt = resolve));
   await page.route('**/rpc', async (route) => {
@@ -139,7 +139,7 @@ test('themed controls: skeletons, toasts, disabled buttons, coming-soon badges, 
       await receiptHeld;
     await route.continue();
   });
-  await page.getByRole('button', { name: 'Claim 200.3317 REME' }).click();
+  await page.getByRole('button', { name: 'Claim 200.33 REME' }).click();
   await expect(page.locator('dt:text-is("Your ETH balance") + dd')).toHaveText(
     '0.05 ETH (≈ £100.00)',
   );

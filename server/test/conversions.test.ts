@@ -199,6 +199,50 @@ describe(`converting care CAPs (${testDbKind})`, () => {
   });
 });
 
+describe(`the member's activity (${testDbKind})`, () => {
+  it('tells the story newest first: joined, care, conversions, a friend named at level 1 only, the payout; only to the member', async () => {
+    const referralCode = (
+      await t.services.database.db
+        .selectFrom('profiles')
+        .select('referral_code')
+        .where('email', '=', a.email)
+        .executeTakeFirstOrThrow()
+    ).referral_code!;
+    const friend = await cloneMemberKeys(a);
+    await joinAndConfirm(t.app, t.services.database.db, friend, referralCode);
+    const read = (cookie: string | null) =>
+      t.app.inject({
+        method: 'GET',
+        url: '/api/activity',
+        headers: cookie ? { cookie } : {},
+      });
+    expect((await read(null)).statusCode).toBe(401);
+    const res = await read(aCookie);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const items = res.json().items as Array<Record<string, unknown>>;
+    const story = items.map((i) => [i.kind, i.caps, i.friend ?? i.description ?? null]);
+    expect(story[0]).toEqual(['referral', 100, 'Ada']);
+    expect(story).toContainEqual(['care', 100, 'Visited a neighbour']);
+    expect(story.filter(([kind]) => kind === 'conversion')).toHaveLength(2);
+    expect(story.at(-1)).toEqual(['joined', 200, null]);
+    const payout = items.find((i) => i.kind === 'payout')!;
+    expect(BigInt(payout.reme as string)).toBe(
+      parseEther('200') + REME_FOR_60 + (40n * 1000n * 10n ** 18n) / 6028n,
+    );
+    const times = items.map((i) => Date.parse(i.at as string));
+    expect(times).toEqual([...times].sort((x, y) => y - x));
+    // Nothing of a's in b's list, and nothing names anyone but a level-1 friend.
+    const other = (await read(bCookie)).json().items as Array<Record<string, unknown>>;
+    const mine = new Set(items.map((i) => i.id));
+    expect(other.filter((i) => i.kind !== 'payout' && mine.has(i.id))).toEqual([]);
+    expect(other.map((i) => i.kind)).not.toContain('referral');
+    expect(other.at(-1)!.kind).toBe('joined');
+    expect(res.body).not.toContain(friend.email);
+    expect(res.body).not.toContain('Lovelace');
+  });
+});
+
 describe(`conversion switched off by the operator (${testDbKind})`, () => {
   it('says so, converts nothing and tells the app', async () => {
     const closed = await buildTestApp({

@@ -155,6 +155,38 @@ export function serveMember(
   });
 }
 
+/** The member's activity as the server answers it: a friend joined, and their own joining. */
+export const memberActivity = {
+  items: [
+    {
+      id: 'ledger-2',
+      kind: 'referral',
+      at: '2026-11-20T10:00:00.000Z',
+      caps: 100,
+      reme: '100000000000000000000',
+      level: 1,
+      friend: 'Bob',
+      description: null,
+      round: null,
+      held: false,
+      releaseAt: null,
+    },
+    {
+      id: 'ledger-1',
+      kind: 'joined',
+      at: '2026-11-19T09:00:00.000Z',
+      caps: 200,
+      reme: '200000000000000000000',
+      level: null,
+      friend: null,
+      description: null,
+      round: null,
+      held: false,
+      releaseAt: null,
+    },
+  ],
+};
+
 /** What every member screen asks for, served unless a test answers the path itself. */
 function memberDefaults(path: string, details: () => unknown): unknown {
   // The sign-up screens open for a signed-in browser too, and fetch their gate's challenge.
@@ -173,6 +205,8 @@ function memberDefaults(path: string, details: () => unknown): unknown {
     case '/api/rewards/held':
     case '/api/conversions':
       return { items: [] };
+    case '/api/activity':
+      return memberActivity;
     case '/auth/sign-out':
       return {};
     case '/api/handoff':

@@ -38,7 +38,7 @@ function serveClaim(wei: () => string, eth: Partial<typeof links.eth> = {}, spon
 
 async function openClaim() {
   renderAt('/dashboard');
-  fireEvent.click(await screen.findByRole('button', { name: 'Claim 200.0000 REME' }));
+  fireEvent.click(await screen.findByRole('button', { name: 'Claim 200.00 REME' }));
   await screen.findByRole('heading', { name: /^Claim \d+\.\d\d REME$/ });
 }
 
@@ -50,7 +50,7 @@ describe('the claim screen checks the fee against the ETH before asking for the 
       'Your wallet needs 0.0001 test ETH (≈ £0.20) more to pay the fee',
     );
     expect(screen.getByText('0.0001 ETH (≈ £0.20)')).toBeTruthy(); // the fee, never 18 decimals
-    expect(screen.getByText('200.0000 REME (≈ £20.00)')).toBeTruthy();
+    expect(screen.getByText('200.00 REME (≈ £20.00)')).toBeTruthy();
     expect(screen.queryByLabelText('Password')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Complete' })).toBeNull();
     expect(

@@ -66,7 +66,7 @@ describe('the claim kit on the claim screen', () => {
     serveClaim(claimable, claimData);
     const saved = catchDownloads();
     renderAt('/dashboard');
-    fireEvent.click(await screen.findByRole('button', { name: 'Claim 200.0000 REME' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Claim 200.00 REME' }));
     const button = await screen.findByRole('button', { name: 'Download claim kit' });
     expect(screen.getByText(NOTE)).toBeTruthy();
     expect(button.getAttribute('aria-describedby')).toBe(screen.getByText(NOTE).id);

@@ -31,13 +31,13 @@ describe('the claim screen reads the ETH balance from the chain on arrival', () 
     let wei = '0';
     serveClaim(() => ({ ethBalance: wei }));
     renderAt('/dashboard');
-    fireEvent.click(await screen.findByRole('button', { name: 'Claim 200.0000 REME' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Claim 200.00 REME' }));
     expect(await screen.findByText('0 ETH (≈ £0.00)')).toBeTruthy();
     expect(feeBalanceCalls()).toBe(1);
 
     wei = '50000000000000000';
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Claim 200.0000 REME' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Claim 200.00 REME' }));
     expect(await screen.findByText('0.05 ETH (≈ £100.00)')).toBeTruthy();
     expect(screen.queryByText('0 ETH (≈ £0.00)')).toBeNull();
     expect(feeBalanceCalls()).toBe(2);
@@ -57,7 +57,7 @@ describe('the claim screen reads the ETH balance from the chain on arrival', () 
         ),
     );
     renderAt('/dashboard');
-    fireEvent.click(await screen.findByRole('button', { name: 'Claim 200.0000 REME' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Claim 200.00 REME' }));
     expect((await screen.findByRole('alert')).textContent).toBe(
       'The blockchain network cannot be reached right now, so claiming is not possible. Please try again shortly.',
     );
@@ -82,8 +82,8 @@ describe('the dashboard says when its REME figures may be out of date', () => {
     expect((await screen.findByTestId('figures-note')).textContent).toBe(
       'Your REME figures may be out of date: the blockchain network could not be reached lately. They are as of block 41, checked 5 minutes ago.',
     );
-    expect(screen.getByTestId('reme-balance').textContent).toBe('300.0000');
-    expect(screen.getByTestId('tokens-to-claim').textContent).toBe('200.0000');
+    expect(screen.getByTestId('reme-balance').textContent).toBe('300.00');
+    expect(screen.getByTestId('tokens-to-claim').textContent).toBe('200.00');
   });
 
   it('shows no note while the figures are current, and one once they are older than a minute', async () => {

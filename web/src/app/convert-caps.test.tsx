@@ -72,7 +72,7 @@ describe('the Convert page', () => {
     expect(field().value).toBe('5200');
     fireEvent.change(field(), { target: { value: '' } });
     expect(convertButton().disabled).toBe(true);
-    expect(screen.getByTestId('convert-receive').textContent).toBe('0.0000 REME');
+    expect(screen.getByTestId('convert-receive').textContent).toBe('0.00 REME');
     fireEvent.blur(field());
     expect(field().value).toBe('0');
     fireEvent.click(screen.getByRole('button', { name: 'MAX' }));
@@ -104,7 +104,7 @@ describe('the Convert page', () => {
       return undefined;
     });
     fireEvent.change(field(), { target: { value: '60' } });
-    expect(screen.getByTestId('convert-receive').textContent).toBe('9.9535 REME');
+    expect(screen.getByTestId('convert-receive').textContent).toBe('9.95 REME');
     expect(screen.getByTestId('convert-rate').textContent).toBe(
       '6.028 CAPs per REME (1 CAP ≈ 0.1659 REME)',
     );
@@ -176,7 +176,7 @@ describe('the Convert page', () => {
   it('uses the community’s rate when it is not the specification’s', async () => {
     renderConvert(withCare(100), {}, { ...links, conversion: { open: true, capsPerReme: '10' } });
     await screen.findByRole('heading', { name: 'Convert CAPs' });
-    expect(screen.getByTestId('convert-receive').textContent).toBe('10.0000 REME');
+    expect(screen.getByTestId('convert-receive').textContent).toBe('10.00 REME');
     expect(screen.getByTestId('convert-rate').textContent).toBe(
       '10 CAPs per REME (1 CAP ≈ 0.1 REME)',
     );

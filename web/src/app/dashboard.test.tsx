@@ -6,6 +6,7 @@ import {
   meCacheControl,
   meCalls,
   member,
+  memberActivity,
   renderAt,
   requests,
   serveMember,
@@ -55,7 +56,7 @@ describe('dashboard refresh ("refreshes every 10 s, on window focus, and when an
     expect(await screen.findByText('+100 CAPs credited')).toBeTruthy();
     expect(screen.getByText('+200 REME arrived')).toBeTruthy();
     expect(screen.getByTestId('caps-balance').textContent).toBe('450');
-    expect(screen.getByTestId('reme-balance').textContent).toBe('200.0000');
+    expect(screen.getByTestId('reme-balance').textContent).toBe('200.00');
   });
 
   it('reloads when the window regains focus', async () => {
@@ -163,6 +164,7 @@ describe('the Convert dialog', () => {
       if (path === '/api/config') return links;
       if (path === '/api/conversions' || path === '/api/rewards/held') return { items: [] };
       if (path === '/api/claim/sponsored') return { available: false, reason: null, latest: null };
+      if (path === '/api/activity') return memberActivity;
       return undefined;
     };
     stubFetch(served);
@@ -178,7 +180,7 @@ describe('the Convert dialog', () => {
     }) as HTMLInputElement;
     expect(field.value).toBe('100');
     fireEvent.change(field, { target: { value: '60' } });
-    expect(modal.getByTestId('convert-receive').textContent).toBe('9.9535 REME');
+    expect(modal.getByTestId('convert-receive').textContent).toBe('9.95 REME');
     expect(modal.getByText('≈ £0.99')).toBeTruthy();
     expect(modal.getByTestId('convert-rate').textContent).toBe(
       '6.028 CAPs per REME (1 CAP ≈ 0.1659 REME)',
@@ -250,7 +252,7 @@ describe('a sponsored claim on the dashboard', () => {
     );
     expect(
       screen.getByText(
-        '200.0000 REME are now in your wallet. The network fee was paid by your community.',
+        '200.00 REME are now in your wallet. The network fee was paid by your community.',
       ),
     ).toBeTruthy();
     fireEvent.click(
@@ -451,7 +453,83 @@ describe('what comes next, in place of a Claim with nothing to claim', () => {
     }));
     renderAt('/dashboard');
     const balance = within(await screen.findByRole('region', { name: 'Your REME' }));
-    expect(balance.getByRole('button', { name: 'Claim 200.0000 REME' })).toBeTruthy();
+    expect(balance.getByRole('button', { name: 'Claim 200.00 REME' })).toBeTruthy();
     expect(balance.queryByTestId('next-step')).toBeNull();
+  });
+});
+
+describe('the activity list', () => {
+  it('tells what happened, newest first, with its worth and day; held credits say until when', async () => {
+    serveMember(undefined, {
+      '/api/activity': () => ({
+        items: [
+          {
+            ...memberActivity.items[0],
+            id: 'ledger-9',
+            kind: 'care',
+            caps: 25,
+            friend: null,
+            level: null,
+            description: 'Visited a neighbour',
+            held: true,
+            releaseAt: '2026-11-29T14:00:00.000Z',
+          },
+          {
+            ...memberActivity.items[0],
+            id: 'claim-1',
+            kind: 'claimed',
+            caps: null,
+            reme: '300000000000000000000',
+            level: null,
+            friend: null,
+          },
+          {
+            ...memberActivity.items[0],
+            id: 'round-2',
+            kind: 'payout',
+            caps: null,
+            reme: '1250500000000000000000',
+            level: null,
+            friend: null,
+            round: 2,
+          },
+          {
+            ...memberActivity.items[0],
+            id: 'ledger-5',
+            kind: 'conversion',
+            caps: 60,
+            reme: '9953550099535500995',
+            level: null,
+            friend: null,
+          },
+          { ...memberActivity.items[0], id: 'ledger-4', level: 2, friend: null, caps: 50 },
+          ...memberActivity.items,
+        ],
+      }),
+    });
+    renderAt('/dashboard');
+    const list = await screen.findByTestId('activity');
+    const lines = within(list)
+      .getAllByRole('listitem')
+      .map((li) => li.textContent);
+    expect(lines).toEqual([
+      'Visited a neighbour · on hold until 29 Nov 2026+25 CAPs20 Nov 2026',
+      'Claimed to your wallet (free)300.00 REME20 Nov 2026',
+      'Payout (round 2): REME ready to claim+1,250.50 REME20 Nov 2026',
+      'Converted care CAPs → 9.95 REME, paid in a payout−60 CAPs20 Nov 2026',
+      'A friend of a friend joined+50 CAPs20 Nov 2026',
+      'Bob joined through your link+100 CAPs20 Nov 2026',
+      'You joined the community+200 CAPs19 Nov 2026',
+    ]);
+  });
+
+  it('a new member with nothing to claim or coming sees no rows of zeros', async () => {
+    serveMember(() => ({
+      ...member,
+      tokens: { ...member.tokens, forClaiming: '0', incoming: '0' },
+    }));
+    renderAt('/dashboard');
+    await screen.findByTestId('activity');
+    expect(screen.queryByTestId('tokens-to-claim')).toBeNull();
   });
 });

@@ -42,7 +42,7 @@ describe('held rewards on the dashboard', () => {
       .getAllByRole('listitem')
       .map((li) => li.textContent);
     expect(lines).toEqual([
-      '+100 CAPs for a friend who joined — on hold until 28 Nov',
+      '+100 CAPs for a friend who joined — on hold until 28 Nov 2026',
       '+50 CAPs from your network (level 2) — on hold while a community organiser checks it.',
       '200 CAPs for joining — not credited: the referral did not meet the community’s rules.',
     ]);
@@ -56,7 +56,7 @@ describe('held rewards on the dashboard', () => {
   });
 
   it.each([
-    ['held', 'They count towards your REME from 28 Nov.'],
+    ['held', 'They count towards your REME from 28 Nov 2026.'],
     ['review', 'They count towards your REME once a community organiser has checked them.'],
   ])('the welcome notice says when a joining bonus that is %s will count', async (state, then) => {
     localStorage.setItem('refferal', 'true');

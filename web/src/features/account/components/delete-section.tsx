@@ -3,7 +3,7 @@
 // something to claim; then the password and one specific confirmation — type DELETE — whose
 // destructive button is never where the previous press was. The server deletes everything of the
 // member and ends every session; this browser forgets the member and returns to the start page.
-import { formatAmount, type UserDetails } from '@crw/core';
+import { formatReme, type UserDetails } from '@crw/core';
 import * as Dialog from '@radix-ui/react-dialog';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
@@ -28,9 +28,9 @@ export const CONFIRM_WORD = 'DELETE';
 function losses(me: UserDetails): string[] {
   const lost: string[] = [];
   if (BigInt(me.tokens.forClaiming) > 0n)
-    lost.push(`${formatAmount(me.tokens.forClaiming, 2)} REME you can claim now`);
+    lost.push(`${formatReme(me.tokens.forClaiming)} REME you can claim now`);
   if (BigInt(me.tokens.incoming) > 0n)
-    lost.push(`${formatAmount(me.tokens.incoming, 2)} REME coming in the next payout`);
+    lost.push(`${formatReme(me.tokens.incoming)} REME coming in the next payout`);
   if (me.caps.convertible > 0)
     lost.push(`${me.caps.convertible.toLocaleString('en-GB')} care CAPs not converted`);
   return lost;
@@ -81,9 +81,9 @@ export function DeleteSection({ me }: { me: UserDetails }) {
       {toClaim ? (
         <div className={callout.info} data-testid="claim-first">
           <p className={styles.intro}>
-            You have {formatAmount(me.tokens.forClaiming, 2)} REME to claim. Claim them first: they
-            go to your wallet, which stays yours after your account is gone. When your community
-            pays the fee, claiming is free.
+            You have {formatReme(me.tokens.forClaiming)} REME to claim. Claim them first: they go to
+            your wallet, which stays yours after your account is gone. When your community pays the
+            fee, claiming is free.
           </p>
           <Link
             to="/claim"

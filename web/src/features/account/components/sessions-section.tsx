@@ -11,8 +11,7 @@ import { FormMessage } from '../../../ui/form-message';
 import { SkeletonRows } from '../../../ui/skeleton';
 import { endOtherSessions, endSession, securityQuery } from '../api/settings';
 import styles from './account.module.css';
-
-const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+import { formatMoment } from '../../../lib/dates';
 
 /** "just now", "5 minutes ago", "3 hours ago", else the date. */
 export function lastSeen(iso: string, now = Date.now()): string {
@@ -21,7 +20,7 @@ export function lastSeen(iso: string, now = Date.now()): string {
   if (minutes < 60) return `last seen ${minutes} minutes ago`;
   const hours = Math.floor(minutes / 60);
   if (hours < 24) return `last seen ${hours} hour${hours === 1 ? '' : 's'} ago`;
-  return `last seen ${when.format(new Date(iso))}`;
+  return `last seen ${formatMoment(iso)}`;
 }
 
 const isPhone = (device: string) => /iOS|Android/.test(device);
@@ -45,7 +44,7 @@ function SessionRow({
           {session.current ? <span className={styles.statusOn}>This device</span> : null}
         </span>
         <p className={styles.sessionMeta}>
-          Signed in {when.format(new Date(session.signedInAt))}
+          Signed in {formatMoment(session.signedInAt)}
           {session.ipAddress ? ` from ${session.ipAddress}` : ''} ·{' '}
           {session.current ? 'active now' : lastSeen(session.lastSeenAt)}
         </p>
@@ -56,7 +55,7 @@ function SessionRow({
           className={styles.action}
           busy={busy}
           onClick={onEnd}
-          aria-label={`Sign out ${session.device}, signed in ${when.format(new Date(session.signedInAt))}`}
+          aria-label={`Sign out ${session.device}, signed in ${formatMoment(session.signedInAt)}`}
         >
           Sign out
         </Button>

@@ -8,7 +8,7 @@
 // When the community pays the fee (sponsored claims) the wallet signs a claim request
 // instead and the operator's relayer sends it; when it does not, the screen says why and the
 // member pays as above.
-import { errorMessages, formatAmount, formatGbp, formatWithGbp } from '@crw/core';
+import { errorMessages, formatReme, formatGbp, formatWithGbp } from '@crw/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
@@ -229,7 +229,7 @@ function ClaimScreen() {
   }
 
   return (
-    <ClaimCard title={`Claim ${formatAmount(amount, 2)} REME`}>
+    <ClaimCard title={`Claim ${formatReme(amount)} REME`}>
       <p className={styles.note}>
         {askPassword
           ? 'Your password unlocks your wallet here, in this browser, to sign the claim.'
@@ -239,7 +239,7 @@ function ClaimScreen() {
         <dl className={styles.figures}>
           <dt>Tokens to claim</dt>
           <dd>
-            {formatAmount(amount)} REME (≈ {formatGbp(amount, me.data.tokens.remePrice)})
+            {formatReme(amount)} REME (≈ {formatGbp(amount, me.data.tokens.remePrice)})
           </dd>
           <dt>Transaction fee</dt>
           {sponsored ? (

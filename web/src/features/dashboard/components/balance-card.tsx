@@ -1,7 +1,7 @@
 // The dashboard's main card: what the member holds first — REME with its £ value, CAPs
 // beneath — then the wallet it sits in and the three things to do with it: claim, invite, swap.
 // A figure that goes up while the page is open says so ("+100 CAPs"), once, with a glow.
-import { formatAmount, formatGbp, type UserDetails } from '@crw/core';
+import { formatAmount, formatGbp, formatReme, type UserDetails } from '@crw/core';
 import { Gift, UserPlus } from 'lucide-react';
 import { Link, useNavigate } from 'react-router';
 import { useRise } from '../../../lib/use-rise';
@@ -42,7 +42,7 @@ export function BalanceCard({
           className={remeRise.key ? styles.risen : undefined}
           data-testid="reme-balance"
         >
-          {tokens.remeHeld === null ? '—' : formatAmount(tokens.remeHeld)}
+          {tokens.remeHeld === null ? '—' : formatReme(tokens.remeHeld)}
         </span>{' '}
         <span className={styles.unit}>REME</span>
         {remeRise.key ? (
@@ -85,13 +85,13 @@ export function BalanceCard({
             onClick={() => navigate('/claim', { state: { fromDashboard: true } })}
           >
             <Gift aria-hidden="true" size={18} />
-            Claim {formatAmount(tokens.forClaiming)} REME
+            Claim {formatReme(tokens.forClaiming)} REME
           </Button>
         ) : (
           <p className={styles.nextStep} data-testid="next-step">
             {BigInt(tokens.incoming) > 0n
-              ? `Your ${formatAmount(tokens.incoming, 2)} REME are paid in the next payout. They will show here, ready to claim.`
-              : 'Nothing to claim yet. Invite friends, or take part in care actions, to earn more.'}
+              ? `Your ${formatReme(tokens.incoming)} REME are paid in the next payout. They will show here, ready to claim.`
+              : `Nothing ${tokens.remeHeld !== null && tokens.remeHeld !== '0' ? 'more ' : ''}to claim for now. Invite friends, or take part in care actions, to earn more.`}
           </p>
         )}
         <Link to="/rcb" className={[forms.button, forms.secondary].join(' ')}>

@@ -5,7 +5,7 @@
 import {
   clampConvertAmount,
   conversionRatesFor,
-  formatAmount,
+  formatReme,
   formatGbp,
   initialConvertAmount,
   remeBaseUnitsForCaps,
@@ -36,7 +36,7 @@ const capsText = (n: number) => `${n.toLocaleString('en-GB')} ${n === 1 ? 'CAP' 
 /** "Converted 60 CAPs → 9.95 REME, paid in the next round" (or "paid in round 4"). */
 export function conversionLine(c: Conversion): string {
   const paid = c.paidInRound === null ? 'paid in the next round' : `paid in round ${c.paidInRound}`;
-  return `Converted ${capsText(c.caps)} → ${formatAmount(c.reme, 2)} REME, ${paid}`;
+  return `Converted ${capsText(c.caps)} → ${formatReme(c.reme)} REME, ${paid}`;
 }
 
 /** The rule, in one sentence, where the numbers are. */

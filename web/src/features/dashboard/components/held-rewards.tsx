@@ -8,13 +8,12 @@ import { apiFetch } from '../../../lib/api-client';
 import { CardSection } from '../../../ui/card-section';
 import card from '../../../ui/card.module.css';
 import styles from './dashboard.module.css';
+import { formatDay } from '../../../lib/dates';
 
 export const heldRewardsQuery = {
   queryKey: ['held-rewards'],
   queryFn: () => apiFetch('/api/rewards/held', heldRewardsResponse),
 };
-
-const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short' });
 
 /** What the credit was for, as the member knows it. */
 function what(item: HeldReward): string {
@@ -49,7 +48,7 @@ function Line({ item }: { item: HeldReward }) {
       <Clock aria-hidden="true" size={18} />
       <span>
         <strong>+{item.caps} CAPs</strong> {what(item)} — on hold until{' '}
-        <time dateTime={item.releaseAt ?? undefined}>{day.format(new Date(item.releaseAt!))}</time>
+        <time dateTime={item.releaseAt ?? undefined}>{formatDay(item.releaseAt!)}</time>
       </span>
     </li>
   );
@@ -62,7 +61,7 @@ export function useJoiningBonusWait(): string | null {
   if (!bonus) return null;
   return bonus.state === 'review'
     ? 'They count towards your REME once a community organiser has checked them.'
-    : `They count towards your REME from ${day.format(new Date(bonus.releaseAt!))}.`;
+    : `They count towards your REME from ${formatDay(bonus.releaseAt!)}.`;
 }
 
 /** Nothing at all when every credit counts. */

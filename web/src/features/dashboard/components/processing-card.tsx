@@ -1,6 +1,6 @@
 // The Processing card: after a claim is broadcast, follows its receipt (kept in storage, so a
 // reload keeps following it) to confirmed — balances refresh — or failed.
-import { formatAmount } from '@crw/core';
+import { formatReme } from '@crw/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { receiptOf, writePendingClaim, type PendingClaim } from '../../../lib/chain';
@@ -52,12 +52,12 @@ export function ProcessingCard({
       </h2>
       {status === 'processing' ? (
         <p role="status">
-          Your claim of {formatAmount(claim.amount)} REME has been sent and is waiting to be
-          confirmed on the blockchain.
+          Your claim of {formatReme(claim.amount)} REME has been sent and is waiting to be confirmed
+          on the blockchain.
         </p>
       ) : status === 'confirmed' ? (
         <p role="status" className={callout.success}>
-          {formatAmount(claim.amount)} REME are now in your wallet.
+          {formatReme(claim.amount)} REME are now in your wallet.
         </p>
       ) : (
         <p role="alert" className={callout.error}>

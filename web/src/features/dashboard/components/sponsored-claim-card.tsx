@@ -2,7 +2,7 @@
 // (the event stream refetches it when the relayer moves it on; a slow poll backs that up) from
 // queued to sent to confirmed, or failed with the reason and a way to try again. It is the
 // server's record, so a reload or another device shows the same card.
-import { formatAmount, type SponsoredClaim } from '@crw/core';
+import { formatReme, type SponsoredClaim } from '@crw/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -96,12 +96,12 @@ export function SponsoredClaimCard({
         </p>
       ) : claim.status === 'confirmed' ? (
         <p role="status" className={callout.success}>
-          {formatAmount(claim.amount)} REME are now in your wallet. The network fee was paid by your
+          {formatReme(claim.amount)} REME are now in your wallet. The network fee was paid by your
           community.
         </p>
       ) : (
         <p role="status">
-          Your claim of {formatAmount(claim.amount)} REME is on its way; your community pays the
+          Your claim of {formatReme(claim.amount)} REME is on its way; your community pays the
           network fee. You can close this page: it carries on.
         </p>
       )}

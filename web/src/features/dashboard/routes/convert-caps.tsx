@@ -1,6 +1,6 @@
 // Convert CAPs (/convert-caps): the member's care CAPs, converted into REME paid in the next payout
 // (docs/product.md#caps-and-reme). What can be converted and why, the form, and the conversions made.
-import { formatAmount, type PublicConfig, type UserDetails } from '@crw/core';
+import { formatReme, type PublicConfig, type UserDetails } from '@crw/core';
 import { useQuery } from '@tanstack/react-query';
 import { ArrowLeft, ExternalLink } from 'lucide-react';
 import { Link } from 'react-router';
@@ -12,6 +12,7 @@ import { PageLoading } from '../../../ui/page-loading';
 import { conversionsQuery } from '../api/conversions';
 import { conversionLine, ConversionRule, ConvertForm } from '../components/convert-form';
 import styles from '../components/convert.module.css';
+import { formatDay } from '../../../lib/dates';
 
 export function Component() {
   const me = useQuery(meQuery);
@@ -71,9 +72,9 @@ function ConvertPage({ details, config }: { details: UserDetails; config: Public
         </section>
         <section className={card.stat} aria-labelledby="reme-coming">
           <h2 id="reme-coming">REME in your next payout</h2>
-          <p data-testid="reme-incoming">{formatAmount(details.tokens.incoming, 2)}</p>
+          <p data-testid="reme-incoming">{formatReme(details.tokens.incoming)}</p>
           <p className={styles.explain}>
-            In your wallet now: {remeHeld === null ? '—' : formatAmount(remeHeld, 2)} REME
+            In your wallet now: {remeHeld === null ? '—' : formatReme(remeHeld)} REME
           </p>
         </section>
       </div>
@@ -99,11 +100,7 @@ function Conversions() {
           <li key={c.convertedAt + c.caps}>
             <span>{conversionLine(c)}</span>
             <time className={card.muted} dateTime={c.convertedAt}>
-              {new Date(c.convertedAt).toLocaleDateString('en-GB', {
-                day: 'numeric',
-                month: 'short',
-                year: 'numeric',
-              })}
+              {formatDay(c.convertedAt)}
             </time>
           </li>
         ))}

@@ -10,6 +10,7 @@ import callout from '../../../ui/callout.module.css';
 import card from '../../../ui/card.module.css';
 import { ExpertDetails } from '../../../ui/expert-details';
 import { PageLoading } from '../../../ui/page-loading';
+import { ActivityList } from '../components/activity-list';
 import { BackupTask } from '../components/backup-task';
 import { BalanceCard } from '../components/balance-card';
 import { CapsBreakdown } from '../components/caps-breakdown';
@@ -68,7 +69,11 @@ export function Component() {
       {sponsoredClaim ? (
         <SponsoredClaimCard claim={sponsoredClaim} onDismiss={dismissSponsoredClaim} />
       ) : null}
-      <ClaimEntry tokens={details.tokens} />
+      {/* What a claim is made of, when there is one or one is coming: never four rows of zeros. */}
+      {details.tokens.forClaiming !== '0' || details.tokens.incoming !== '0' ? (
+        <ClaimEntry tokens={details.tokens} />
+      ) : null}
+      <ActivityList details={details} />
       <CapsBreakdown caps={details.caps} />
       <ExploreMore />
       <ExpertDetails />

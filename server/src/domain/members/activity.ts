@@ -1,0 +1,85 @@
+// The member's activity (docs/product.md#the-dashboard): their credits from the reward ledger,
+// their conversions, the rounds that made REME claimable for them and the claims the community
+// paid for, newest first. A friend is named only at level 1, by the first word of the name they
+// gave; deeper levels are never named (the member does not know them).
+import type { ActivityItem } from '@crw/core';
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../infra/db/schema';
+
+export const ACTIVITY_LIMIT = 30;
+
+interface Row {
+  id: string;
+  kind: ActivityItem['kind'];
+  at: Date | string;
+  caps: number | null;
+  reme: string | null;
+  level: number | null;
+  friend: string | null;
+  description: string | null;
+  round: number | null;
+  held: boolean;
+  release_at: Date | string | null;
+}
+
+const iso = (value: Date | string | null) =>
+  value === null ? null : new Date(value).toISOString();
+
+export async function memberActivity(
+  db: Kysely<DB>,
+  userId: string,
+  limit = ACTIVITY_LIMIT,
+): Promise<ActivityItem[]> {
+  const rows = await sql<Row>`
+    SELECT * FROM (
+      (SELECT 'ledger-' || l.id AS id,
+              CASE l.kind WHEN 'signup' THEN 'joined' WHEN 'care_action' THEN 'care' ELSE l.kind END AS kind,
+              l.created_at AS at, l.caps, l.reme::text AS reme, l.level,
+              CASE WHEN l.kind = 'referral' AND l.level = 1
+                   THEN nullif(left(split_part(btrim(f.full_name), ' ', 1), 40), '') END AS friend,
+              CASE WHEN l.kind = 'care_action' THEN l.description END AS description,
+              NULL::int AS round, l.status = 'held' AS held, l.release_at
+         FROM reward_ledger l
+         LEFT JOIN profiles f ON f.id = l.from_user_id
+        WHERE l.user_id = ${userId} AND l.status <> 'void'
+        ORDER BY l.created_at DESC, l.id DESC
+        LIMIT ${limit})
+      UNION ALL
+      -- Each published round that raised the member's cumulative amount, by what it added.
+      (SELECT 'round-' || e.round_index, 'payout', r.published_at,
+              NULL, (e.cumulative_amount - coalesce(
+                (SELECT p.cumulative_amount FROM distribution_entries p
+                  JOIN distribution_rounds pr ON pr.round_index = p.round_index AND pr.status = 'published'
+                  WHERE p.user_id = e.user_id AND p.round_index < e.round_index
+                  ORDER BY p.round_index DESC LIMIT 1), 0))::text,
+              NULL, NULL, NULL, e.round_index, false, NULL
+         FROM distribution_entries e
+         JOIN distribution_rounds r ON r.round_index = e.round_index AND r.status = 'published'
+        WHERE e.user_id = ${userId}
+        ORDER BY e.round_index DESC
+        LIMIT ${limit})
+      UNION ALL
+      (SELECT 'claim-' || c.id, 'claimed', c.updated_at, NULL, c.amount::text, NULL, NULL, NULL,
+              c.round_index, false, NULL
+         FROM sponsored_claims c
+        WHERE c.user_id = ${userId} AND c.status = 'confirmed'
+        ORDER BY c.id DESC
+        LIMIT ${limit})
+    ) AS activity
+    WHERE kind <> 'payout' OR reme::numeric > 0
+    ORDER BY at DESC, id DESC
+    LIMIT ${limit}`.execute(db);
+  return rows.rows.map((r) => ({
+    id: r.id,
+    kind: r.kind,
+    at: iso(r.at)!,
+    caps: r.caps === null ? null : Number(r.caps),
+    reme: r.reme,
+    level: r.level === null ? null : Number(r.level),
+    friend: r.friend,
+    description: r.description,
+    round: r.round === null ? null : Number(r.round),
+    held: r.held,
+    releaseAt: iso(r.release_at),
+  }));
+}
