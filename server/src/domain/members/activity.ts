@@ -45,18 +45,19 @@ export async function memberActivity(
         ORDER BY l.created_at DESC, l.id DESC
         LIMIT ${limit})
       UNION ALL
-      -- Each published round that raised the member's cumulative amount, by what it added.
-      (SELECT 'round-' || e.round_index, 'payout', r.published_at,
-              NULL, (e.cumulative_amount - coalesce(
-                (SELECT p.cumulative_amount FROM distribution_entries p
-                  JOIN distribution_rounds pr ON pr.round_index = p.round_index AND pr.status = 'published'
-                  WHERE p.user_id = e.user_id AND p.round_index < e.round_index
-                  ORDER BY p.round_index DESC LIMIT 1), 0))::text,
-              NULL, NULL, NULL, e.round_index, false, NULL
-         FROM distribution_entries e
-         JOIN distribution_rounds r ON r.round_index = e.round_index AND r.status = 'published'
-        WHERE e.user_id = ${userId}
-        ORDER BY e.round_index DESC
+      -- Each published round that raised the member's cumulative amount, by what it added. Rounds
+      -- are few: each is joined to the member's entry by the entries' key (round, member), so this
+      -- never scans a round's million entries.
+      (SELECT 'round-' || round_index, 'payout', published_at, NULL, added::text, NULL, NULL, NULL,
+              round_index, false, NULL
+         FROM (SELECT r.round_index, r.published_at,
+                      e.cumulative_amount
+                        - lag(e.cumulative_amount, 1, 0::numeric) OVER (ORDER BY r.round_index) AS added
+                 FROM distribution_rounds r
+                 JOIN distribution_entries e
+                   ON e.round_index = r.round_index AND e.user_id = ${userId}
+                WHERE r.status = 'published') AS rounds
+        ORDER BY round_index DESC
         LIMIT ${limit})
       UNION ALL
       (SELECT 'claim-' || c.id, 'claimed', c.updated_at, NULL, c.amount::text, NULL, NULL, NULL,
