@@ -15,6 +15,7 @@ import {
   signIn,
   type MemberKeys,
 } from './helpers/members';
+import { LOCK_KEYS } from '../src/infra/db/lock-keys';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 
 let t: TestApp;
@@ -69,6 +70,24 @@ async function consoleRoutes() {
     );
 }
 
+/** The phases a round's progress stream sends until it closes. */
+async function progressPhases(): Promise<string[]> {
+  const stream = await t.app.inject({
+    method: 'GET',
+    url: '/api/console/rounds/progress',
+    headers: { cookie: consoleCookie },
+  });
+  return [...stream.body.matchAll(/data: (\{.*\})/g)].map((m) => JSON.parse(m[1]!).phase);
+}
+
+interface AuditRow {
+  action: string;
+  actor: string;
+  operatorEmail: string | null;
+  target: string | null;
+  detail: Record<string, unknown>;
+}
+
 async function askEvery(cookie: string | undefined) {
   const answers: Array<[string, number, string]> = [];
   for (const r of await consoleRoutes()) {
@@ -97,6 +116,8 @@ describe('who may open the console', () => {
   });
 
   it('a stranger gets 401 and a member 403 not_operator on every console route', async () => {
+    const routes = (await consoleRoutes()).map((r) => `${r.method} ${r.url}`);
+    expect(routes).toContain('POST /api/console/rounds/publish');
     for (const [route, status, code] of await askEvery(undefined))
       expect([route, status, code]).toEqual([route, 401, 'unauthorized']);
     for (const [route, status, code] of await askEvery(memberCookie))
@@ -274,22 +295,37 @@ describe('distribution rounds', () => {
       400,
     );
 
-    const started = await post('/api/console/rounds/publish', {}, { cookie: consoleCookie });
-    expect(started.statusCode, started.body).toBe(202);
-    expect(
-      (await post('/api/console/rounds/publish', {}, { cookie: consoleCookie })).statusCode,
-    ).toBe(409);
+    // Two presses at once (a double click, two tabs): one publish starts, the other is refused.
+    const presses = await Promise.all([
+      post('/api/console/rounds/publish', {}, { cookie: consoleCookie }),
+      post('/api/console/rounds/publish', {}, { cookie: consoleCookie }),
+    ]);
+    expect(presses.map((p) => p.statusCode).sort()).toEqual([202, 409]);
+    expect(presses.find((p) => p.statusCode === 409)!.json().code).toBe('conflict');
     // The progress stream: its events end with the round published, then the stream closes.
-    const stream = await t.app.inject({
-      method: 'GET',
-      url: '/api/console/rounds/progress',
-      headers: { cookie: consoleCookie },
-    });
-    const phases = [...stream.body.matchAll(/data: (\{.*\})/g)].map((m) => JSON.parse(m[1]!).phase);
+    const phases = await progressPhases();
     expect(phases.at(-1)).toBe('published');
     const history = (await get('/api/console/rounds', consoleCookie)).json().rounds;
-    expect(history[0]).toMatchObject({ index: 1, status: 'published' });
+    expect(history).toHaveLength(1);
+    expect(history[0]).toMatchObject({ index: 1, status: 'published', total: run.total });
     expect(history[0].txHash).toMatch(/^0x[0-9a-f]{64}$/);
+    // The audit log names the operator, the round, its total REME and its transaction.
+    const entries = (await get('/api/console/audit', consoleCookie)).json().entries as AuditRow[];
+    const published = entries.filter((e) => e.action === 'round.publish');
+    expect(published).toEqual([
+      expect.objectContaining({
+        actor: 'console',
+        operatorEmail: operator.email,
+        target: '1',
+        detail: expect.objectContaining({
+          index: 1,
+          total: run.total,
+          txHash: history[0].txHash,
+          outcome: 'published',
+        }),
+      }),
+    ]);
+    expect(entries.filter((e) => e.action === 'round.publish-start')).toHaveLength(1);
     const page = (await get(`/api/console/members/${memberId}`, consoleCookie)).json();
     expect(page.rounds).toEqual([expect.objectContaining({ round: 1, status: 'published' })]);
     // Nothing changed since: the next dry run has no changes.
@@ -298,6 +334,28 @@ describe('distribution rounds', () => {
       changed: 0,
     });
   }, 120_000);
+});
+
+describe('a publish another process runs', () => {
+  it('refuses the console’s publish while the publish lock is held, and logs the refusal', async () => {
+    const lock = t.services.database.leaderLock(LOCK_KEYS.publishRound);
+    expect(await lock.tryAcquire()).toBe(true);
+    try {
+      const started = await post('/api/console/rounds/publish', {}, { cookie: consoleCookie });
+      expect(started.statusCode, started.body).toBe(202);
+      expect((await progressPhases()).at(-1)).toBe('failed');
+    } finally {
+      await lock.release();
+    }
+    const entries = (await get('/api/console/audit', consoleCookie)).json().entries as AuditRow[];
+    expect(entries[0]).toMatchObject({
+      action: 'round.publish-failed',
+      operatorEmail: operator.email,
+      detail: { error: 'A distribution round is being published right now.' },
+    });
+    const history = (await get('/api/console/rounds', consoleCookie)).json().rounds;
+    expect(history.map((r: { index: number }) => r.index)).toEqual([1]);
+  }, 60_000);
 });
 
 describe('the audit log', () => {

@@ -188,37 +188,65 @@ export const roundRoutes =
         },
       },
       async (request, reply) => {
+        // Checked and set with no await between: a second press in this process is refused here,
+        // one in another process (or the CLI) by the publish lock inside publishOnce.
         if (running)
           throw new AppError(409, 'conflict', 'A distribution round is being published right now.');
         running = true;
         progress = { phase: 'preparing', index: null, txHash: null, error: null };
-        await recordAudit(db, request, request.operator!, 'round.publish', null);
-        void publishOnce(services, async (step) => {
-          const open = await openRound(db);
-          progress = {
-            phase: step === 'broadcast' ? 'sent' : step,
-            index: open?.round_index ?? progress.index,
-            txHash: open?.tx_hash ?? null,
-            error: null,
-          };
-        })
-          .then((result) => {
+        const who = request.operator!;
+        /** The outcome in the audit log; the publish goes on if the log cannot be written now. */
+        const audit = (action: string, target: string | null, detail: Record<string, unknown>) =>
+          recordAudit(db, request, who, action, target, detail).catch((error: unknown) =>
+            request.log.error({ err: error, action }, 'audit entry not written'),
+          );
+        try {
+          await recordAudit(db, request, who, 'round.publish-start', null);
+        } catch (error) {
+          running = false;
+          progress = { phase: 'idle', index: null, txHash: null, error: null };
+          throw error;
+        }
+        void (async () => {
+          try {
+            const result = await publishOnce(services, async (step) => {
+              const open = await openRound(db);
+              progress = {
+                phase: step === 'broadcast' ? 'sent' : step,
+                index: open?.round_index ?? progress.index,
+                txHash: open?.tx_hash ?? null,
+                error: null,
+              };
+            });
+            request.log.info(
+              { ...result, operatorId: who.operatorId },
+              'distribution round (console)',
+            );
+            // As the CLI's publish is logged: the round, its total REME and its transaction.
+            await audit('round.publish', String(result.index), { ...result });
             progress = {
               phase: 'published',
               index: result.index,
               txHash: result.txHash,
               error: null,
             };
-            request.log.info(result, 'distribution round (console)');
-          })
-          .catch((error: unknown) => {
-            progress = { ...progress, phase: 'failed', error: (error as Error).message };
-            request.log.warn({ err: error }, 'distribution round failed (console)');
-          })
-          .finally(() => {
+          } catch (error) {
+            const message = (error as Error).message;
+            progress = { ...progress, phase: 'failed', error: message };
+            request.log.warn(
+              { err: error, index: progress.index, operatorId: who.operatorId },
+              'distribution round failed (console)',
+            );
+            await audit(
+              'round.publish-failed',
+              progress.index === null ? null : String(progress.index),
+              { error: message },
+            );
+          } finally {
             running = false;
             dryRun.invalidate();
-          });
+          }
+        })();
         return reply.status(202).send({ started: true as const });
       },
     );
