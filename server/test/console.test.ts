@@ -117,7 +117,12 @@ describe('who may open the console', () => {
 
   it('a stranger gets 401 and a member 403 not_operator on every console route', async () => {
     const routes = (await consoleRoutes()).map((r) => `${r.method} ${r.url}`);
-    expect(routes).toContain('POST /api/console/rounds/publish');
+    expect(routes).toEqual(
+      expect.arrayContaining([
+        'POST /api/console/rounds/publish',
+        'POST /api/console/rounds/dry-run/refresh',
+      ]),
+    );
     for (const [route, status, code] of await askEvery(undefined))
       expect([route, status, code]).toEqual([route, 401, 'unauthorized']);
     for (const [route, status, code] of await askEvery(memberCookie))
@@ -356,6 +361,24 @@ describe('a publish another process runs', () => {
     const history = (await get('/api/console/rounds', consoleCookie)).json().rounds;
     expect(history.map((r: { index: number }) => r.index)).toEqual([1]);
   }, 60_000);
+});
+
+describe('the dry run’s Refresh', () => {
+  it('works the dry run out again at once, and the pages then serve the new one', async () => {
+    const before = (await get('/api/console/rounds/dry-run', consoleCookie)).json().computedAt;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const refreshed = await post(
+      '/api/console/rounds/dry-run/refresh',
+      {},
+      { cookie: consoleCookie },
+    );
+    expect(refreshed.statusCode, refreshed.body).toBe(200);
+    const { computedAt } = refreshed.json();
+    expect(Date.parse(computedAt)).toBeGreaterThan(Date.parse(before));
+    expect((await get('/api/console/rounds/dry-run', consoleCookie)).json().computedAt).toBe(
+      computedAt,
+    );
+  });
 });
 
 describe('the audit log', () => {

@@ -35,6 +35,9 @@ export const dryRunResponse = z.object({
 });
 export type DryRun = z.infer<typeof dryRunResponse>;
 
+/** POST /api/console/rounds/dry-run/refresh: the dry run worked out again, at this moment. */
+export const dryRunRefreshResponse = z.object({ computedAt: z.string() });
+
 export const ROUND_PHASES = [
   'idle',
   'preparing',
