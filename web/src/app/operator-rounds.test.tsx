@@ -1,5 +1,6 @@
-// The console's rounds screen: the dry run's figures and rows, publishing after a
-// second question, its steps from the server's event stream, and the rounds so far.
+// The console's rounds screen: the dry run's figures and rows (with when it was worked out and a
+// Refresh), publishing after a second question that names the amount (one publish however often
+// it is pressed), its steps from the server's event stream, and the rounds so far.
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { appTestHooks, eventSources, renderAt, requests, serveMember } from '../test-fixtures';
@@ -52,12 +53,22 @@ describe('distribution rounds in the console', () => {
     expect(await screen.findByText('No round published yet.')).toBeTruthy();
 
     fireEvent.click(screen.getByRole('button', { name: 'Publish round 1' }));
-    expect(screen.getByRole('group', { name: 'Publish the round?' }).textContent).toMatch(
-      /cannot be taken back/,
+    // The question names the round, its total REME and how many members it pays.
+    const ask = await screen.findByRole('alertdialog', {
+      name: 'Publish round 1: 400.0000 REME in total to 2 members?',
+    });
+    expect(ask.textContent).toMatch(
+      /2 members gain REME they can claim, as worked out at [^.]+\. A published round cannot be taken back\./,
     );
     expect(requests.filter((r) => r.startsWith('POST'))).toEqual([]);
-    fireEvent.click(screen.getByRole('button', { name: 'Publish now' }));
+    // A double press sends one publish, and the button is busy at once.
+    const now = screen.getByRole('button', { name: 'Publish now' });
+    fireEvent.click(now);
+    fireEvent.click(now);
+    expect((now as HTMLButtonElement).disabled).toBe(true);
     await waitFor(() => expect(requests).toContain('POST /api/console/rounds/publish'));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(requests.filter((r) => r === 'POST /api/console/rounds/publish')).toHaveLength(1);
     await waitFor(() => expect(eventSources.length).toBeGreaterThan(0));
     const stream = eventSources.at(-1)!;
     const send = (phase: string) =>
@@ -74,6 +85,94 @@ describe('distribution rounds in the console', () => {
     expect(await screen.findByText('Round 1 is published on the chain.')).toBeTruthy();
     expect(await screen.findByRole('link', { name: 'tree.json' })).toBeTruthy();
     expect(await screen.findByText('Nobody gains anything in this round.')).toBeTruthy();
+  });
+
+  it('says when the dry run was worked out, and Refresh has it worked out again', async () => {
+    // Today: the time alone ("14:02"); another day's dry run would show its date too.
+    const at = (minute: number) => new Date(new Date().setHours(14, minute, 0, 0)).toISOString();
+    const first = at(2);
+    const second = at(7);
+    let computedAt = first;
+    serveMember(undefined, {
+      '/api/console/me': () => operator,
+      '/api/console/rounds/dry-run?filter=changed&offset=0': () => ({
+        ...dryRun(false),
+        computedAt,
+      }),
+      '/api/console/rounds': () => ({ rounds: [] }),
+      '/api/console/rounds/dry-run/refresh': () => {
+        computedAt = second;
+        return { computedAt };
+      },
+    });
+    renderAt('/operator/rounds');
+    expect(
+      await screen.findByText((_, el) => el?.textContent === 'Worked out at 14:02'),
+    ).toBeTruthy();
+    const dryRuns = () =>
+      requests.filter((r) => r.startsWith('GET /api/console/rounds/dry-run')).length;
+    const before = dryRuns();
+    fireEvent.click(screen.getByRole('button', { name: 'Refresh' }));
+    await waitFor(() => expect(requests).toContain('POST /api/console/rounds/dry-run/refresh'));
+    await waitFor(() => expect(dryRuns()).toBeGreaterThan(before));
+    expect(
+      await screen.findByText((_, el) => el?.textContent === 'Worked out at 14:07'),
+    ).toBeTruthy();
+  });
+
+  it('names the stored figures of a round started earlier before finishing it', async () => {
+    serveMember(undefined, {
+      '/api/console/me': () => operator,
+      '/api/console/rounds/dry-run?filter=changed&offset=0': () => ({
+        ...dryRun(false),
+        openRound: 1,
+      }),
+      '/api/console/rounds': () => ({
+        rounds: [
+          {
+            ...round,
+            status: 'prepared',
+            total: `1200${E18}`,
+            members: 37,
+            txHash: null,
+            publishedAt: null,
+          },
+        ],
+      }),
+    });
+    renderAt('/operator/rounds');
+    fireEvent.click(await screen.findByRole('button', { name: 'Finish round 1' }));
+    expect(
+      await screen.findByRole('alertdialog', {
+        name: 'Finish round 1: 1200.0000 REME in total to 37 members?',
+      }),
+    ).toBeTruthy();
+  });
+
+  it('shows a console publish in the audit log with its round, total REME and transaction', async () => {
+    serveMember(undefined, {
+      '/api/console/me': () => operator,
+      '/api/console/audit': () => ({
+        entries: [
+          {
+            id: 7,
+            at: '2026-11-02T10:01:00.000Z',
+            actor: 'console',
+            operatorEmail: operator.email,
+            action: 'round.publish',
+            target: '1',
+            detail: { index: 1, total: `1200${E18}`, txHash: round.txHash, outcome: 'published' },
+            ip: '127.0.0.1',
+            idempotencyKey: null,
+          },
+        ],
+        nextBefore: null,
+      }),
+    });
+    renderAt('/operator/audit');
+    const row = (await screen.findByText('round.publish')).closest('tr')!;
+    expect(row.textContent).toContain(operator.email);
+    expect(row.textContent).toContain(`index: 1, total: 1200.0000 REME, txHash: ${round.txHash}`);
   });
 
   it('says why publishing stopped', async () => {

@@ -2,6 +2,7 @@
 import { careActionResponse, okResponse } from '@crw/core';
 import {
   DRY_RUN_PAGE,
+  dryRunRefreshResponse,
   dryRunResponse,
   publishStartedResponse,
   roundHistoryResponse,
@@ -112,6 +113,13 @@ export const roundHistoryQuery = queryOptions({
   queryKey: ['console', 'rounds'],
   queryFn: () => apiFetch('/api/console/rounds', roundHistoryResponse),
 });
+
+/** Has the server work the dry run out again now (it keeps one for 30 s otherwise). */
+export const refreshDryRun = () =>
+  apiFetch('/api/console/rounds/dry-run/refresh', dryRunRefreshResponse, {
+    method: 'POST',
+    body: {},
+  });
 
 export const publishRound = () =>
   apiFetch('/api/console/rounds/publish', publishStartedResponse, { method: 'POST', body: {} });

@@ -1,4 +1,5 @@
 // The audit log: every operator action, newest first, and the whole log as CSV.
+import { formatAmount } from '@crw/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
 import { Link } from 'react-router';
@@ -17,9 +18,18 @@ const when = (iso: string) =>
 /** Actions whose target is a member's id (their page is a link away). */
 const MEMBER_ACTION = /^(member|care-action|operator)\./;
 
-const detailText = (detail: Record<string, unknown>) =>
+/** A round's total in base units, written as the rounds screen writes REME. */
+const roundTotal = (action: string, key: string, value: unknown) =>
+  action.startsWith('round.') && key === 'total' && typeof value === 'string' && /^\d+$/.test(value)
+    ? `${formatAmount(value)} REME`
+    : null;
+
+const detailText = (action: string, detail: Record<string, unknown>) =>
   Object.entries(detail)
-    .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .map(
+      ([k, v]) =>
+        `${k}: ${roundTotal(action, k, v) ?? (typeof v === 'string' ? v : JSON.stringify(v))}`,
+    )
     .join(', ');
 
 export function AuditScreen() {
@@ -74,7 +84,7 @@ export function AuditScreen() {
                 </td>
                 <td data-label="Details">
                   <span>
-                    {detailText(e.detail) || '—'}
+                    {detailText(e.action, e.detail) || '—'}
                     {e.idempotencyKey ? (
                       <span className={styles.sub}>key {e.idempotencyKey}</span>
                     ) : null}

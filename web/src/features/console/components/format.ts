@@ -6,3 +6,11 @@ export const when = (iso: string) => moment.format(new Date(iso));
 
 /** A count with thousands separators: "12,345". */
 export const number = (n: number) => n.toLocaleString('en-GB');
+
+const clockTime = new Intl.DateTimeFormat('en-GB', { timeStyle: 'short' });
+
+/** The time of a moment today ("14:02"), or its date and time on another day (as `when`). */
+export const clock = (iso: string) => {
+  const at = new Date(iso);
+  return at.toDateString() === new Date().toDateString() ? clockTime.format(at) : moment.format(at);
+};

@@ -2,6 +2,7 @@
 // virtualized table that fetches 200 rows at a time as it scrolls), publishing it with live
 // progress from the server's event stream, and the rounds so far with their trees.
 import { formatAmount } from '@crw/core';
+import * as Dialog from '@radix-ui/react-dialog';
 import {
   DRY_RUN_PAGE,
   roundProgress,
@@ -16,6 +17,7 @@ import { Link } from 'react-router';
 import { Button } from '../../../ui/button';
 import card from '../../../ui/card.module.css';
 import { CardSection } from '../../../ui/card-section';
+import dialog from '../../../ui/dialog.module.css';
 import { FormMessage } from '../../../ui/form-message';
 import { MiddleTruncate } from '../../../ui/middle-truncate';
 import { TextField } from '../../../ui/text-field';
@@ -23,10 +25,11 @@ import { notify } from '../../../ui/toaster';
 import {
   dryRunPageQuery,
   publishRound,
+  refreshDryRun,
   roundHistoryQuery,
   type DryRunFilter,
 } from '../api/console';
-import { when } from './format';
+import { clock, number, when } from './format';
 import styles from './console.module.css';
 import { LabelledSelect } from './labelled-select';
 import rounds from './rounds.module.css';
@@ -168,19 +171,34 @@ function useProgress(following: boolean, stop: () => void) {
   return progress;
 }
 
-function Publish({
-  index,
-  changed,
-  openRound,
-}: {
+/** What a publish would put on the chain, as the confirmation names it. */
+interface Figures {
   index: number;
+  total: string;
+  members: number;
   changed: number;
-  openRound: number | null;
-}) {
+  computedAt: string;
+}
+
+const members = (n: number) => `${number(n)} member${n === 1 ? '' : 's'}`;
+
+/** "Publish round 4: 1200.0000 REME in total to 37 members?" */
+const question = (
+  verb: 'Publish' | 'Finish',
+  r: { index: number; total: string; members: number },
+) => `${verb} round ${r.index}: ${formatAmount(r.total)} REME in total to ${members(r.members)}?`;
+
+function Publish({ figures, openRound }: { figures: Figures; openRound: number | null }) {
   const [asking, setAsking] = useState(false);
   const [following, setFollowing] = useState(false);
   const stop = useCallback(() => setFollowing(false), []);
   const progress = useProgress(following, stop);
+  // A round started earlier is published as it was stored: its figures are in the history.
+  const history = useQuery(roundHistoryQuery);
+  const stored = history.data?.rounds.find((r) => r.index === openRound);
+  // Set in the press itself: a second press before React draws the busy button sends nothing.
+  const pressed = useRef(false);
+  const [sending, setSending] = useState(false);
   const publish = useMutation({
     mutationFn: publishRound,
     onSuccess: () => {
@@ -188,8 +206,20 @@ function Publish({
       setFollowing(true);
     },
     onError: (error) => notify.error(error.message),
+    onSettled: () => {
+      pressed.current = false;
+      setSending(false);
+    },
   });
+  const press = () => {
+    if (pressed.current) return;
+    pressed.current = true;
+    setSending(true);
+    publish.mutate();
+  };
+  const busy = sending || publish.isPending;
   const phase = progress?.phase;
+  const { index, changed } = figures;
   return (
     <div>
       {openRound !== null ? (
@@ -197,34 +227,45 @@ function Publish({
           Round {openRound} was started earlier and not finished: publishing finishes it first.
         </p>
       ) : null}
-      {asking ? (
-        <div className={rounds.confirm} role="group" aria-label="Publish the round?">
-          <p>
-            Publish round {index} to the chain? {changed.toLocaleString('en-GB')} member
-            {changed === 1 ? '' : 's'} gain REME they can claim. A published round cannot be taken
-            back.
-          </p>
-          <div className={card.row}>
-            <Button
-              className={card.small}
-              busy={publish.isPending}
-              onClick={() => publish.mutate()}
-            >
-              Publish now
-            </Button>
-            <Button variant="secondary" className={card.small} onClick={() => setAsking(false)}>
-              Cancel
-            </Button>
-          </div>
-        </div>
-      ) : (
-        <Button
-          disabled={following || (changed === 0 && openRound === null)}
-          onClick={() => setAsking(true)}
-        >
-          {openRound !== null ? `Finish round ${openRound}` : `Publish round ${index}`}
-        </Button>
-      )}
+      <Button
+        disabled={following || busy || (changed === 0 && openRound === null)}
+        onClick={() => setAsking(true)}
+      >
+        {openRound !== null ? `Finish round ${openRound}` : `Publish round ${index}`}
+      </Button>
+      <Dialog.Root
+        open={asking}
+        onOpenChange={(next) => (!next && !busy ? setAsking(false) : undefined)}
+      >
+        <Dialog.Portal>
+          <Dialog.Overlay className={dialog.overlay} />
+          <Dialog.Content className={dialog.dialog} role="alertdialog">
+            <Dialog.Title className={rounds.dialogTitle}>
+              {openRound === null
+                ? question('Publish', figures)
+                : stored
+                  ? question('Finish', stored)
+                  : `Finish round ${openRound}?`}
+            </Dialog.Title>
+            <Dialog.Description>
+              {openRound !== null
+                ? 'It is published as it was stored when it was started.'
+                : `${members(changed)} gain REME they can claim, as worked out at ${clock(figures.computedAt)}.`}{' '}
+              A published round cannot be taken back.
+            </Dialog.Description>
+            <div className={`${card.row} ${rounds.actions}`}>
+              <Button className={card.small} busy={busy} onClick={press}>
+                Publish now
+              </Button>
+              <Dialog.Close asChild>
+                <Button variant="secondary" className={card.small} disabled={busy}>
+                  Cancel
+                </Button>
+              </Dialog.Close>
+            </div>
+          </Dialog.Content>
+        </Dialog.Portal>
+      </Dialog.Root>
       {progress && phase !== 'idle' ? (
         <ol className={rounds.steps} aria-label="Publishing progress" aria-live="polite">
           {STEPS.map((step) => {
@@ -251,6 +292,33 @@ function Publish({
         </ol>
       ) : null}
       {phase === 'failed' ? <FormMessage error={`Publishing stopped: ${progress?.error}`} /> : null}
+    </div>
+  );
+}
+
+/** When the dry run was worked out, and a Refresh that has the server work it out again now. */
+function WorkedOut({ computedAt }: { computedAt: string }) {
+  const client = useQueryClient();
+  const refresh = useMutation({
+    mutationFn: async () => {
+      await refreshDryRun();
+      await client.invalidateQueries({ queryKey: ['console', 'dry-run'] });
+    },
+    onError: (error) => notify.error(error.message),
+  });
+  return (
+    <div className={`${card.row} ${rounds.worked}`}>
+      <p className={card.muted}>
+        Worked out at <time dateTime={computedAt}>{clock(computedAt)}</time>
+      </p>
+      <Button
+        variant="secondary"
+        className={card.small}
+        busy={refresh.isPending}
+        onClick={() => refresh.mutate()}
+      >
+        Refresh
+      </Button>
     </div>
   );
 }
@@ -283,7 +351,8 @@ export function RoundsScreen() {
               <dt>New members</dt>
               <dd>{s.newMembers.toLocaleString('en-GB')}</dd>
             </dl>
-            <Publish index={s.index} changed={s.changed} openRound={s.openRound} />
+            <WorkedOut computedAt={s.computedAt} />
+            <Publish figures={s} openRound={s.openRound} />
           </>
         ) : (
           <p className={card.muted}>
