@@ -107,9 +107,17 @@ test('an operator turns on two-factor, finds a member, credits a care action, an
   await page.getByLabel('Wallet starts with').fill(memberAddress.slice(0, 12));
   const dryRun = page.getByRole('table', { name: 'Who gains in the next round' });
   await expect(dryRun.getByRole('row').filter({ hasText: memberAddress.slice(-8) })).toHaveCount(1);
+  await expect(page.getByText(/^Worked out at \d\d:\d\d$/)).toBeVisible();
+  await page.getByRole('button', { name: 'Refresh' }).click();
+  await expect(page.getByRole('button', { name: 'Refresh' })).toBeEnabled();
   await capture(page, 'operator-rounds');
   await page.getByRole('button', { name: /^(Publish|Finish) round \d+$/ }).click();
-  await page.getByRole('button', { name: 'Publish now' }).click();
+  // The question names the amount and whom it pays; a double press publishes once.
+  const ask = page.getByRole('alertdialog', {
+    name: /^(Publish|Finish) round \d+: [\d.]+ REME in total to [\d,]+ members?\?$/,
+  });
+  await expect(ask).toBeVisible();
+  await ask.getByRole('button', { name: 'Publish now' }).dblclick();
   await expect(page.getByRole('list', { name: 'Publishing progress' })).toBeVisible();
   await expect(page.getByText(/Round \d+ is published on the chain\./)).toBeVisible({
     timeout: 60_000,
@@ -168,9 +176,18 @@ test('an operator turns on two-factor, finds a member, credits a care action, an
     operatorEmail,
   );
   await expect(log.getByRole('row').filter({ hasText: 'operator.grant' })).toContainText('API key');
-  await expect(log.getByRole('row').filter({ hasText: 'round.publish' }).first()).toContainText(
-    operatorEmail,
-  );
+  // The console's publish, by this operator, names its round, total REME and transaction; the
+  // double press above started one publish.
+  const byOperator = (action: string) =>
+    log
+      .getByRole('row')
+      .filter({ has: page.getByRole('cell', { name: action, exact: true }) })
+      .filter({ hasText: operatorEmail });
+  await expect(byOperator('round.publish-start')).toHaveCount(1);
+  const publishRow = byOperator('round.publish');
+  await expect(publishRow).toHaveCount(1);
+  for (const part of [/index: \d+/, /total: [\d.]+ REME/, /txHash: 0x[0-9a-f]{64}/])
+    await expect(publishRow).toContainText(part);
   await expect(log.getByRole('row').filter({ hasText: 'faucet.fund' }).first()).toContainText(
     'API key',
   );
