@@ -65,6 +65,9 @@ export default defineConfig({
     permissions: ['clipboard-read', 'clipboard-write'],
     acceptDownloads: true,
     screenshot: 'only-on-failure',
+    // The app follows the system's light or dark setting; the journeys run on a dark system (the
+    // app's default look), and the screenshot journeys draw every theme, light among them.
+    colorScheme: 'dark',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [

@@ -47,8 +47,12 @@ export const TOAST_MAX_VISIBLE = 5;
 export const ADDRESS_DISPLAY = { head: 6, tail: 4 } as const;
 export const RCB_ADDRESS_DISPLAY_CHARS = 20;
 
-export const THEMES = ['aurora', 'crimson'] as const;
+/** The themes a screen is drawn in: two dark ones and a light one. */
+export const THEMES = ['aurora', 'crimson', 'light'] as const;
 export type Theme = (typeof THEMES)[number];
+/** What a member chooses: a theme, or the system's setting (light or dark, then Aurora). */
+export const APPEARANCES = ['system', ...THEMES] as const;
+export type Appearance = (typeof APPEARANCES)[number];
 export const LAYOUTS = ['modern', 'compact'] as const;
 export type Layout = (typeof LAYOUTS)[number];
 

@@ -52,7 +52,7 @@ function startCommunityApp(): Promise<Server> {
   );
 }
 
-test('the dashboard by keyboard: theme, copy, the Convert dialog, focus always visible', async ({
+test('the dashboard by keyboard: the appearance on the account page, copy, the Convert dialog, focus always visible', async ({
   page,
 }) => {
   test.setTimeout(120_000);
@@ -82,13 +82,30 @@ test('the dashboard by keyboard: theme, copy, the Convert dialog, focus always v
     throw new Error(`"${name}" never got focus`);
   }
 
+  // The appearance is chosen on the account page (no theme toggle in the dashboard's header); the
+  // system here is dark, so Match system draws Aurora until the member picks another.
+  await expect(page.getByRole('group', { name: 'Theme' })).toHaveCount(0);
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'aurora');
+  await tabTo('Account');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/account$/);
   await tabTo('Crimson');
   await page.keyboard.press('Enter');
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'crimson');
-  await page.reload();
+  await page.goto('/dashboard');
   await expect(page.getByRole('heading', { name: 'Hello, Ada Lovelace' })).toBeVisible();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'crimson');
   expect(await page.evaluate(() => localStorage.getItem('rcb-background'))).toBe('crimson');
+  // Match system follows the system's setting as it changes.
+  await page.goto('/account');
+  await page.getByRole('button', { name: 'Match system' }).click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'aurora');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'aurora');
+  await page.goto('/dashboard');
+  await expect(page.getByRole('heading', { name: 'Hello, Ada Lovelace' })).toBeVisible();
 
   await tabTo('Copy Your wallet');
   await page.keyboard.press('Enter');

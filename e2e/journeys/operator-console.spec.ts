@@ -129,7 +129,7 @@ test('an operator turns on two-factor, finds a member, credits a care action, an
   // The member claims in their browser (with ETH for the fee); the operator sees the claim.
   await ops('fund', memberAddress, '0.05');
   await memberPage.goto('/dashboard');
-  await memberPage.getByRole('button', { name: 'Claim 200.0000 REME' }).click();
+  await memberPage.getByRole('button', { name: 'Claim 200.00 REME' }).click();
   await expect(memberPage.getByTestId('fee-check')).toHaveText('Your ETH covers the fee.', {
     timeout: 30_000,
   });

@@ -4,10 +4,11 @@ import { BrowserRouter } from 'react-router';
 import { createQueryClient, Providers } from './app/providers';
 import { AppRoutes } from './app/routes';
 import { trackKeyboardFocus } from './lib/keyboard-focus';
-import { applyTheme } from './lib/theme';
+import { applyTheme, followSystemTheme } from './lib/theme';
 import './ui/theme.css';
 
 applyTheme();
+followSystemTheme();
 trackKeyboardFocus();
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

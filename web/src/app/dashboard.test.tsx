@@ -395,22 +395,31 @@ describe('the dashboard’s numbers and crypto details for a newcomer', () => {
   });
 });
 
-describe('themes and layouts', () => {
-  it('apply to the whole document and persist in rcb-background and rcb-layout', async () => {
-    serveMember();
-    renderAt('/rcb');
-    await screen.findByRole('heading', { name: 'Hi Ada Lovelace, grow your community' });
-    fireEvent.click(screen.getByRole('button', { name: 'Compact' }));
-    fireEvent.click(screen.getByRole('button', { name: 'Crimson' }));
+describe('the appearance, chosen on the account page', () => {
+  it('applies to the whole document, persists in rcb-background and rcb-layout, and is in no header', async () => {
+    serveMember(undefined, {
+      '/api/account/security': () => ({ twoFactorEnabled: false, sessions: [] }),
+    });
+    renderAt('/account');
+    const section = within(await screen.findByRole('region', { name: 'Appearance' }));
+    // Nothing chosen: the system's setting (light here).
+    expect(section.getByRole('button', { name: 'Match system' }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
+    fireEvent.click(section.getByRole('button', { name: 'Compact' }));
+    fireEvent.click(section.getByRole('button', { name: 'Crimson' }));
     expect(document.documentElement.dataset.layout).toBe('compact');
     expect(document.documentElement.dataset.theme).toBe('crimson');
     expect(localStorage.getItem('rcb-layout')).toBe('compact');
     expect(localStorage.getItem('rcb-background')).toBe('crimson');
-    fireEvent.click(screen.getByRole('link', { name: '← Back to dashboard' }));
+    fireEvent.click(section.getByRole('button', { name: 'Light' }));
+    expect(document.documentElement.dataset.theme).toBe('light');
+    fireEvent.click(screen.getByRole('link', { name: 'Back to your wallet' }));
     await screen.findByRole('heading', { name: 'Hello, Ada Lovelace' });
-    expect(screen.getByRole('button', { name: 'Crimson' }).getAttribute('aria-pressed')).toBe(
-      'true',
-    );
+    expect(screen.queryByRole('group', { name: 'Theme' })).toBeNull();
+    expect(document.documentElement.dataset.theme).toBe('light');
+    localStorage.removeItem('rcb-background');
+    localStorage.removeItem('rcb-layout');
   });
 });
 

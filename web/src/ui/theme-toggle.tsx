@@ -1,14 +1,36 @@
-import type { Theme } from '@crw/core';
-import { useTheme } from '../lib/theme';
+import type { Appearance, Layout } from '@crw/core';
+import { useAppearance, useLayout } from '../lib/theme';
 import { ToggleGroup } from './toggle-group';
 
-const THEME_OPTIONS: Array<[Theme, string]> = [
+const APPEARANCE_OPTIONS: Array<[Appearance, string]> = [
+  ['system', 'Match system'],
+  ['light', 'Light'],
   ['aurora', 'Aurora'],
   ['crimson', 'Crimson'],
 ];
 
-/** The Aurora/Crimson toggle; the choice applies app-wide and persists (rcb-background). */
+const LAYOUT_OPTIONS: Array<[Layout, string]> = [
+  ['modern', 'Comfortable'],
+  ['compact', 'Compact'],
+];
+
+/** The appearance choice; it applies app-wide and persists (rcb-background). */
 export function ThemeToggle() {
-  const { theme, setTheme } = useTheme();
-  return <ToggleGroup label="Theme" value={theme} onChange={setTheme} options={THEME_OPTIONS} />;
+  const { appearance, setAppearance } = useAppearance();
+  return (
+    <ToggleGroup
+      label="Theme"
+      value={appearance}
+      onChange={setAppearance}
+      options={APPEARANCE_OPTIONS}
+    />
+  );
+}
+
+/** The spacing choice; it applies app-wide and persists (rcb-layout). */
+export function DensityToggle() {
+  const { layout, setLayout } = useLayout();
+  return (
+    <ToggleGroup label="Density" value={layout} onChange={setLayout} options={LAYOUT_OPTIONS} />
+  );
 }

@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { meQuery } from '../../../lib/session';
 import card from '../../../ui/card.module.css';
 import { PageLoading } from '../../../ui/page-loading';
+import { AppearanceSection } from '../components/appearance-section';
 import { DeleteSection } from '../components/delete-section';
 import { ExportSection } from '../components/export-section';
 import { PasswordSection } from '../components/password-section';
@@ -34,6 +35,7 @@ export function Component() {
         <RecoveryPhraseSection me={me.data} />
         <TwoFactorSection me={me.data} />
         <SessionsSection />
+        <AppearanceSection />
         <ExportSection />
         <DeleteSection me={me.data} />
       </div>

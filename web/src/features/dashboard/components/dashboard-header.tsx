@@ -5,11 +5,10 @@ import { BrandMark } from '../../../ui/brand-mark';
 import { Button } from '../../../ui/button';
 import card from '../../../ui/card.module.css';
 import formStyles from '../../../ui/forms.module.css';
-import { ThemeToggle } from '../../../ui/theme-toggle';
 import hidden from '../../../ui/visually-hidden.module.css';
 import styles from './dashboard.module.css';
 
-/** The Aurora/Crimson theme toggle and Logout, and the way to the account settings. On a
+/** The brand, Logout and the way to the account settings (where the appearance is chosen). On a
  * phone, Account and Logout are their icons (their names stay for screen readers and the title). */
 export function DashboardHeader() {
   const logout = useLogout();
@@ -20,7 +19,6 @@ export function DashboardHeader() {
         REME Wallet
       </span>
       <div className={styles.headerActions}>
-        <ThemeToggle />
         <Link
           to="/account"
           title="Account"
