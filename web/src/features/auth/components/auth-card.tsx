@@ -1,9 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { publicConfigQuery } from '../../../lib/session';
+import { BrandMark } from '../../../ui/brand-mark';
 import styles from './auth.module.css';
 
-/** The card every account screen sits in, with the help, main-site and terms links. */
+/** The card every account screen sits in: the brand at its head, then the screen, then the help,
+ * main-site and terms links. */
 export function AuthCard({
   title,
   subtitle,
@@ -22,6 +24,10 @@ export function AuthCard({
   return (
     <main className={styles.page}>
       <section className={`${styles.card} ${wide ? styles.wide : ''}`} aria-labelledby="auth-title">
+        <p className={styles.brand}>
+          <BrandMark size={32} />
+          REME Wallet
+        </p>
         <h1 id="auth-title" className={styles.title}>
           {title}
         </h1>
