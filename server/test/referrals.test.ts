@@ -1,14 +1,16 @@
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REFERRAL_CAPS_BY_LEVEL, SIGNUP_CAPS, SIGNUP_REME } from '@crw/core';
+import { REFERRAL_CAPS_BY_LEVEL, shortAddress, SIGNUP_CAPS, SIGNUP_REME } from '@crw/core';
 import { setUpSchema } from '../src/setup-schema';
 import type { DB } from '../src/infra/db/schema';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import {
   cloneMemberKeys,
+  cookieOf,
   makeMemberKeys,
   ORIGIN,
   registerBody,
+  signIn,
   type MemberKeys,
 } from './helpers/members';
 import { testDbKind } from './helpers/test-database';
@@ -18,12 +20,15 @@ let db: Kysely<DB>;
 let base: MemberKeys;
 const E18 = 10n ** 18n;
 
-async function register(code?: string, keys?: MemberKeys) {
+async function register(code?: string, keys?: MemberKeys, extra: Record<string, unknown> = {}) {
   const member = keys ?? (await cloneMemberKeys(base));
   const res = await t.app.inject({
     method: 'POST',
     url: '/api/register',
-    payload: await registerBody(t.app, member, code === undefined ? {} : { referralCode: code }),
+    payload: await registerBody(t.app, member, {
+      ...(code === undefined ? {} : { referralCode: code }),
+      ...extra,
+    }),
   });
   return { res, member, id: res.statusCode === 201 ? (res.json().userId as string) : '' };
 }
@@ -355,6 +360,119 @@ describe('the member API over the SQL functions', () => {
       convertible: 0,
     });
     expect(me.referralLink).toBe(`${ORIGIN}/r/${await codeOf(a.id)}`);
+    expect((await t.app.inject({ method: 'GET', url: '/api/referrals/network' })).statusCode).toBe(
+      401,
+    );
+  });
+});
+
+describe('the network page names friends by what they chose to share, and nothing more', () => {
+  it('a friend of level 1 by the first word of their name (or their wallet shortened), deeper levels unnamed; never e-mails, usernames or last names; only the own network', async () => {
+    const a = await register();
+    await confirm(a.member.email);
+    const join = async (code: string, email: string, names: Record<string, unknown>) => {
+      const m = await register(code, await cloneMemberKeys(base, email), names);
+      expect(m.res.statusCode).toBe(201);
+      await confirm(m.member.email);
+      return m;
+    };
+    const codeA = await codeOf(a.id);
+    const long = 'Bartholomew'.repeat(5); // 55 characters, one word
+    const bob = await join(codeA, 'bobby.tables@example.test', {
+      firstName: '  Bob Jr ',
+      lastName: 'Builderson',
+      username: 'bobby-handle',
+    });
+    const anon = await join(codeA, 'quiet.one@example.test', {
+      firstName: undefined,
+      lastName: undefined,
+    });
+    const longName = await join(codeA, 'longname.person@example.test', {
+      firstName: long,
+      lastName: 'Smithereens',
+    });
+    const carol = await join(await codeOf(bob.id), 'carol.hidden@example.test', {
+      firstName: 'Carol',
+      lastName: 'Quartermaine',
+    });
+    const dave = await join(await codeOf(carol.id), 'dave.deep@example.test', {
+      firstName: 'Dave',
+      lastName: 'Deepwater',
+    });
+
+    const cookieA = cookieOf(
+      (await signIn(t.app, a.member.email, a.member.authSecret)).headers['set-cookie'],
+    );
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/referrals/network',
+      headers: { cookie: cookieA },
+    });
+    expect(res.statusCode).toBe(200);
+    const body = res.body;
+    const network = res.json() as {
+      data: {
+        hierarchy: Array<{
+          referred_id: string;
+          level: number;
+          name: string | null;
+          short_address: string | null;
+        }>;
+      };
+    };
+    const shown = (id: string) => {
+      const item = network.data.hierarchy.find((h) => h.referred_id === id)!;
+      return [item.level, item.name, item.short_address];
+    };
+    expect(shown(bob.id)).toEqual([1, 'Bob', null]);
+    expect(shown(anon.id)).toEqual([1, null, shortAddress(anon.member.address)]);
+    expect(shown(longName.id)).toEqual([1, long.slice(0, 40), null]);
+    expect(shown(carol.id)).toEqual([2, null, null]);
+    expect(shown(dave.id)).toEqual([3, null, null]);
+    expect(Object.keys(network.data.hierarchy[0]!).sort()).toEqual([
+      'created_at',
+      'level',
+      'name',
+      'parent_id',
+      'referred_id',
+      'short_address',
+    ]);
+    for (const m of [bob, anon, longName, carol, dave]) {
+      expect(body).not.toContain(m.member.email);
+      expect(body).not.toContain(m.member.email.split('@')[0]);
+      expect(body.toLowerCase()).not.toContain(m.member.address.toLowerCase());
+    }
+    for (const secret of [
+      'Builderson',
+      'bobby-handle',
+      'Jr',
+      'Smithereens',
+      'Carol',
+      'Quartermaine',
+      'Dave',
+      'Deepwater',
+    ])
+      expect(body).not.toContain(secret);
+
+    // Bob sees his own network (Carol at level 1, by name; Dave at level 2), never Alice's.
+    const cookieB = cookieOf(
+      (await signIn(t.app, bob.member.email, bob.member.authSecret)).headers['set-cookie'],
+    );
+    const own = (
+      await t.app.inject({
+        method: 'GET',
+        url: '/api/referrals/network',
+        headers: { cookie: cookieB },
+      })
+    ).json() as typeof network;
+    expect(own.data.hierarchy.map((h) => [h.referred_id, h.level, h.name])).toEqual([
+      [carol.id, 1, 'Carol'],
+      [dave.id, 2, null],
+    ]);
+    expect(JSON.stringify(own)).not.toContain(a.id);
+    expect(JSON.stringify(own)).not.toContain(anon.id);
+
+    // No session, no network.
     expect((await t.app.inject({ method: 'GET', url: '/api/referrals/network' })).statusCode).toBe(
       401,
     );

@@ -1,14 +1,23 @@
 import * as z from 'zod/mini';
 import { plainText } from './common';
 
-/** One member of the signed-in member's network (ids only: names are not shown to other members). */
+/** One member of the signed-in member's network: ids for the tree, and only what the member may
+ * know of them. A friend who joined through the member's own link (level 1) comes with the first
+ * word of the name they gave (at most 40 characters), or their wallet address shortened
+ * ("0x1234...abcd") when they gave none; deeper levels are never named (the member does not know
+ * them). Never an e-mail, a username or a last name. */
 export const hierarchyItem = z.object({
   referred_id: z.string(),
   /** Who brought this member in: the signed-in member (level 1) or a member of level 1 or 2. */
   parent_id: z.nullable(z.string()),
   level: z.int().check(z.minimum(1), z.maximum(3)),
   created_at: z.string(),
+  /** Level 1 only: the first word of the name the friend gave; null otherwise. */
+  name: z.nullable(z.string().check(z.maxLength(40))),
+  /** Level 1 only, when the friend gave no name: their wallet address shortened; null otherwise. */
+  short_address: z.nullable(z.string().check(z.maxLength(13))),
 });
+export type NetworkMember = z.infer<typeof hierarchyItem>;
 
 /** GET /api/referrals/network: the member's network stats. */
 export const networkStatsResponse = z.object({

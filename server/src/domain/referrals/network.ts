@@ -1,12 +1,15 @@
 // The referrals feature's reads and writes, through the referral SQL functions (described in
 // docs/product.md) so the screens and the functions can never disagree.
-import { PENDING_REFERRAL_EXPIRY_MS } from '@crw/core';
+import { PENDING_REFERRAL_EXPIRY_MS, shortAddress } from '@crw/core';
+import { getAddress } from 'ethers';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../infra/db/schema';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
 
-/** Network stats (get_referral_hierarchy_with_counts), each listed member with their referrer. */
+/** Network stats (get_referral_hierarchy_with_counts), each listed member with their referrer and
+ * only what the member may know of them: a friend of level 1 by the first word of the name they
+ * gave, or their wallet address shortened when they gave none; deeper levels unnamed. */
 export async function networkStats(db: Kysely<DB>, userId: string) {
   const result = await sql<{
     r: {
@@ -20,19 +23,38 @@ export async function networkStats(db: Kysely<DB>, userId: string) {
   }>`SELECT get_referral_hierarchy_with_counts(${userId}) AS r`.execute(db);
   const stats = result.rows[0]!.r;
   const ids = stats.data.hierarchy.map((h) => h.referred_id);
-  const parents = ids.length
-    ? await db.selectFrom('profiles').select(['id', 'referred_by']).where('id', 'in', ids).execute()
+  const rows = ids.length
+    ? await db
+        .selectFrom('profiles')
+        .leftJoin('user_wallets', 'user_wallets.user_id', 'profiles.id')
+        .select([
+          'profiles.id',
+          'profiles.referred_by',
+          'profiles.full_name',
+          'user_wallets.wallet_address',
+        ])
+        .where('profiles.id', 'in', ids)
+        .execute()
     : [];
-  const parentOf = new Map(parents.map((p) => [p.id, p.referred_by]));
+  const byId = new Map(rows.map((row) => [row.id, row]));
   return {
     success: stats.success,
     data: {
-      ...stats.data,
-      hierarchy: stats.data.hierarchy.map((h) => ({
-        ...h,
-        created_at: iso(h.created_at),
-        parent_id: parentOf.get(h.referred_id) ?? null,
-      })),
+      level_counts: stats.data.level_counts,
+      total_network_size: stats.data.total_network_size,
+      hierarchy: stats.data.hierarchy.map((h) => {
+        const row = byId.get(h.referred_id);
+        const name = h.level === 1 ? firstNameOf(row?.full_name) : null;
+        const wallet = h.level === 1 && !name ? row?.wallet_address : null;
+        return {
+          referred_id: h.referred_id,
+          parent_id: row?.referred_by ?? null,
+          level: h.level,
+          created_at: iso(h.created_at),
+          name,
+          short_address: wallet ? shortAddress(getAddress(wallet.toLowerCase())) : null,
+        };
+      }),
     },
   };
 }
@@ -60,10 +82,10 @@ export async function referrerByCode(db: Kysely<DB>, code: string | null) {
     .executeTakeFirst();
 }
 
-/** The name a referral link shows its friend: the first word of the inviter's name, at most 40
- * characters, or null when they gave no name (never the username, which is often the e-mail's
- * local part, nor the e-mail). */
-export function inviterFirstName(fullName: string | null | undefined): string | null {
+/** The name another member is shown by (the inviter on a referral link's page, a friend on the
+ * network page): the first word of the name they gave, at most 40 characters, or null when they
+ * gave none (never the username, which is often the e-mail's local part, nor the e-mail). */
+export function firstNameOf(fullName: string | null | undefined): string | null {
   const first = fullName?.trim().split(/\s+/)[0] ?? '';
   return first ? first.slice(0, 40) : null;
 }

@@ -19,7 +19,7 @@ import { memberRoutes } from '../../guards/member-scope';
 import type { AppServices } from '../../../services';
 import {
   creditHistory,
-  inviterFirstName,
+  firstNameOf,
   mayAttachReferrer,
   networkStats,
   processReferral,
@@ -50,18 +50,21 @@ export const referralRoutes =
         const referrer = await referrerByCode(db, normalizeReferralCode(request.params.code));
         reply.header('cache-control', 'no-store');
         return referrer
-          ? { valid: true, inviter: inviterFirstName(referrer.full_name) }
+          ? { valid: true, inviter: firstNameOf(referrer.full_name) }
           : { valid: false };
       },
     );
 
     await app.register(
       memberRoutes(services.sessions, async (member) => {
+        // The member's own network (get_referral_hierarchy_with_counts): ids for the tree, a friend
+        // of level 1 by the first word of their name (or their wallet shortened), nothing more.
         member.get(
           '/network',
           {
             schema: {
-              summary: 'Network stats (get_referral_hierarchy_with_counts)',
+              summary:
+                "The member's network, levels 1-3, friends at level 1 by first name (get_referral_hierarchy_with_counts)",
               response: { 200: networkStatsResponse, 401: errorResponse },
             },
           },
