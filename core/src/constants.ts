@@ -72,4 +72,6 @@ export const STORAGE_KEYS = {
   /** The broadcast claim the dashboard's Processing card follows (this app's own key; the other
    * keys are the original product's). */
   pendingClaim: 'claim-transaction',
+  /** The member's figures as last read, shown when an offline reload cannot read them again. */
+  lastDetails: 'last-details',
 } as const;

@@ -124,20 +124,39 @@ test('installable: a valid manifest with its icons, the theme colour, a service 
     'anything kept beyond the shell',
   ).toEqual([]);
 
-  // The browser bar follows the member's theme.
+  // The browser bar follows the member's theme (chosen on the account page).
+  await page.goto('/account');
   await page.getByRole('button', { name: 'Crimson', exact: true }).click();
   await expect(page.locator('meta[name="theme-color"]')).toHaveAttribute('content', '#24070d');
+  await page.getByRole('button', { name: 'Light', exact: true }).click();
+  await expect(page.locator('meta[name="theme-color"]')).toHaveAttribute('content', '#f4f5fb');
   await page.getByRole('button', { name: 'Aurora', exact: true }).click();
   await expect(page.locator('meta[name="theme-color"]')).toHaveAttribute('content', '#0f1230');
 
   // Offline, the app still opens from the kept shell. (A second tab of the same browser: the first
   // is closed so its refreshes do not fail while the network is down.)
+  await page.goto('/dashboard'); // the figures are read, and kept for a reload without a connection
+  await expect(page.getByRole('heading', { name: 'Hello, Ada Lovelace' })).toBeVisible();
   await page.goto('about:blank');
   const offline = await context.newPage();
   await context.setOffline(true);
   try {
     await offline.goto('/no/such/page');
     await expect(offline.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+    // A reload of the dashboard without a connection: the last figures, said to be from then, not
+    // the sign-in form.
+    await offline.goto('/dashboard');
+    await expect(offline.getByRole('heading', { name: 'Hello, Ada Lovelace' })).toBeVisible();
+    await expect(offline.getByTestId('offline-notice')).toContainText(
+      'You’re offline — figures from',
+    );
+    await expect(offline.getByTestId('reme-balance')).toBeVisible();
+    await expect(offline.getByRole('heading', { name: 'Welcome back' })).toHaveCount(0);
+    await context.setOffline(false);
+    // Back online: read again (on focus, or the 10 s refresh), and the notice goes.
+    await offline.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await expect(offline.getByTestId('offline-notice')).toHaveCount(0, { timeout: 15_000 });
+    await context.setOffline(true);
     expect(
       await offline.evaluate(() =>
         fetch('/api/health').then(

@@ -15,6 +15,7 @@ import { apiFetch } from './api-client';
 import { notify } from '../ui/toaster';
 import { announceSignedOut } from './auth-channel';
 import { readStored, removeStored } from './storage';
+import { rememberDetails } from './offline-details';
 
 let changedSinceRead = false;
 
@@ -25,17 +26,20 @@ export function memberChanged(): void {
 
 export const meQuery = queryOptions({
   queryKey: ['me'],
-  queryFn: () => {
+  queryFn: async () => {
     const fresh = changedSinceRead;
     changedSinceRead = false;
     // The details call carries the first-time-referral flag, and the welcome notice follows its
     // answer (docs/product.md, deviation 9).
     const firstTimeReferral = readStored('referralFlag') === 'true';
-    return apiFetch(
+    const details = await apiFetch(
       firstTimeReferral ? '/api/me?firstTimeReferral=true' : '/api/me',
       userDetailsResponse,
       { fresh },
     );
+    // Kept for a reload without a connection (lib/offline-details.ts); never the keystore.
+    if (readStored('allowed') === 'true') rememberDetails(details);
+    return details;
   },
   retry: false,
   staleTime: 5_000,
@@ -96,7 +100,13 @@ export function useLogout(): (options?: LogoutOptions) => Promise<void> {
     async ({ ended = false, notice }: LogoutOptions = {}) => {
       leaving = true;
       try {
-        for (const key of ['user', 'allowed', 'referralFlag', 'rcbPreloadData'] as const)
+        for (const key of [
+          'user',
+          'allowed',
+          'referralFlag',
+          'rcbPreloadData',
+          'lastDetails',
+        ] as const)
           removeStored(key);
         if (!ended) {
           // The other tabs first: they leave at once, before the server's "signed out" reaches

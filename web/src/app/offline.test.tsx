@@ -1,0 +1,58 @@
+// A reload without a connection: the last dashboard, said to be from when it was read, instead of
+// the sign-in form; read again once the connection is back; forgotten at logout; never the keystore.
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { rememberDetails } from '../lib/offline-details';
+import { appTestHooks, member, renderAt, serveMember } from '../test-fixtures';
+
+appTestHooks();
+
+function serveWithConnection(state: { online: boolean }) {
+  serveMember(undefined, {
+    '/api/me': () => {
+      if (!state.online) throw new TypeError('Failed to fetch');
+      return undefined; // the member's default answer
+    },
+  });
+}
+
+describe('offline', () => {
+  it('a reload without a connection shows the last dashboard, from when it was read, until the connection is back', async () => {
+    localStorage.setItem('allowed', 'true');
+    rememberDetails(member);
+    const kept = JSON.parse(localStorage.getItem('last-details')!) as {
+      details: { wallet: { keystore: string } };
+    };
+    expect(kept.details.wallet.keystore).toBe('');
+    const connection = { online: false };
+    serveWithConnection(connection);
+    renderAt('/dashboard');
+    expect(await screen.findByRole('heading', { name: 'Hello, Ada Lovelace' })).toBeTruthy();
+    expect((await screen.findByTestId('offline-notice')).textContent).toMatch(
+      /^You’re offline — figures from \d{1,2} \w{3} \d{4}, \d\d:\d\d\. They update when you’re back online\.$/,
+    );
+    expect(screen.queryByRole('heading', { name: 'Welcome back' })).toBeNull();
+    connection.online = true;
+    fireEvent.focus(window);
+    await waitFor(() => expect(screen.queryByTestId('offline-notice')).toBeNull());
+    expect(screen.getByRole('heading', { name: 'Hello, Ada Lovelace' })).toBeTruthy();
+  });
+
+  it('without figures kept, a lost connection leads to the start page as before', async () => {
+    localStorage.setItem('allowed', 'true');
+    localStorage.removeItem('last-details');
+    serveWithConnection({ online: false });
+    const router = renderAt('/dashboard');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+  });
+
+  it('logout forgets the figures kept', async () => {
+    serveMember();
+    renderAt('/dashboard');
+    await screen.findByRole('heading', { name: 'Hello, Ada Lovelace' });
+    await waitFor(() => expect(localStorage.getItem('last-details')).not.toBeNull());
+    fireEvent.click(screen.getByRole('button', { name: 'Logout' }));
+    await screen.findByRole('heading', { name: 'Welcome back' });
+    expect(localStorage.getItem('last-details')).toBeNull();
+  });
+});
