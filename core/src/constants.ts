@@ -74,4 +74,6 @@ export const STORAGE_KEYS = {
   pendingClaim: 'claim-transaction',
   /** The member's figures as last read, shown when an offline reload cannot read them again. */
   lastDetails: 'last-details',
+  /** The install card was closed (it is not offered again on this device). */
+  installCardDismissed: 'install-card-dismissed',
 } as const;

@@ -77,11 +77,28 @@ for (const width of [375, 1280]) {
     expect(await ethOnChain(page)).toBe(0n);
     // The activity tells the story: joined, the payout, the free claim (newest first).
     const activity = page.getByTestId('activity').getByRole('listitem');
-    await expect(activity.nth(0)).toContainText(
-      'Claimed to your wallet (free)200.00 REME',
-    );
+    await expect(activity.nth(0)).toContainText('Claimed to your wallet (free)200.00 REME');
     await expect(activity.nth(1)).toContainText('REME ready to claim+200.00 REME');
     await expect(activity.last()).toContainText('You joined the community+200 CAPs');
+
+    // After the first claim, the browser's offer to install the app (as Chrome makes it) becomes
+    // the install card; Install asks the browser, and an install closes the card.
+    await page.evaluate(() => {
+      const offer = Object.assign(new Event('beforeinstallprompt', { cancelable: true }), {
+        prompt: async () => {
+          (window as unknown as { installAsked: boolean }).installAsked = true;
+        },
+        userChoice: Promise.resolve({ outcome: 'accepted' }),
+      });
+      window.dispatchEvent(offer);
+    });
+    const install = page.getByRole('region', { name: 'Keep your wallet on your home screen' });
+    await expect(install).toBeVisible();
+    await install.getByRole('button', { name: 'Install the app' }).click();
+    await expect(install).toHaveCount(0);
+    expect(
+      await page.evaluate(() => (window as unknown as { installAsked: boolean }).installAsked),
+    ).toBe(true);
 
     // The card is the server's record: a reload shows it again, until dismissed.
     await page.reload();

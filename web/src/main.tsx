@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { createQueryClient, Providers } from './app/providers';
 import { AppRoutes } from './app/routes';
+import { catchInstallPrompt } from './lib/install-prompt';
 import { trackKeyboardFocus } from './lib/keyboard-focus';
 import { applyTheme, followSystemTheme } from './lib/theme';
 import './ui/theme.css';
@@ -10,6 +11,7 @@ import './ui/theme.css';
 applyTheme();
 followSystemTheme();
 trackKeyboardFocus();
+catchInstallPrompt();
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 

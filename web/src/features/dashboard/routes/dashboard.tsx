@@ -19,6 +19,7 @@ import { DashboardHeader } from '../components/dashboard-header';
 import { ExploreMore } from '../components/explore-more';
 import { FiguresNote } from '../components/figures-note';
 import { HeldRewards, useJoiningBonusWait } from '../components/held-rewards';
+import { InstallCard } from '../components/install-card';
 import { ProcessingCard } from '../components/processing-card';
 import { SponsoredClaimCard, useSponsoredClaim } from '../components/sponsored-claim-card';
 import { useDashboardDetails } from '../hooks/use-dashboard-details';
@@ -57,6 +58,7 @@ export function Component() {
         }
       />
       {details.wallet.phraseSaved ? null : <BackupTask />}
+      <InstallCard claimed={details.tokens.claimed !== null && details.tokens.claimed !== '0'} />
       <FiguresNote asOf={details.tokens.asOf} />
       <HeldRewards />
       {pendingClaim ? (
