@@ -121,7 +121,7 @@ try {
     )
       .map((t) => t.replace(/^\d+\.\s*/, '').trim())
       .join(' ');
-    await page.getByRole('button', { name: 'Copy All Words' }).click();
+    await page.getByRole('button', { name: 'Copy all words' }).click();
     await page.getByRole('button', { name: 'I have saved my code' }).click();
     await page.getByLabel('Your 12-word code').fill(phrase);
     await page.getByRole('button', { name: 'Continue' }).click();

@@ -120,7 +120,7 @@ test.describe('join: sign up, keep the phrase, confirm, sign in', () => {
     // The first wrong word is named (the original said only "Entered mnemonic mismatch the original one").
     await expect(page.getByRole('alert')).toHaveText('Word 1 does not match your recovery code.');
     await page.getByRole('button', { name: 'Go back to copy again' }).click();
-    await expect(page.getByRole('button', { name: 'Copy All Words' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Copy all words' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'I have saved my code' })).toBeEnabled();
     await saveAndConfirmPhrase(page);
 

@@ -154,7 +154,7 @@ export function Component() {
       <FormMessage error={error} />
       <div className={styles.actions}>
         <Button variant="secondary" onClick={() => void copyAll()}>
-          {copied ? 'Copied' : 'Copy All Words'}
+          {copied ? 'Copied' : 'Copy all words'}
         </Button>
         <Button variant="secondary" onClick={download}>
           Download text doc

@@ -31,7 +31,7 @@ function ConvertPage({ details, config }: { details: UserDetails; config: Public
     <main className={card.page}>
       <header className={card.header}>
         <Link to="/dashboard" className={card.row}>
-          <ArrowLeft aria-hidden="true" size={18} /> Back to Wallet
+          <ArrowLeft aria-hidden="true" size={18} /> Back to your wallet
         </Link>
       </header>
       <nav aria-label="Sections" className={styles.nav}>
