@@ -61,12 +61,17 @@ test('on a phone: figures on one line and level, links and addresses whole on on
   expect
     .soft(await tokensBrokenAcrossLines(page), 'links and addresses broken on /rcb')
     .toEqual([]);
-  // Shortened where it does not fit, the whole link is what the page holds and what Copy copies.
+  // Shortened where it does not fit, the whole link is what the page holds and what Share copies
+  // (this browser has no share sheet).
   const invite = page.getByRole('region', { name: 'Your referral link' });
   await expect(invite.getByLabel('Your referral link')).toHaveText(link);
-  await invite.getByRole('button', { name: 'Copy', exact: true }).click();
-  await expect(invite.getByRole('button', { name: 'Copied', exact: true })).toBeVisible();
+  await invite.getByRole('button', { name: 'Share', exact: true }).click();
+  await expect(invite.getByRole('button', { name: 'Link copied', exact: true })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+  // The friend by the name they gave (its first word), not their wallet.
+  await expect(
+    page.getByRole('list', { name: 'Friends who joined with your link' }).getByRole('listitem'),
+  ).toHaveText([/^AAdaJoined /]);
   expect
     .soft(
       await figuresOutOfLine(
@@ -91,10 +96,12 @@ test('on a phone: figures on one line and level, links and addresses whole on on
   expect(drawn.nodes).toHaveLength(2);
   for (const width of drawn.nodes)
     expect.soft(width, 'node diameter in px').toBeGreaterThanOrEqual(24);
-  expect(drawn.labels.map((l) => l.text)).toEqual(['You', 'L1']);
+  expect(drawn.labels.map((l) => l.text)).toEqual(['You', 'A']);
   for (const label of drawn.labels)
     expect.soft(label.height, `"${label.text}" height in px`).toBeGreaterThanOrEqual(10);
-  await expect.soft(page.getByText('L1 Your friends'), 'the levels explained').toBeVisible();
+  await expect
+    .soft(page.getByText('Level 1 · 100 CAPs each'), 'the levels explained')
+    .toBeVisible();
   await capture(page, 'phone-rcb');
 
   await page.goto('/community-builder');

@@ -1,6 +1,7 @@
-// The member's real network, three levels deep, laid out by d3-hierarchy's tidy tree. Other
-// members are anonymous nodes (their level only): names are never shown to other members.
-import type { NetworkStats } from '@crw/core';
+// The member's real network, three levels deep, laid out by d3-hierarchy's tidy tree with the member
+// ("You") at its head. A friend of level 1 is drawn with the initial of the name they gave; deeper
+// levels are never named (the member does not know them). "You" is no level: levels are 1, 2, 3.
+import { REFERRAL_CAPS_BY_LEVEL, type NetworkMember, type NetworkStats } from '@crw/core';
 import { hierarchy, tree } from 'd3-hierarchy';
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import styles from './community.module.css';
@@ -8,6 +9,7 @@ import styles from './community.module.css';
 interface Node {
   id: string;
   level: number;
+  member: NetworkMember | null;
   children: Node[];
 }
 
@@ -18,18 +20,30 @@ const NODE_GAP = 40;
 const LEVEL_GAP = 72;
 const MARGIN = 32;
 const MIN_WIDTH = 280;
-/** What each level is, in the words of the referral rewards. */
-const LEVELS = ['You', 'Your friends', 'Their friends', 'Friends of theirs'];
+
+/** The three levels, in the words of the referral rewards. The member is not one of them. */
+export const NETWORK_LEVELS = [
+  { level: 1, label: 'Friends', key: 'level1' },
+  { level: 2, label: 'Friends of friends', key: 'level2' },
+  { level: 3, label: 'Their friends', key: 'level3' },
+] as const;
+
+/** How the member sees someone in their network: a friend by the name they gave (or their wallet
+ * shortened), anyone deeper only by where they are. */
+export function friendName(member: NetworkMember): string {
+  if (member.level === 1) return member.name ?? member.short_address ?? 'A friend';
+  return member.level === 2 ? 'Friend of a friend' : 'Further along your network';
+}
 
 function buildTree(
   rootId: string,
   items: NetworkStats['data']['hierarchy'],
 ): { root: Node; hidden: number } {
-  const root: Node = { id: rootId, level: 0, children: [] };
+  const root: Node = { id: rootId, level: 0, member: null, children: [] };
   const byId = new Map<string, Node>([[rootId, root]]);
   const sorted = [...items].sort((a, b) => a.level - b.level).slice(0, MAX_DRAWN);
   for (const item of sorted) {
-    const node: Node = { id: item.referred_id, level: item.level, children: [] };
+    const node: Node = { id: item.referred_id, level: item.level, member: item, children: [] };
     byId.set(item.referred_id, node);
     (byId.get(item.parent_id ?? rootId) ?? root).children.push(node);
   }
@@ -53,6 +67,37 @@ function useOverflows(ref: RefObject<HTMLElement | null>) {
   return overflows;
 }
 
+/** The initial drawn in a friend's node: the first letter of their name, none without one. */
+function initialOf(node: Node): string {
+  if (node.level === 0) return 'You';
+  const name = node.level === 1 ? node.member?.name : null;
+  return name ? [...name][0]!.toUpperCase() : '';
+}
+
+export function networkSummary(network: NetworkStats): string {
+  const counts = network.data.level_counts;
+  return `Your network: ${counts.level1} at level 1, ${counts.level2} at level 2, ${counts.level3} at level 3.`;
+}
+
+/** The three levels with their counts and what each friend there earns, each with its colour in
+ * the graph. */
+export function NetworkLevels({ network }: { network: NetworkStats }) {
+  const counts = network.data.level_counts;
+  return (
+    <ul className={styles.levels} aria-label="Network by level">
+      {NETWORK_LEVELS.map(({ level, label, key }) => (
+        <li key={level} className={`${styles.level} ${styles[`dot${level}`]}`}>
+          <span className={styles.levelName}>{label}</span>
+          <span className={styles.levelHint}>
+            Level {level} · {REFERRAL_CAPS_BY_LEVEL[level - 1]} CAPs each
+          </span>
+          <span className={styles.levelCount}>{counts[key]}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function NetworkGraph({ rootId, network }: { rootId: string; network: NetworkStats }) {
   const { root, hidden } = buildTree(rootId, network.data.hierarchy);
   const laidOut = tree<Node>().nodeSize([NODE_GAP, LEVEL_GAP])(hierarchy(root));
@@ -65,8 +110,6 @@ export function NetworkGraph({ rootId, network }: { rootId: string; network: Net
   const offsetX = (width - (maxX - minX)) / 2 - minX;
   const scroller = useRef<HTMLDivElement>(null);
   const overflows = useOverflows(scroller);
-  const summary = `Your network: ${network.data.level_counts.level1} at level 1, ${network.data.level_counts.level2} at level 2, ${network.data.level_counts.level3} at level 3.`;
-  const levelsShown = LEVELS.slice(0, laidOut.height + 1);
   return (
     <figure className={styles.graph}>
       <div
@@ -81,7 +124,7 @@ export function NetworkGraph({ rootId, network }: { rootId: string; network: Net
           height={height}
           viewBox={`0 0 ${width} ${height}`}
           role="img"
-          aria-label={summary}
+          aria-label={networkSummary(network)}
         >
           <g transform={`translate(${offsetX} ${MARGIN})`}>
             {links.map((link) => (
@@ -96,36 +139,32 @@ export function NetworkGraph({ rootId, network }: { rootId: string; network: Net
             ))}
             {nodes.map((node) => (
               <g key={node.data.id} transform={`translate(${node.x} ${node.y})`}>
+                <title>{node.data.member ? friendName(node.data.member) : 'You'}</title>
                 <circle
                   className={styles[`node${node.data.level}`]}
                   r={node.data.level === 0 ? 22 : 15}
                 />
-                <text className={styles.nodeLabel} textAnchor="middle" dy="0.35em">
-                  {node.data.level === 0 ? 'You' : `L${node.data.level}`}
-                </text>
+                {initialOf(node.data) ? (
+                  <text
+                    className={node.data.level === 0 ? styles.youLabel : styles.nodeLabel}
+                    textAnchor="middle"
+                    dy="0.35em"
+                  >
+                    {initialOf(node.data)}
+                  </text>
+                ) : null}
               </g>
             ))}
           </g>
         </svg>
       </div>
-      {levelsShown.length > 1 ? (
-        <ul className={styles.legend} aria-hidden="true">
-          {levelsShown.map((label, level) => (
-            <li key={label}>
-              <svg width="14" height="14" viewBox="0 0 14 14">
-                <circle className={styles[`node${level}`]} cx="7" cy="7" r="6" />
-              </svg>
-              {level === 0 ? label : `L${level} ${label}`}
-            </li>
-          ))}
-        </ul>
+      {network.data.total_network_size === 0 || hidden > 0 ? (
+        <figcaption className={styles.caption}>
+          {network.data.total_network_size === 0
+            ? 'Your network appears here as friends join with your link.'
+            : `${hidden} more not drawn.`}
+        </figcaption>
       ) : null}
-      <figcaption className={styles.caption}>
-        {network.data.total_network_size === 0
-          ? 'Your network appears here as friends join with your link.'
-          : summary}
-        {hidden > 0 ? ` (${hidden} more not drawn.)` : ''}
-      </figcaption>
     </figure>
   );
 }

@@ -1,9 +1,13 @@
+import { Share2 } from 'lucide-react';
 import { useCopy } from '../../../lib/use-copy';
 import { Button } from '../../../ui/button';
-import card from '../../../ui/card.module.css';
 import { MiddleTruncate } from '../../../ui/middle-truncate';
+import { notify } from '../../../ui/toaster';
+import hidden from '../../../ui/visually-hidden.module.css';
+import styles from './community.module.css';
 
-/** Share through the Web Share API where the browser has it; otherwise copy the link. */
+/** Share through the Web Share API where the browser has it; otherwise copy the link ("Link copied"
+ * for 2 s). */
 export function useInvite(link: string) {
   const { copied, copy } = useCopy();
   async function share() {
@@ -23,29 +27,28 @@ export function useInvite(link: string) {
         if ((error as DOMException).name === 'AbortError') return; // the member closed the sheet
       }
     }
-    await copy(link);
+    if (!(await copy(link)))
+      notify.error('Your browser did not allow copying. Select the link and copy it instead.');
   }
-  return { copied, copy: () => copy(link), share };
+  return { copied, share };
 }
 
-/** The member's referral link with Copy (Copied for 2 s) and, where wanted, Share. */
-export function ReferralLink({ link, share = true }: { link: string; share?: boolean }) {
+/** The member's referral link, in sight as text (shortened in the middle where it does not fit,
+ * whole for selecting), and one Share button. */
+export function ReferralLink({ link }: { link: string }) {
   const invite = useInvite(link);
   return (
-    <div>
-      <p aria-label="Your referral link">
+    <div className={styles.invite}>
+      <p className={styles.inviteLink} aria-label="Your referral link">
         <MiddleTruncate text={link} keep={11} />
       </p>
-      <div className={card.row}>
-        <Button variant="secondary" className={card.small} onClick={() => void invite.copy()}>
-          {invite.copied ? 'Copied' : 'Copy'}
-        </Button>
-        {share ? (
-          <Button className={card.small} onClick={() => void invite.share()}>
-            Share
-          </Button>
-        ) : null}
-      </div>
+      <Button className={styles.share} onClick={() => void invite.share()}>
+        <Share2 aria-hidden="true" size={18} />
+        {invite.copied ? 'Link copied' : 'Share'}
+      </Button>
+      <span role="status" className={hidden.visuallyHidden}>
+        {invite.copied ? 'Link copied' : ''}
+      </span>
     </div>
   );
 }

@@ -52,7 +52,7 @@ export function Component() {
         </p>
       </CardSection>
       <CardSection titleId="static-link" title="Your referral link">
-        {me.data.referralLink ? <ReferralLink link={me.data.referralLink} share={false} /> : null}
+        {me.data.referralLink ? <ReferralLink link={me.data.referralLink} /> : null}
       </CardSection>
     </main>
   );

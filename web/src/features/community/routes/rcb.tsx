@@ -1,40 +1,27 @@
-// Community Builder (/rcb): the member's network, three levels deep, and the link to grow it.
-import {
-  goalBonusText,
-  greetingName,
-  RCB_ADDRESS_DISPLAY_CHARS,
-  REFERRAL_GOAL_FRIENDS,
-  type Layout,
-} from '@crw/core';
+// Community Builder (/rcb): the member's network, three levels deep, the friends who joined by the
+// names they chose to share, and the link to grow it. Appearance and density are chosen on the
+// account page, not here.
+import { goalBonusText, greetingName, REFERRAL_GOAL_FRIENDS, shortAddress } from '@crw/core';
 import { useQuery } from '@tanstack/react-query';
+import { Check, Copy } from 'lucide-react';
 import { Link } from 'react-router';
 import { networkQuery } from '../../../lib/referrals';
 import { meQuery } from '../../../lib/session';
-import { useLayout } from '../../../lib/theme';
 import { useCopy } from '../../../lib/use-copy';
-import { Button } from '../../../ui/button';
 import { CardSection } from '../../../ui/card-section';
 import card from '../../../ui/card.module.css';
 import { PageLoading } from '../../../ui/page-loading';
-import { Stat } from '../../../ui/stat';
-import { ThemeToggle } from '../../../ui/theme-toggle';
-import { ToggleGroup } from '../../../ui/toggle-group';
-import styles from '../components/community.module.css';
-import { NetworkGraph } from '../components/network-graph';
-import { ReferralLink, useInvite } from '../components/referral-link';
 import { ProgressBar } from '../../../ui/progress-bar';
-
-const LAYOUT_OPTIONS: Array<[Layout, string]> = [
-  ['modern', 'Modern'],
-  ['compact', 'Compact'],
-];
+import hidden from '../../../ui/visually-hidden.module.css';
+import styles from '../components/community.module.css';
+import { FriendList } from '../components/friend-list';
+import { NetworkGraph, NetworkLevels } from '../components/network-graph';
+import { ReferralLink } from '../components/referral-link';
 
 export function Component() {
   const me = useQuery(meQuery);
   const network = useQuery(networkQuery);
-  const { layout, setLayout } = useLayout();
   const address = useCopy();
-  const invite = useInvite(me.data?.referralLink ?? '');
 
   if (!me.data || !network.data) {
     return network.isError ? (
@@ -46,81 +33,70 @@ export function Component() {
     );
   }
   const counts = network.data.data.level_counts;
-  const shortAddress = me.data.wallet.address.slice(0, RCB_ADDRESS_DISPLAY_CHARS);
-  const boxes: Array<[string, number]> = [
-    ['You', 1],
-    ['Level 1', counts.level1],
-    ['Level 2', counts.level2],
-    ['Level 3', counts.level3],
-  ];
+  const wallet = me.data.wallet.address;
 
   return (
-    <main className={layout === 'compact' ? styles.compact : card.page}>
+    <main className={`${card.page} ${styles.page}`}>
       <header className={card.header}>
         <Link to="/dashboard">← Back to dashboard</Link>
-        <div className={styles.toggles}>
-          <ToggleGroup
-            label="Layout"
-            value={layout}
-            onChange={setLayout}
-            options={LAYOUT_OPTIONS}
-          />
-          <ThemeToggle />
-        </div>
       </header>
       <h1 className={card.title}>Hi {greetingName(me.data)}, grow your community</h1>
-      <p className={card.row}>
-        <span className={card.mono} title={me.data.wallet.address}>
-          {shortAddress}
+      <p className={styles.wallet}>
+        <span className={card.mono} title={wallet}>
+          <span aria-hidden="true">{shortAddress(wallet)}</span>
+          <span className={hidden.visuallyHidden}>Your wallet {wallet}</span>
         </span>
-        <Button
-          variant="secondary"
-          className={card.small}
-          onClick={() => void address.copy(me.data.wallet.address)}
-          aria-label="Copy wallet address"
+        <button
+          type="button"
+          className={styles.iconButton}
+          onClick={() => void address.copy(wallet)}
+          aria-label={address.copied ? 'Wallet address copied' : 'Copy wallet address'}
         >
-          {address.copied ? 'Copied' : 'Copy'}
-        </Button>
+          {address.copied ? (
+            <Check aria-hidden="true" size={16} />
+          ) : (
+            <Copy aria-hidden="true" size={16} />
+          )}
+          <span aria-hidden="true">{address.copied ? 'Copied' : 'Copy'}</span>
+        </button>
       </p>
 
-      <CardSection titleId="network-title" title="Your Network">
-        <div className={card.grid}>
-          <Stat
-            label="Total network size"
-            value={network.data.data.total_network_size}
-            testId="network-size"
-          />
-          <Stat label="CAPs from referrals" value={me.data.caps.referrals} testId="referral-caps" />
+      <CardSection titleId="network-title" title="Your network">
+        <div className={styles.hero}>
+          <p className={styles.heroFigure}>
+            <span className={styles.heroValue} data-testid="network-size">
+              {network.data.data.total_network_size}
+            </span>
+            <span className={card.muted}>
+              {network.data.data.total_network_size === 1 ? 'person' : 'people'} in your network
+            </span>
+          </p>
+          <p className={styles.earned}>
+            <span data-testid="referral-caps">{me.data.caps.referrals}</span> CAPs from referrals
+          </p>
         </div>
-        <ul className={`${card.grid} ${card.list}`} aria-label="Network by level">
-          {boxes.map(([label, value]) => (
-            <Stat key={label} as="li" label={label} value={value} />
-          ))}
-        </ul>
-        {layout === 'modern' ? <NetworkGraph rootId={me.data.id} network={network.data} /> : null}
+        <NetworkLevels network={network.data} />
+        <NetworkGraph rootId={me.data.id} network={network.data} />
       </CardSection>
+
+      {counts.level1 > 0 ? (
+        <CardSection titleId="friends-title" title="Your friends">
+          <FriendList network={network.data} />
+        </CardSection>
+      ) : null}
 
       <CardSection titleId="invite-title" title="Your referral link">
         <p className={card.muted}>
           Friends who join with it earn you 100 CAPs, their friends 50, and theirs 25.
         </p>
-        {me.data.referralLink ? (
-          <>
-            <ReferralLink link={me.data.referralLink} />
-            <p>
-              <Button onClick={() => void invite.share()}>
-                {invite.copied ? 'Link copied — paste it to a friend' : 'Start Inviting'}
-              </Button>
-            </p>
-          </>
-        ) : null}
+        {me.data.referralLink ? <ReferralLink link={me.data.referralLink} /> : null}
       </CardSection>
 
       <CardSection
         titleId="goal-title"
         title={
           <>
-            Referral Goal Progress <span className={card.badge}>Coming Soon</span>
+            Referral goal progress <span className={card.badge}>Coming Soon</span>
           </>
         }
       >
