@@ -45,7 +45,6 @@ export const TOAST_DURATION_MS = 5_000;
 export const TOAST_MAX_VISIBLE = 5;
 
 export const ADDRESS_DISPLAY = { head: 6, tail: 4 } as const;
-export const RCB_ADDRESS_DISPLAY_CHARS = 20;
 
 /** The themes a screen is drawn in: two dark ones and a light one. */
 export const THEMES = ['aurora', 'crimson', 'light'] as const;
