@@ -84,8 +84,14 @@ test('themed controls: skeletons, toasts, disabled buttons, coming-soon badges, 
   // Care CAPs to convert, for a real toast in each theme.
   await creditCare(ops, email, 5);
   await expect(page.getByTestId('caps-balance')).toHaveText('205');
-  for (const theme of ['Aurora', 'Crimson'] as const) {
-    await page.getByRole('button', { name: theme, exact: true }).click();
+  // Each theme as the account page's Appearance applies it (rcb-background, on the document).
+  const wear = (theme: string) =>
+    page.evaluate((t) => {
+      localStorage.setItem('rcb-background', t);
+      document.documentElement.dataset.theme = t;
+    }, theme);
+  for (const theme of ['aurora', 'crimson', 'light'] as const) {
+    await wear(theme);
     // A disabled button (Convert with no amount typed) does not look like the enabled brand button.
     await page.getByRole('button', { name: 'Convert CAPs to REME' }).click();
     const convertDialog = page.getByRole('dialog', { name: 'Convert care CAPs to REME' });
@@ -112,11 +118,11 @@ test('themed controls: skeletons, toasts, disabled buttons, coming-soon badges, 
     expect
       .soft(await style(toast, 'color'), `${theme}: toast text`)
       .toBe(await themeColour(page, '--color-text'));
-    await page.screenshot({ path: test.info().outputPath(`toast-${theme.toLowerCase()}.png`) });
+    await page.screenshot({ path: test.info().outputPath(`toast-${theme}.png`) });
     await page.keyboard.press('Escape');
     await expect(page.getByRole('dialog')).toHaveCount(0);
   }
-  await page.getByRole('button', { name: 'Aurora', exact: true }).click();
+  await wear('aurora');
 
   // A claim on its way: the Processing card turns a spinner until the chain confirms it. The
   // receipt is held back (the real one, passed on afterwards) so the card can be seen processing.
@@ -127,8 +133,8 @@ test('themed controls: skeletons, toasts, disabled buttons, coming-soon badges, 
     /(Published|Finished the interrupted) round \d+/,
   );
   expect(await ops('fund', address, '0.05')).toContain('Sent 0.05 ETH');
-  // The joining bonus and the two care CAPs converted above (1 / 6.028 REME each, rounded down).
-  await expect(page.getByTestId('tokens-to-claim')).toHaveText('200.33');
+  // The joining bonus and the three care CAPs (one per theme) converted above (1 / 6.028 REME each, rounded down).
+  await expect(page.getByTestId('tokens-to-claim')).toHaveText('200.49');
   let releaseReceipt!: () => void;
   const receiptHeld = new Promise<void>((resolve) => (releaseReceipt = resolve));
   await page.route('**/rpc', async (route) => {
@@ -139,7 +145,7 @@ test('themed controls: skeletons, toasts, disabled buttons, coming-soon badges, 
       await receiptHeld;
     await route.continue();
   });
-  await page.getByRole('button', { name: 'Claim 200.33 REME' }).click();
+  await page.getByRole('button', { name: 'Claim 200.49 REME' }).click();
   await expect(page.locator('dt:text-is("Your ETH balance") + dd')).toHaveText(
     '0.05 ETH (≈ £100.00)',
   );
