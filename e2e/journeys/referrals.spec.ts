@@ -36,7 +36,7 @@ test('A shares the link; B, C, D, E join down the chain: A earns 100 + 50 + 25, 
     const friend = await context.newPage();
     // Alice registered as Ada Lovelace (the API fixture's name): Bob's link page names her.
     if (name === 'bob')
-      await joinThroughLink(friend, request, link, newEmail(name), PASSWORD, 'Ada');
+      await joinThroughLink(friend, request, link, newEmail(name), PASSWORD, { inviter: 'Ada' });
     else
       await joinThroughApi(friend, {
         email: newEmail(name),
@@ -141,4 +141,47 @@ test('an unknown referral code is said as the link opens, and the member can joi
   await expect(page.getByRole('heading', { name: 'Your recovery code' })).toBeVisible({
     timeout: 30_000,
   });
+});
+
+test('the bell: a referrer sees the count rise while a friend registers, and reads who joined', async ({
+  page,
+  browser,
+  request,
+}) => {
+  test.setTimeout(180_000);
+  await joinThroughApi(page, { email: newEmail('bell'), password: PASSWORD });
+  await expect(page.getByRole('heading', { name: 'Hello, Ada Lovelace' })).toBeVisible();
+  // Opened once: the joining is seen, nothing is new.
+  await page.getByRole('button', { name: /^Notifications/ }).click();
+  await expect(page.getByRole('dialog', { name: 'Notifications' })).toContainText(
+    'You joined the community',
+  );
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('button', { name: 'Notifications', exact: true })).toBeVisible();
+  const link = await referralLinkOf(page);
+
+  const context = await browser.newContext();
+  const friend = await context.newPage();
+  await joinThroughLink(friend, request, link, newEmail('maya'), PASSWORD, {
+    inviter: 'Ada',
+    firstName: 'Maya',
+  });
+  await context.close();
+
+  // Live, on the open dashboard: the count rises without a reload.
+  await expect(page.getByRole('button', { name: 'Notifications, 1 new' })).toBeVisible({
+    timeout: 5_000,
+  });
+  await expect(page.getByTestId('bell-count')).toHaveText('1');
+  await page.getByRole('button', { name: 'Notifications, 1 new' }).click();
+  const centre = page.getByRole('dialog', { name: 'Notifications' });
+  await expect(centre.getByRole('listitem').first()).toHaveText(
+    /^NewMaya joined through your link\+100 CAPs/,
+  );
+  await capture(page, 'notifications', { include: '[role="dialog"]' });
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('bell-count')).toHaveCount(0);
+  // Seen stays seen after a reload.
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Notifications', exact: true })).toBeVisible();
 });

@@ -243,6 +243,67 @@ describe(`the member's activity (${testDbKind})`, () => {
   });
 });
 
+describe(`the notification centre (${testDbKind})`, () => {
+  const read = async (cookie: string) =>
+    (await t.app.inject({ method: 'GET', url: '/api/activity', headers: { cookie } })).json() as {
+      items: Array<{ at: string }>;
+      unread: number;
+      seenAt: string | null;
+    };
+  const markSeen = (body: unknown, headers: Record<string, string>) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/activity/seen',
+      headers,
+      payload: body as object,
+    });
+
+  it('counts what came after the member last opened it, for that member only; a moment in the future counts as now', async () => {
+    const before = await read(aCookie);
+    expect(before.seenAt).toBeNull();
+    expect(before.unread).toBe(before.items.length);
+    const newest = before.items[0]!.at;
+    const ok = await markSeen({ upTo: newest }, { origin: ORIGIN, cookie: aCookie });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const after = await read(aCookie);
+    expect(after.unread).toBe(0);
+    expect(after.seenAt).toBe(newest);
+    // Another member's marker is theirs: b still has everything unread.
+    const other = await read(bCookie);
+    expect(other.unread).toBe(other.items.length);
+    // A marker in the future is taken as now: a credit after it still counts.
+    expect(
+      (await markSeen({ upTo: '2099-01-01T00:00:00.000Z' }, { origin: ORIGIN, cookie: aCookie }))
+        .statusCode,
+    ).toBe(200);
+    expect(Date.parse((await read(aCookie)).seenAt!)).toBeLessThanOrEqual(Date.now());
+    await new Promise((r) => setTimeout(r, 20));
+    await creditCare(a.email, 5);
+    expect((await read(aCookie)).unread).toBe(1);
+    // An earlier moment never moves the marker back.
+    await markSeen({ upTo: '2000-01-01T00:00:00.000Z' }, { origin: ORIGIN, cookie: aCookie });
+    expect((await read(aCookie)).unread).toBe(1);
+  });
+
+  it('refuses a stranger, a cross-site request and malformed moments', async () => {
+    expect(
+      (await markSeen({ upTo: new Date().toISOString() }, { origin: ORIGIN })).statusCode,
+    ).toBe(401);
+    expect(
+      (
+        await markSeen(
+          { upTo: new Date().toISOString() },
+          { origin: 'https://evil.example', cookie: aCookie },
+        )
+      ).statusCode,
+    ).toBe(403);
+    for (const body of [{}, { upTo: 'yesterday' }, { upTo: 12 }, { upTo: 'x'.repeat(10_000) }]) {
+      const res = await markSeen(body, { origin: ORIGIN, cookie: aCookie });
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+    }
+  });
+});
+
 describe(`conversion switched off by the operator (${testDbKind})`, () => {
   it('says so, converts nothing and tells the app', async () => {
     const closed = await buildTestApp({

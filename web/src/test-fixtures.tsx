@@ -185,6 +185,8 @@ export const memberActivity = {
       releaseAt: null,
     },
   ],
+  unread: 0,
+  seenAt: '2026-11-21T00:00:00.000Z',
 };
 
 /** What every member screen asks for, served unless a test answers the path itself. */

@@ -25,5 +25,13 @@ export const activityItem = z.object({
 });
 export type ActivityItem = z.infer<typeof activityItem>;
 
-/** GET /api/activity: the member's activity, newest first (at most 30). */
-export const activityResponse = z.object({ items: z.array(activityItem) });
+/** GET /api/activity: the member's activity, newest first (at most 30), and how many of those came
+ * after they last opened the notification centre (`seenAt`, null when they never did). */
+export const activityResponse = z.object({
+  items: z.array(activityItem),
+  unread: z.int(),
+  seenAt: z.nullable(z.string()),
+});
+
+/** POST /api/activity/seen: the member saw everything up to `upTo` (the newest line they were shown). */
+export const activitySeenRequest = z.object({ upTo: z.iso.datetime() });

@@ -514,6 +514,8 @@ describe('the activity list', () => {
           { ...memberActivity.items[0], id: 'ledger-4', level: 2, friend: null, caps: 50 },
           ...memberActivity.items,
         ],
+        unread: 0,
+        seenAt: null,
       }),
     });
     renderAt('/dashboard');
@@ -540,5 +542,45 @@ describe('the activity list', () => {
     renderAt('/dashboard');
     await screen.findByTestId('activity');
     expect(screen.queryByTestId('tokens-to-claim')).toBeNull();
+  });
+});
+
+describe('the notification centre', () => {
+  it('the bell counts what came since it was last opened; opening it lists them as New and marks them seen', async () => {
+    let seenAt = '2026-11-19T12:00:00.000Z';
+    serveMember(undefined, {
+      '/api/activity': () => ({
+        ...memberActivity,
+        unread: seenAt < '2026-11-20T10:00:00.000Z' ? 1 : 0,
+        seenAt,
+      }),
+      '/api/activity/seen': () => {
+        seenAt = '2026-11-20T10:00:00.000Z';
+        return { ok: true };
+      },
+    });
+    renderAt('/dashboard');
+    const bell = await screen.findByRole('button', { name: 'Notifications, 1 new' });
+    expect(within(bell).getByTestId('bell-count').textContent).toBe('1');
+    fireEvent.click(bell);
+    const centre = within(await screen.findByRole('dialog', { name: 'Notifications' }));
+    expect(centre.getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      'NewBob joined through your link+100 CAPs20 Nov 2026',
+      'You joined the community+200 CAPs19 Nov 2026',
+    ]);
+    await waitFor(() => expect(requests).toContain('POST /api/activity/seen'));
+    // Still marked New while open; the bell no longer counts it.
+    expect(centre.getByText('New')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByTestId('bell-count')).toBeNull());
+  });
+
+  it('with nothing new the bell shows no count and opening it marks nothing', async () => {
+    serveMember();
+    renderAt('/dashboard');
+    const bell = await screen.findByRole('button', { name: 'Notifications' });
+    expect(within(bell).queryByTestId('bell-count')).toBeNull();
+    fireEvent.click(bell);
+    await screen.findByRole('dialog', { name: 'Notifications' });
+    expect(requests).not.toContain('POST /api/activity/seen');
   });
 });

@@ -84,3 +84,38 @@ export async function memberActivity(
     releaseAt: iso(r.release_at),
   }));
 }
+
+/** The member's activity and how much of it came after they last opened the notification centre
+ * (all of it when they never did), at most ACTIVITY_LIMIT. */
+export async function memberNotifications(
+  db: Kysely<DB>,
+  userId: string,
+): Promise<{ items: ActivityItem[]; unread: number; seenAt: string | null }> {
+  const [items, profile] = await Promise.all([
+    memberActivity(db, userId),
+    db
+      .selectFrom('profiles')
+      .select('notifications_seen_at')
+      .where('id', '=', userId)
+      .executeTakeFirst(),
+  ]);
+  const seen = profile?.notifications_seen_at ? new Date(profile.notifications_seen_at) : null;
+  return {
+    items,
+    unread: items.filter((i) => seen === null || new Date(i.at) > seen).length,
+    seenAt: seen ? seen.toISOString() : null,
+  };
+}
+
+/** The member opened the notification centre having seen everything up to `upTo` (never later than
+ * now, never earlier than a moment they already saw). */
+export async function markNotificationsSeen(
+  db: Kysely<DB>,
+  userId: string,
+  upTo: Date,
+): Promise<void> {
+  await sql`
+    UPDATE profiles
+       SET notifications_seen_at = greatest(notifications_seen_at, least(${upTo.toISOString()}::timestamptz, now()))
+     WHERE id = ${userId}`.execute(db);
+}

@@ -16,6 +16,8 @@ export interface ProfilesTable {
   referred_by: string | null;
   referred_with_code: string | null;
   created_at: CreatedAt;
+  /** When the member last opened the notification centre (migration 0032). */
+  notifications_seen_at: Timestamp | null;
 }
 
 export interface RewardLedgerTable {

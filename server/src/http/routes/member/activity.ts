@@ -1,15 +1,20 @@
-// The member's activity on the dashboard: what happened to their rewards, newest first
-// (domain/members/activity.ts). Read-only and the member's own.
-import { activityResponse, errorResponse } from '@crw/core';
+// The member's activity — the dashboard's list and the notification centre's (the bell) — and
+// marking it seen (domain/members/activity.ts). The member's own only.
+import { activityResponse, activitySeenRequest, errorResponse, okResponse } from '@crw/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { memberActivity } from '../../../domain/members/activity';
+import { markNotificationsSeen, memberNotifications } from '../../../domain/members/activity';
 import { memberRoutes } from '../../guards/member-scope';
+import { limitPerMember } from '../../guards/member-rate-limit';
 import type { AppServices } from '../../../services';
+
+/** The bell is opened a few times a visit; a script marking in a loop is stopped. */
+const SEEN_PER_MINUTE = 60;
 
 export const activityRoutes =
   (services: AppServices): FastifyPluginAsyncZod =>
   async (app) => {
     const db = services.database.db;
+    const limit = limitPerMember('activity-seen', SEEN_PER_MINUTE);
     await app.register(
       memberRoutes(services.sessions, async (member) => {
         member.get(
@@ -17,13 +22,34 @@ export const activityRoutes =
           {
             schema: {
               summary:
-                'The member’s activity: credits, conversions, payouts and claims, newest first',
+                'The member’s activity (credits, conversions, payouts, claims), newest first, and how much is unread',
               response: { 200: activityResponse, 401: errorResponse },
             },
           },
           async (request, reply) => {
             reply.header('cache-control', 'no-store');
-            return { items: await memberActivity(db, request.member.userId) };
+            return memberNotifications(db, request.member.userId);
+          },
+        );
+
+        member.post(
+          '/seen',
+          {
+            schema: {
+              summary: 'The member saw their activity up to a moment (the notification centre)',
+              body: activitySeenRequest,
+              response: {
+                200: okResponse,
+                400: errorResponse,
+                401: errorResponse,
+                429: errorResponse,
+              },
+            },
+          },
+          async (request) => {
+            await limit(request.member.userId);
+            await markNotificationsSeen(db, request.member.userId, new Date(request.body.upTo));
+            return { ok: true as const };
           },
         );
       }),

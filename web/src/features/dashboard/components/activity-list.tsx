@@ -48,6 +48,44 @@ export function activityLine(item: ActivityItem): { what: string; worth: string 
   }
 }
 
+/** The activity's lines; those after `seenAt` (all of them when it is null and `markNew`) are
+ * marked New (the notification centre). */
+export function ActivityLines({
+  items,
+  newAfter,
+  testId,
+}: {
+  items: ActivityItem[];
+  /** Lines later than this are new; undefined: none are marked. */
+  newAfter?: string | null;
+  testId: string;
+}) {
+  const isNew = (item: ActivityItem) =>
+    newAfter !== undefined && (newAfter === null || Date.parse(item.at) > Date.parse(newAfter));
+  return (
+    <ul className={styles.activity} data-testid={testId}>
+      {items.map((item) => {
+        const { what, worth } = activityLine(item);
+        return (
+          <li key={item.id}>
+            <span className={styles.activityWhat}>
+              {isNew(item) ? <span className={styles.newBadge}>New</span> : null}
+              {what}
+              {item.held && item.releaseAt ? (
+                <span className={card.muted}> · on hold until {formatDay(item.releaseAt)}</span>
+              ) : null}
+            </span>
+            <span className={styles.activityWorth}>{worth}</span>
+            <time className={card.muted} dateTime={item.at}>
+              {formatDay(item.at)}
+            </time>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
 export function ActivityList({ details }: { details: UserDetails }) {
   const activity = useQuery(activityQuery(details));
   return (
@@ -56,28 +94,7 @@ export function ActivityList({ details }: { details: UserDetails }) {
         activity.data.items.length === 0 ? (
           <p className={card.muted}>Nothing yet.</p>
         ) : (
-          <ul className={styles.activity} data-testid="activity">
-            {activity.data.items.map((item) => {
-              const { what, worth } = activityLine(item);
-              return (
-                <li key={item.id}>
-                  <span className={styles.activityWhat}>
-                    {what}
-                    {item.held && item.releaseAt ? (
-                      <span className={card.muted}>
-                        {' '}
-                        · on hold until {formatDay(item.releaseAt)}
-                      </span>
-                    ) : null}
-                  </span>
-                  <span className={styles.activityWorth}>{worth}</span>
-                  <time className={card.muted} dateTime={item.at}>
-                    {formatDay(item.at)}
-                  </time>
-                </li>
-              );
-            })}
-          </ul>
+          <ActivityLines items={activity.data.items} testId="activity" />
         )
       ) : activity.isError ? (
         <p className={card.muted}>Your activity could not be loaded. It will be tried again.</p>

@@ -1,3 +1,4 @@
+import type { UserDetails } from '@crw/core';
 import { LogOut, UserRound } from 'lucide-react';
 import { Link } from 'react-router';
 import { useLogout } from '../../../lib/session';
@@ -6,11 +7,13 @@ import { Button } from '../../../ui/button';
 import card from '../../../ui/card.module.css';
 import formStyles from '../../../ui/forms.module.css';
 import hidden from '../../../ui/visually-hidden.module.css';
+import { NotificationBell } from './notification-bell';
 import styles from './dashboard.module.css';
 
-/** The brand, Logout and the way to the account settings (where the appearance is chosen). On a
+/** The brand, the notification bell, Logout and the way to the account settings (where the
+ * appearance is chosen). On a
  * phone, Account and Logout are their icons (their names stay for screen readers and the title). */
-export function DashboardHeader() {
+export function DashboardHeader({ details }: { details: UserDetails }) {
   const logout = useLogout();
   return (
     <header className={card.header}>
@@ -19,6 +22,7 @@ export function DashboardHeader() {
         REME Wallet
       </span>
       <div className={styles.headerActions}>
+        <NotificationBell details={details} />
         <Link
           to="/account"
           title="Account"

@@ -45,7 +45,7 @@ export function Component() {
   const details = me.data;
   return (
     <main className={card.page}>
-      <DashboardHeader />
+      <DashboardHeader details={details} />
       <h1 className={card.title}>Hello, {greetingName(details)}</h1>
       <p className={card.muted}>Your rewards wallet</p>
       {notice ? <WelcomeNotice /> : null}

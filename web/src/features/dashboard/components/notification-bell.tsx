@@ -1,0 +1,83 @@
+// The notification centre: a bell in the header with how many things happened since the member
+// last opened it (a credit, a friend who joined, a conversion, a payout, a claim); opening it lists
+// them, newest first, those not seen before marked New, and marks them seen. Live: a change
+// announced on the member's event stream reads the figures again, and with them the list.
+import type { UserDetails } from '@crw/core';
+import * as Dialog from '@radix-ui/react-dialog';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Bell, X } from 'lucide-react';
+import { useState } from 'react';
+import { Button } from '../../../ui/button';
+import card from '../../../ui/card.module.css';
+import dialog from '../../../ui/dialog.module.css';
+import { activityQuery } from '../api/activity';
+import { markActivitySeen } from '../api/notifications';
+import { ActivityLines } from './activity-list';
+import styles from './dashboard.module.css';
+
+export function NotificationBell({ details }: { details: UserDetails }) {
+  const activity = useQuery(activityQuery(details));
+  const queryClient = useQueryClient();
+  const [open, setOpen] = useState(false);
+  // What was unseen when the centre opened stays marked New while it is open.
+  const [newAfter, setNewAfter] = useState<string | null | undefined>(undefined);
+  const unread = activity.data?.unread ?? 0;
+
+  function onOpenChange(next: boolean) {
+    setOpen(next);
+    const data = activity.data;
+    if (!next || !data) return;
+    setNewAfter(data.seenAt);
+    const newest = data.items[0];
+    if (newest && data.unread > 0)
+      void markActivitySeen(newest.at)
+        .then(() => queryClient.invalidateQueries({ queryKey: ['activity'] }))
+        .catch(() => undefined); // unseen stays unseen; the next opening tries again
+  }
+
+  const label = unread > 0 ? `Notifications, ${unread} new` : 'Notifications';
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Trigger asChild>
+        <Button
+          variant="secondary"
+          className={`${card.small} ${styles.bell}`}
+          aria-label={label}
+          title="Notifications"
+        >
+          <Bell aria-hidden="true" size={16} />
+          {unread > 0 ? (
+            <span className={styles.bellCount} aria-hidden="true" data-testid="bell-count">
+              {unread >= 30 ? '30+' : unread}
+            </span>
+          ) : null}
+        </Button>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className={dialog.overlay} />
+        <Dialog.Content className={dialog.dialog}>
+          <Dialog.Title className={styles.dialogTitle}>Notifications</Dialog.Title>
+          <Dialog.Description className={card.muted}>
+            What happened to your rewards, newest first.
+          </Dialog.Description>
+          <div className={styles.notifications}>
+            {activity.data && activity.data.items.length > 0 ? (
+              <ActivityLines
+                items={activity.data.items}
+                newAfter={newAfter}
+                testId="notifications"
+              />
+            ) : (
+              <p className={card.muted}>
+                Nothing yet. Credits, friends who join and payouts show here.
+              </p>
+            )}
+          </div>
+          <Dialog.Close className={styles.close} aria-label="Close">
+            <X aria-hidden="true" size={18} />
+          </Dialog.Close>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
