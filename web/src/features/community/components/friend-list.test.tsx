@@ -1,32 +1,13 @@
 // The friends who joined with the member's link, by the names they chose to share: the first word
 // of their name, or their wallet shortened when they gave none; nobody deeper is named.
-import type { NetworkMember, NetworkStats } from '@crw/core';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FriendList } from './friend-list';
+import { networkMember, networkOf } from './network-fixtures';
 
 afterEach(cleanup);
 
-const member = (over: Partial<NetworkMember> & { referred_id: string }): NetworkMember => ({
-  parent_id: null,
-  level: 1,
-  created_at: '2026-03-01T10:00:00.000Z',
-  name: null,
-  short_address: null,
-  ...over,
-});
-
-function networkOf(hierarchy: NetworkMember[]): NetworkStats {
-  const count = (level: number) => hierarchy.filter((h) => h.level === level).length;
-  return {
-    success: true,
-    data: {
-      hierarchy,
-      level_counts: { level1: count(1), level2: count(2), level3: count(3) },
-      total_network_size: hierarchy.length,
-    },
-  };
-}
+const member = networkMember;
 
 describe('FriendList', () => {
   it('names each friend, newest first, with the day they joined and how many joined through them', () => {

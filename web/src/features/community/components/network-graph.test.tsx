@@ -1,33 +1,14 @@
 // On a phone the graph shrank to unlabelled 10 px dots. It is drawn at its own
 // size now, so a wide network scrolls sideways instead of shrinking. The member is "You" at its
 // head, never a level: levels are 1, 2 and 3.
-import type { NetworkMember, NetworkStats } from '@crw/core';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NetworkGraph, NetworkLevels } from './network-graph';
+import { networkMember, networkOf } from './network-fixtures';
 
 afterEach(cleanup);
 
-const member = (over: Partial<NetworkMember> & { referred_id: string }): NetworkMember => ({
-  parent_id: null,
-  level: 1,
-  created_at: '2026-03-01T10:00:00.000Z',
-  name: null,
-  short_address: null,
-  ...over,
-});
-
-function networkOf(hierarchy: NetworkMember[]): NetworkStats {
-  const count = (level: number) => hierarchy.filter((h) => h.level === level).length;
-  return {
-    success: true,
-    data: {
-      hierarchy,
-      level_counts: { level1: count(1), level2: count(2), level3: count(3) },
-      total_network_size: hierarchy.length,
-    },
-  };
-}
+const member = networkMember;
 
 const friends = (n: number) =>
   Array.from({ length: n }, (_, i) => member({ referred_id: `f${i}`, name: `Friend${i}` }));
