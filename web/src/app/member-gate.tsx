@@ -27,7 +27,10 @@ export function MemberGate() {
   useKeystoreCheck();
   // When the figures on screen were read: set while the connection is lost, cleared once read again.
   const [offlineSince, setOfflineSince] = useState<string | null>(null);
-  const offline = me.isError && isOffline(me.error);
+  // A lost connection with figures to show (on screen, or kept from the last read) keeps the member
+  // in; any other failure, or a lost connection with nothing to show, signs them out as before.
+  const offline =
+    me.isError && isOffline(me.error) && (me.data !== undefined || lastDetails() !== null);
   const failure = me.isError && !offline ? me.error.message : null;
   useEffect(() => {
     if (failure === null) return;
@@ -46,7 +49,7 @@ export function MemberGate() {
     if (last) queryClient.setQueryData(meQuery.queryKey, last.details, { updatedAt: 0 });
   }, [showLast, queryClient]);
   if (!allowed) return <Navigate replace to="/" />;
-  if (me.isError && !(offline && (me.data || lastDetails()))) return <Navigate replace to="/" />;
+  if (me.isError && !offline) return <Navigate replace to="/" />;
   if (!me.data) return <PageLoading />;
   return (
     <>

@@ -38,12 +38,14 @@ describe('offline', () => {
     expect(screen.getByRole('heading', { name: 'Hello, Ada Lovelace' })).toBeTruthy();
   });
 
-  it('without figures kept, a lost connection leads to the start page as before', async () => {
+  it('without figures kept, a lost connection signs out to the start page as before (no loop back)', async () => {
     localStorage.setItem('allowed', 'true');
     localStorage.removeItem('last-details');
     serveWithConnection({ online: false });
     const router = renderAt('/dashboard');
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    await waitFor(() => expect(localStorage.getItem('allowed')).toBeNull());
+    expect(await screen.findByRole('heading', { name: 'Welcome back' })).toBeTruthy();
   });
 
   it('logout forgets the figures kept', async () => {
