@@ -122,17 +122,36 @@ export async function backupPglite(database: Database, config: Config): Promise<
 }
 
 /** PostgreSQL's archive: `pg_dump --format=custom` of `url` (a consistent snapshot while the
- * servers run) and any key files in DATA_DIR. */
+ * servers run) and any key files in DATA_DIR. The facts (members, round, block) are read in the
+ * very snapshot the dump reads (exported from one open transaction, `pg_dump --snapshot`), so a
+ * member who signs up meanwhile is in both or in neither. */
 export async function backupPostgres(
   database: Database,
   url: string,
   config: Config,
 ): Promise<Buffer> {
-  const facts = await factsOf(database.db, config, 'postgres');
   const dir = await mkdtemp(path.join(tmpdir(), 'crw-backup-'));
   try {
     const file = path.join(dir, 'db.dump');
-    await run('pg_dump', ['--format=custom', '--no-owner', `--file=${file}`, url]);
+    const facts = await database.db.connection().execute(async (connection) => {
+      await sql`BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY`.execute(connection);
+      try {
+        const snapshot = (
+          await sql<{ id: string }>`SELECT pg_export_snapshot() AS id`.execute(connection)
+        ).rows[0]!.id;
+        const read = await factsOf(connection, config, 'postgres');
+        await run('pg_dump', [
+          '--format=custom',
+          '--no-owner',
+          `--snapshot=${snapshot}`,
+          `--file=${file}`,
+          url,
+        ]);
+        return read;
+      } finally {
+        await sql`COMMIT`.execute(connection);
+      }
+    });
     const dump = await readFile(file);
     return packArchive(facts, [
       { name: POSTGRES_DUMP, data: dump },
