@@ -18,7 +18,17 @@ export interface ProfilesTable {
   created_at: CreatedAt;
   /** When the member last opened the notification centre (migration 0032). */
   notifications_seen_at: Timestamp | null;
+  /** The member's mail choices and "claim for me" (migration 0033). */
+  mail_credits: ColumnType<MailCredits, MailCredits | undefined, MailCredits>;
+  mail_rounds: ColumnType<boolean, boolean | undefined, boolean>;
+  claim_for_me: ColumnType<boolean, boolean | undefined, boolean>;
+  mail_credits_version: ColumnType<number, number | undefined, number>;
+  mail_rounds_version: ColumnType<number, number | undefined, number>;
+  digest_until: Timestamp | null;
 }
+
+export type MailCredits = 'instant' | 'daily' | 'weekly' | 'off';
+export type NotificationTopic = 'credits' | 'rounds';
 
 export interface RewardLedgerTable {
   id: Generated<number>;
@@ -126,6 +136,38 @@ export interface MailOutboxTable {
   sent_at: Date | null;
 }
 
+type NotificationMailStatus = 'pending' | 'sent' | 'skipped';
+
+/** Notification mails, queued as a template and its figures and written when delivered; they go
+ * after every mail of the outbox (migration 0033). */
+export interface NotificationMailsTable {
+  id: Generated<number>;
+  user_id: string;
+  to_address: string;
+  topic: NotificationTopic;
+  template: string;
+  params: unknown;
+  subject: string | null;
+  status: ColumnType<
+    NotificationMailStatus,
+    NotificationMailStatus | undefined,
+    NotificationMailStatus
+  >;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: Timestamp;
+  last_error: string | null;
+  created_at: CreatedAt;
+  sent_at: Date | null;
+}
+
+/** Reminders sent to members who had not claimed a round after 7 and 30 days (migration 0033). */
+export interface ClaimRemindersTable {
+  user_id: string;
+  round_index: number;
+  after_days: 7 | 30;
+  sent_at: ColumnType<Date, Date | undefined, never>;
+}
+
 export interface DevMailboxTable {
   id: Generated<number>;
   outbox_id: number;
@@ -172,6 +214,8 @@ export interface DistributionRoundsTable {
   raw_tx: string | null;
   created_at: CreatedAt;
   published_at: Timestamp | null;
+  /** When the round's notices (claims for members, mails) were queued (migration 0033). */
+  notices_at: Timestamp | null;
 }
 
 export interface DistributionEntriesTable {
@@ -286,8 +330,10 @@ export interface SponsoredClaimsTable {
   round_index: number;
   cumulative_amount: Amount;
   amount: Amount;
-  signature: string;
-  deadline: Date;
+  /** Null for a claim sent for the member ("claim for me", migration 0033). */
+  signature: string | null;
+  deadline: Date | null;
+  for_me: ColumnType<boolean, boolean | undefined, never>;
   status: SponsoredClaimStatus;
   reason: string | null;
   relayer: string | null;
@@ -363,5 +409,7 @@ export interface DB {
   signup_signals: SignupSignalsTable;
   reward_flags: RewardFlagsTable;
   mail_outbox: MailOutboxTable;
+  notification_mails: NotificationMailsTable;
+  claim_reminders: ClaimRemindersTable;
   dev_mailbox: DevMailboxTable;
 }
