@@ -5,6 +5,7 @@ import { Check, Copy, ExternalLink } from 'lucide-react';
 import { explorerPage } from '../lib/explorer';
 import { useCopy } from '../lib/use-copy';
 import styles from './copy-address.module.css';
+import icon from './icon-button.module.css';
 import { notify } from './toaster';
 import hidden from './visually-hidden.module.css';
 
@@ -32,7 +33,7 @@ export function CopyAddress({
       <span className={styles.actions}>
         <button
           type="button"
-          className={styles.iconButton}
+          className={icon.iconButton}
           onClick={() => void onCopy()}
           aria-label={copied ? `${label} copied` : `Copy ${label}`}
         >
@@ -41,7 +42,7 @@ export function CopyAddress({
         </button>
         {explorerUrl ? (
           <a
-            className={styles.iconButton}
+            className={icon.iconButton}
             href={explorerPage(explorerUrl, 'address', address)}
             target="_blank"
             rel="noreferrer"

@@ -10,6 +10,7 @@ import { meQuery } from '../../../lib/session';
 import { useCopy } from '../../../lib/use-copy';
 import { CardSection } from '../../../ui/card-section';
 import card from '../../../ui/card.module.css';
+import icon from '../../../ui/icon-button.module.css';
 import { PageLoading } from '../../../ui/page-loading';
 import { ProgressBar } from '../../../ui/progress-bar';
 import hidden from '../../../ui/visually-hidden.module.css';
@@ -48,7 +49,7 @@ export function Component() {
         </span>
         <button
           type="button"
-          className={styles.iconButton}
+          className={icon.round}
           onClick={() => void address.copy(wallet)}
           aria-label={address.copied ? 'Wallet address copied' : 'Copy wallet address'}
         >
