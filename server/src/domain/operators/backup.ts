@@ -22,7 +22,7 @@ import {
   packArchive,
   type ArchiveFile,
 } from '../../infra/backup/archive';
-import { dumpPglite, type Database } from '../../infra/db/database';
+import { dumpPgliteWith, type Database } from '../../infra/db/database';
 import { migrationsDir } from '../../infra/db/migrate';
 import type { DB } from '../../infra/db/schema';
 import {
@@ -113,12 +113,18 @@ async function factsOf(
 }
 
 /** The embedded default's archive, made by the running server: its database between two
- * transactions and the key files of DATA_DIR. */
+ * transactions and the key files of DATA_DIR. The facts (members, round, block) are read in the
+ * same hold of the one session as the copy is made, so a member who signs up meanwhile is in both
+ * or in neither. */
 export async function backupPglite(database: Database, config: Config): Promise<Buffer> {
-  const facts = await factsOf(database.db, config, 'pglite');
-  const dump = Buffer.from(await (await dumpPglite(database)).arrayBuffer());
+  const { dump, read: facts } = await dumpPgliteWith(database, (db) =>
+    factsOf(db, config, 'pglite'),
+  );
   const keys = await keyFiles(config.dataDir);
-  return packArchive(facts, [{ name: PGLITE_DUMP, data: dump }, ...keys]);
+  return packArchive(facts, [
+    { name: PGLITE_DUMP, data: Buffer.from(await dump.arrayBuffer()) },
+    ...keys,
+  ]);
 }
 
 /** PostgreSQL's archive: `pg_dump --format=custom` of `url` (a consistent snapshot while the

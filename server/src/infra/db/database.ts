@@ -70,15 +70,28 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     : openPglite(target.dataDir, target.loadDataDir);
 }
 
-const dumps = new WeakMap<Database, () => Promise<Blob>>();
+/** Reads with `read`, then copies the database's files, in one hold of the one session. */
+type PgliteDump = <T>(read: (db: Kysely<DB>) => Promise<T>) => Promise<{ dump: Blob; read: T }>;
+
+const dumps = new WeakMap<Database, PgliteDump>();
 
 /** An uncompressed copy of a PGlite database's files, for `openDatabase({ loadDataDir })`. The
  * tests start each file's in-memory database from a migrated copy: loading one takes about a
  * quarter of the time an empty database takes to make (test/helpers/pglite-template.ts). */
 export async function dumpPglite(database: Database): Promise<Blob> {
+  return (await dumpPgliteWith(database, async () => undefined)).dump;
+}
+
+/** A copy as `dumpPglite` makes, and what `read` found in that very state: the reads and the copy
+ * take turns with nothing else on the one session, so no transaction commits between them (the
+ * backup's facts). `read`'s handle is good only while it runs. */
+export async function dumpPgliteWith<T>(
+  database: Database,
+  read: (db: Kysely<DB>) => Promise<T>,
+): Promise<{ dump: Blob; read: T }> {
   const dump = dumps.get(database);
   if (!dump) throw new Error('dumpPglite: not a PGlite database');
-  return dump();
+  return dump(read);
 }
 
 async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Database> {
@@ -112,8 +125,17 @@ async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Databas
     ping: () => ping(db),
     close: () => db.destroy(),
   };
-  // Between transactions: the one session is not in the middle of one.
-  dumps.set(database, () => lock.run(() => pglite.dumpDataDir('none')));
+  // Between transactions: the one session is not in the middle of one. `read` queries through a
+  // handle of its own, which never waits for the lock held here (and is never destroyed: that
+  // would close the database).
+  dumps.set(database, (read) =>
+    lock.run(async () => {
+      const value = await read(
+        new Kysely<DB>({ dialect: pgliteDialect(pglite, new SessionLock()) }),
+      );
+      return { dump: await pglite.dumpDataDir('none'), read: value };
+    }),
+  );
   return database;
 }
 
