@@ -4,16 +4,15 @@
 import type { CapsBreakdown } from '@crw/core';
 import * as Dialog from '@radix-ui/react-dialog';
 import { useQuery } from '@tanstack/react-query';
-import { ArrowRightLeft, X } from 'lucide-react';
+import { ArrowRightLeft } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { publicConfigQuery } from '../../../lib/session';
 import { Button } from '../../../ui/button';
 import card from '../../../ui/card.module.css';
-import dialog from '../../../ui/dialog.module.css';
+import { DialogFrame } from '../../../ui/dialog-frame';
 import { conversionLine, ConversionRule, ConvertForm } from './convert-form';
 import { notify } from '../../../ui/toaster';
-import styles from './dashboard.module.css';
 
 export function ConvertDialog({
   caps,
@@ -34,32 +33,27 @@ export function ConvertDialog({
           Convert
         </Button>
       </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className={dialog.overlay} />
-        <Dialog.Content className={dialog.dialog}>
-          <Dialog.Title className={styles.dialogTitle}>Convert care CAPs to REME</Dialog.Title>
-          <Dialog.Description asChild>
-            <div>{config.data ? <ConversionRule setting={config.data.conversion} /> : null}</div>
-          </Dialog.Description>
-          {config.data ? (
-            <ConvertForm
-              caps={caps}
-              setting={config.data.conversion}
-              remePrice={remePrice}
-              onConverted={(conversion) => {
-                setOpen(false);
-                notify.success(conversionLine(conversion));
-              }}
-            />
-          ) : null}
-          <p className={card.muted}>
-            <Link to="/convert-caps">See your conversions</Link>
-          </p>
-          <Dialog.Close className={styles.close} aria-label="Close">
-            <X aria-hidden="true" size={18} />
-          </Dialog.Close>
-        </Dialog.Content>
-      </Dialog.Portal>
+      <DialogFrame
+        title="Convert care CAPs to REME"
+        description={
+          <div>{config.data ? <ConversionRule setting={config.data.conversion} /> : null}</div>
+        }
+      >
+        {config.data ? (
+          <ConvertForm
+            caps={caps}
+            setting={config.data.conversion}
+            remePrice={remePrice}
+            onConverted={(conversion) => {
+              setOpen(false);
+              notify.success(conversionLine(conversion));
+            }}
+          />
+        ) : null}
+        <p className={card.muted}>
+          <Link to="/convert-caps">See your conversions</Link>
+        </p>
+      </DialogFrame>
     </Dialog.Root>
   );
 }

@@ -5,11 +5,11 @@
 import type { UserDetails } from '@crw/core';
 import * as Dialog from '@radix-ui/react-dialog';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Bell, X } from 'lucide-react';
+import { Bell } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../../ui/button';
 import card from '../../../ui/card.module.css';
-import dialog from '../../../ui/dialog.module.css';
+import { DialogFrame } from '../../../ui/dialog-frame';
 import { activityQuery } from '../api/activity';
 import { markActivitySeen } from '../api/notifications';
 import { ActivityLines } from './activity-list';
@@ -53,31 +53,20 @@ export function NotificationBell({ details }: { details: UserDetails }) {
           ) : null}
         </Button>
       </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className={dialog.overlay} />
-        <Dialog.Content className={dialog.dialog}>
-          <Dialog.Title className={styles.dialogTitle}>Notifications</Dialog.Title>
-          <Dialog.Description className={card.muted}>
-            What happened to your rewards, newest first.
-          </Dialog.Description>
-          <div className={styles.notifications}>
-            {activity.data && activity.data.items.length > 0 ? (
-              <ActivityLines
-                items={activity.data.items}
-                newAfter={newAfter}
-                testId="notifications"
-              />
-            ) : (
-              <p className={card.muted}>
-                Nothing yet. Credits, friends who join and payouts show here.
-              </p>
-            )}
-          </div>
-          <Dialog.Close className={styles.close} aria-label="Close">
-            <X aria-hidden="true" size={18} />
-          </Dialog.Close>
-        </Dialog.Content>
-      </Dialog.Portal>
+      <DialogFrame
+        title="Notifications"
+        description={<p className={card.muted}>What happened to your rewards, newest first.</p>}
+      >
+        <div className={styles.notifications}>
+          {activity.data && activity.data.items.length > 0 ? (
+            <ActivityLines items={activity.data.items} newAfter={newAfter} testId="notifications" />
+          ) : (
+            <p className={card.muted}>
+              Nothing yet. Credits, friends who join and payouts show here.
+            </p>
+          )}
+        </div>
+      </DialogFrame>
     </Dialog.Root>
   );
 }
