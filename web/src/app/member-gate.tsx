@@ -3,7 +3,7 @@
 // figures as last read are shown, said to be from then, and read again when the connection is back
 // (lib/offline-details.ts).
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Navigate, Outlet } from 'react-router';
 import { ApiError } from '../lib/api-client';
 import { formatMoment } from '../lib/dates';
@@ -27,10 +27,12 @@ export function MemberGate() {
   useKeystoreCheck();
   // When the figures on screen were read: set while the connection is lost, cleared once read again.
   const [offlineSince, setOfflineSince] = useState<string | null>(null);
+  // The figures kept from the last read, parsed once each time the connection is lost.
+  const connectionLost = me.isError && isOffline(me.error);
+  const last = useMemo(() => (connectionLost ? lastDetails() : null), [connectionLost]);
   // A lost connection with figures to show (on screen, or kept from the last read) keeps the member
   // in; any other failure, or a lost connection with nothing to show, signs them out as before.
-  const offline =
-    me.isError && isOffline(me.error) && (me.data !== undefined || lastDetails() !== null);
+  const offline = connectionLost && (me.data !== undefined || last !== null);
   const failure = me.isError && !offline ? me.error.message : null;
   useEffect(() => {
     if (failure === null) return;
@@ -40,13 +42,11 @@ export function MemberGate() {
   // Figures from storage are set as read at time 0, so only a real read (later) clears the notice.
   const readAgain = me.isSuccess && me.dataUpdatedAt > 0;
   if (offline && offlineSince === null) {
-    const last = lastDetails();
     if (last) setOfflineSince(last.savedAt);
   } else if (!offline && readAgain && offlineSince !== null) setOfflineSince(null);
-  const showLast = offline && me.data === undefined;
+  const showLast = offline && me.data === undefined ? last : null;
   useEffect(() => {
-    const last = showLast ? lastDetails() : null;
-    if (last) queryClient.setQueryData(meQuery.queryKey, last.details, { updatedAt: 0 });
+    if (showLast) queryClient.setQueryData(meQuery.queryKey, showLast.details, { updatedAt: 0 });
   }, [showLast, queryClient]);
   if (!allowed) return <Navigate replace to="/" />;
   if (me.isError && !offline) return <Navigate replace to="/" />;

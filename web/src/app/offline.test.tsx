@@ -2,8 +2,8 @@
 // the sign-in form; read again once the connection is back; forgotten at logout; never the keystore.
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { rememberDetails } from '../lib/offline-details';
-import { appTestHooks, member, renderAt, serveMember } from '../test-fixtures';
+import { lastDetails, rememberDetails } from '../lib/offline-details';
+import { appTestHooks, meCalls, member, renderAt, serveMember } from '../test-fixtures';
 
 appTestHooks();
 
@@ -36,6 +36,38 @@ describe('offline', () => {
     fireEvent.focus(window);
     await waitFor(() => expect(screen.queryByTestId('offline-notice')).toBeNull());
     expect(screen.getByRole('heading', { name: 'Hello, Ada Lovelace' })).toBeTruthy();
+  });
+
+  it('the figures shown offline are not saved again as if read now', async () => {
+    localStorage.setItem('allowed', 'true');
+    rememberDetails(member);
+    const kept = localStorage.getItem('last-details')!;
+    const earlier = { ...(JSON.parse(kept) as object), savedAt: '2026-11-20T10:00:00.000Z' };
+    localStorage.setItem('last-details', JSON.stringify(earlier));
+    serveWithConnection({ online: false });
+    renderAt('/dashboard');
+    await screen.findByTestId('offline-notice');
+    expect(lastDetails()?.savedAt).toBe('2026-11-20T10:00:00.000Z');
+  });
+
+  it('the dashboard keeps the figures it reads, written again only when they change', async () => {
+    let caps = member.caps;
+    serveMember(() => ({ ...member, caps }));
+    renderAt('/dashboard');
+    await screen.findByRole('heading', { name: 'Hello, Ada Lovelace' });
+    await waitFor(() => expect(localStorage.getItem('last-details')).not.toBeNull());
+    const first = localStorage.getItem('last-details');
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+    await settle(); // a write now would carry another time
+    const reads = meCalls();
+    fireEvent.focus(window);
+    await waitFor(() => expect(meCalls()).toBe(reads + 1));
+    await settle();
+    expect(localStorage.getItem('last-details')).toBe(first);
+    caps = { ...member.caps, careActions: 25, total: member.caps.total + 25 };
+    fireEvent.focus(window);
+    await waitFor(() => expect(lastDetails()?.details.caps.total).toBe(member.caps.total + 25));
+    expect(lastDetails()!.savedAt > (JSON.parse(first!) as { savedAt: string }).savedAt).toBe(true);
   });
 
   it('without figures kept, a lost connection signs out to the start page as before (no loop back)', async () => {

@@ -15,7 +15,6 @@ import { apiFetch } from './api-client';
 import { notify } from '../ui/toaster';
 import { announceSignedOut } from './auth-channel';
 import { readStored, removeStored } from './storage';
-import { rememberDetails } from './offline-details';
 
 let changedSinceRead = false;
 
@@ -32,14 +31,11 @@ export const meQuery = queryOptions({
     // The details call carries the first-time-referral flag, and the welcome notice follows its
     // answer (docs/product.md, deviation 9).
     const firstTimeReferral = readStored('referralFlag') === 'true';
-    const details = await apiFetch(
+    return apiFetch(
       firstTimeReferral ? '/api/me?firstTimeReferral=true' : '/api/me',
       userDetailsResponse,
       { fresh },
     );
-    // Kept for a reload without a connection (lib/offline-details.ts); never the keystore.
-    if (readStored('allowed') === 'true') rememberDetails(details);
-    return details;
   },
   retry: false,
   staleTime: 5_000,

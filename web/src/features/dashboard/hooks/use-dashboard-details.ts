@@ -4,6 +4,7 @@
 import { DASHBOARD_REFRESH_MS, STORAGE_KEYS, type UserDetails } from '@crw/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import { rememberDetails } from '../../../lib/offline-details';
 import { meQuery } from '../../../lib/session';
 import { readStored, writeStored } from '../../../lib/storage';
 
@@ -67,6 +68,9 @@ export function useDashboardDetails() {
     if (!me.data) return;
     const next = cachedUser(me.data);
     if (readStored('user') !== next) writeStored('user', next);
+    // Kept for a reload without a connection (lib/offline-details.ts), never the keystore; not
+    // after logout has begun (it removes `allowed` first).
+    if (readStored('allowed') === 'true') rememberDetails(me.data);
     const preload = preloadData(me.data);
     const stored = readStored('rcbPreloadData');
     const { timestamp: _, ...previous } = stored
