@@ -185,6 +185,8 @@ describe('the Convert dialog', () => {
     expect(modal.getByTestId('convert-rate').textContent).toBe(
       '6.028 CAPs per REME (1 CAP ≈ 0.1659 REME)',
     );
+    const activityReads = () => requests.filter((r) => r === 'GET /api/activity').length;
+    const readBefore = activityReads();
     fireEvent.click(modal.getByRole('button', { name: 'Convert 60 CAPs' }));
     // The dialog closes and a toast says what happened.
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -195,6 +197,8 @@ describe('the Convert dialog', () => {
     await waitFor(() =>
       expect(screen.getByTestId('caps-converted').textContent).toBe('60 converted to REME'),
     );
+    // The activity is read again with the figures.
+    await waitFor(() => expect(activityReads()).toBeGreaterThan(readBefore));
   });
 
   it('for a member with no care CAPs says where they come from, with no dead button', async () => {
@@ -532,6 +536,38 @@ describe('the activity list', () => {
       'Bob joined through your link+100 CAPs20 Nov 2026',
       'You joined the community+200 CAPs19 Nov 2026',
     ]);
+  });
+
+  it('is read again when the server says something happened, though no figure changed', async () => {
+    let activity = memberActivity;
+    serveMember(undefined, { '/api/activity': () => activity });
+    renderAt('/dashboard');
+    const list = await screen.findByTestId('activity');
+    expect(within(list).getAllByRole('listitem')).toHaveLength(2);
+    const meReads = meCalls();
+    activity = {
+      ...memberActivity,
+      items: [
+        {
+          ...memberActivity.items[0]!,
+          id: 'ledger-3',
+          kind: 'referral',
+          at: '2026-11-21T10:00:00.000Z',
+          friend: 'Cleo',
+        },
+        ...memberActivity.items,
+      ],
+      unread: 1,
+    };
+    act(() => void eventSources.at(-1)!.dispatchEvent(new Event('changed')));
+    await waitFor(() =>
+      expect(within(screen.getByTestId('activity')).getAllByRole('listitem')).toHaveLength(3),
+    );
+    expect(screen.getByText('Cleo joined through your link')).toBeTruthy();
+    expect(screen.getByTestId('bell-count').textContent).toBe('1');
+    // The figures were read again too, and are what they were.
+    await waitFor(() => expect(meCalls()).toBe(meReads + 1));
+    expect(screen.getByTestId('caps-balance').textContent).toBe(String(member.caps.total));
   });
 
   it('a new member with nothing to claim or coming sees no rows of zeros', async () => {

@@ -37,6 +37,7 @@ export function useMemberEvents(
     const source = new EventSource('/api/events');
     const refresh = () => {
       memberChanged();
+      // Every query: the figures, and what is keyed apart from them (the activity, ['activity']).
       void queryClient.invalidateQueries();
     };
     /** Is this browser still signed in? If not, sign out here; if so, listen again. */

@@ -2,7 +2,7 @@
 // (docs/product.md#the-dashboard): "Bob joined through your link +100 CAPs", "Converted care CAPs →
 // 9.95 REME −60 CAPs", "Payout (round 4): REME ready to claim +200.00 REME". A credit still held
 // says until when.
-import { formatReme, type ActivityItem, type UserDetails } from '@crw/core';
+import { formatReme, type ActivityItem } from '@crw/core';
 import { useQuery } from '@tanstack/react-query';
 import { formatDay } from '../../../lib/dates';
 import { CardSection } from '../../../ui/card-section';
@@ -86,8 +86,8 @@ export function ActivityLines({
   );
 }
 
-export function ActivityList({ details }: { details: UserDetails }) {
-  const activity = useQuery(activityQuery(details));
+export function ActivityList() {
+  const activity = useQuery(activityQuery);
   return (
     <CardSection titleId="activity-title" title="Activity">
       {activity.data ? (

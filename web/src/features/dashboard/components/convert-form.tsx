@@ -21,6 +21,7 @@ import { Button } from '../../../ui/button';
 import callout from '../../../ui/callout.module.css';
 import card from '../../../ui/card.module.css';
 import { FormMessage } from '../../../ui/form-message';
+import { figuresChanged } from '../api/activity';
 import { convertCaps } from '../api/conversions';
 import styles from './convert.module.css';
 
@@ -82,7 +83,7 @@ export function ConvertForm({
       if (onConverted) onConverted(conversion);
       else setDone(conversionLine(conversion));
       await Promise.all([
-        client.invalidateQueries({ queryKey: ['me'] }),
+        figuresChanged(client),
         client.invalidateQueries({ queryKey: ['conversions'] }),
       ]);
     },

@@ -1,4 +1,3 @@
-import type { UserDetails } from '@crw/core';
 import { LogOut, UserRound } from 'lucide-react';
 import { Link } from 'react-router';
 import { useLogout } from '../../../lib/session';
@@ -13,7 +12,7 @@ import styles from './dashboard.module.css';
 /** The brand, the notification bell, Logout and the way to the account settings (where the
  * appearance is chosen). On a
  * phone, Account and Logout are their icons (their names stay for screen readers and the title). */
-export function DashboardHeader({ details }: { details: UserDetails }) {
+export function DashboardHeader() {
   const logout = useLogout();
   return (
     <header className={card.header}>
@@ -22,7 +21,7 @@ export function DashboardHeader({ details }: { details: UserDetails }) {
         REME Wallet
       </span>
       <div className={styles.headerActions}>
-        <NotificationBell details={details} />
+        <NotificationBell />
         <Link
           to="/account"
           title="Account"

@@ -2,7 +2,6 @@
 // last opened it (a credit, a friend who joined, a conversion, a payout, a claim); opening it lists
 // them, newest first, those not seen before marked New, and marks them seen. Live: a change
 // announced on the member's event stream reads the figures again, and with them the list.
-import type { UserDetails } from '@crw/core';
 import * as Dialog from '@radix-ui/react-dialog';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Bell } from 'lucide-react';
@@ -15,8 +14,8 @@ import { markActivitySeen } from '../api/notifications';
 import { ActivityLines } from './activity-list';
 import styles from './dashboard.module.css';
 
-export function NotificationBell({ details }: { details: UserDetails }) {
-  const activity = useQuery(activityQuery(details));
+export function NotificationBell() {
+  const activity = useQuery(activityQuery);
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
   // What was unseen when the centre opened stays marked New while it is open.
@@ -31,7 +30,7 @@ export function NotificationBell({ details }: { details: UserDetails }) {
     const newest = data.items[0];
     if (newest && data.unread > 0)
       void markActivitySeen(newest.at)
-        .then(() => queryClient.invalidateQueries({ queryKey: ['activity'] }))
+        .then(() => queryClient.invalidateQueries({ queryKey: activityQuery.queryKey }))
         .catch(() => undefined); // unseen stays unseen; the next opening tries again
   }
 

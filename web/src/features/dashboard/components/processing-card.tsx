@@ -4,12 +4,12 @@ import { formatReme } from '@crw/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { receiptOf, writePendingClaim, type PendingClaim } from '../../../lib/chain';
-import { meQuery } from '../../../lib/session';
 import { Button } from '../../../ui/button';
 import callout from '../../../ui/callout.module.css';
 import card from '../../../ui/card.module.css';
 import { TransactionLink } from '../../../ui/transaction-link';
 import { Spinner } from '../../../ui/spinner';
+import { figuresChanged } from '../api/activity';
 import styles from './dashboard.module.css';
 
 export function ProcessingCard({
@@ -37,7 +37,7 @@ export function ProcessingCard({
     if (status === 'processing') return;
     writePendingClaim(null); // settled: a reload no longer shows it
     onSettled();
-    if (status === 'confirmed') void queryClient.invalidateQueries({ queryKey: meQuery.queryKey });
+    if (status === 'confirmed') void figuresChanged(queryClient);
   }, [status, queryClient, onSettled]);
 
   return (

@@ -6,13 +6,13 @@ import { formatReme, type SponsoredClaim } from '@crw/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { meQuery } from '../../../lib/session';
 import { Button } from '../../../ui/button';
 import callout from '../../../ui/callout.module.css';
 import card from '../../../ui/card.module.css';
 import { TransactionLink } from '../../../ui/transaction-link';
 import { Spinner } from '../../../ui/spinner';
 import { sponsorshipQuery } from '../../claim/api/sponsorship';
+import { figuresChanged } from '../api/activity';
 import styles from './dashboard.module.css';
 
 const DISMISSED_KEY = 'crw-dismissed-sponsored-claim';
@@ -69,8 +69,7 @@ export function SponsoredClaimCard({
   const queryClient = useQueryClient();
   const done = claim.status === 'confirmed' || claim.status === 'failed';
   useEffect(() => {
-    if (claim.status === 'confirmed')
-      void queryClient.invalidateQueries({ queryKey: meQuery.queryKey });
+    if (claim.status === 'confirmed') void figuresChanged(queryClient);
   }, [claim.status, queryClient]);
   const dismiss = () => onDismiss(claim.id);
   const reached = STEPS.findIndex((s) => s.status === claim.status);

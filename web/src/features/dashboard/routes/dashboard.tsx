@@ -45,7 +45,7 @@ export function Component() {
   const details = me.data;
   return (
     <main className={card.page}>
-      <DashboardHeader details={details} />
+      <DashboardHeader />
       <h1 className={card.title}>Hello, {greetingName(details)}</h1>
       <p className={card.muted}>Your rewards wallet</p>
       {notice ? <WelcomeNotice /> : null}
@@ -75,7 +75,7 @@ export function Component() {
       {details.tokens.forClaiming !== '0' || details.tokens.incoming !== '0' ? (
         <ClaimEntry tokens={details.tokens} />
       ) : null}
-      <ActivityList details={details} />
+      <ActivityList />
       <CapsBreakdown caps={details.caps} />
       <ExploreMore />
       <ExpertDetails />
