@@ -1,7 +1,7 @@
 // The notification centre: a bell in the header with how many things happened since the member
 // last opened it (a credit, a friend who joined, a conversion, a payout, a claim); opening it lists
 // them, newest first, those not seen before marked New, and marks them seen. Live: a change
-// announced on the member's event stream reads the figures again, and with them the list.
+// announced on the member's event stream reads the activity again (api/activity.ts).
 import * as Dialog from '@radix-ui/react-dialog';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Bell } from 'lucide-react';
