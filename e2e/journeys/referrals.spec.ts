@@ -66,7 +66,7 @@ test('A shares the link; B, C, D, E join down the chain: A earns 100 + 50 + 25, 
   // are never named (Bob is said to have brought one friend).
   await expect(
     page.getByRole('list', { name: 'Friends who joined with your link' }).getByRole('listitem'),
-  ).toHaveText([/^0x[0-9a-fA-F]{4}\.\.\.[0-9a-fA-F]{4}Joined .+ · 1 friend joined through them$/]);
+  ).toHaveText([/^0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4}Joined .+ · 1 friend joined through them$/]);
   const network = await page.evaluate(async () => (await fetch('/api/referrals/network')).json());
   expect(network.data.level_counts).toEqual({ level1: 1, level2: 1, level3: 1 });
   expect(network.data.total_network_size).toBe(3);

@@ -117,7 +117,7 @@ describe('the mails as received over SMTP', () => {
       label: 'Confirm your address',
       words: [
         'Welcome to the community rewards wallet!',
-        'This confirms the account whose wallet is 0x0000...00AA.',
+        'This confirms the account whose wallet is 0x0000…00AA.',
         'Not you, or not your wallet? Do not open the link.',
       ],
     },

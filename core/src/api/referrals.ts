@@ -4,7 +4,7 @@ import { plainText } from './common';
 /** One member of the signed-in member's network: ids for the tree, and only what the member may
  * know of them. A friend who joined through the member's own link (level 1) comes with the first
  * word of the name they gave (at most 40 characters), or their wallet address shortened
- * ("0x1234...abcd") when they gave none; deeper levels are never named (the member does not know
+ * ("0x1234…abcd") when they gave none; deeper levels are never named (the member does not know
  * them). Never an e-mail, a username or a last name. */
 export const hierarchyItem = z.object({
   referred_id: z.string(),

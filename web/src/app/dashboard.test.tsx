@@ -290,7 +290,7 @@ describe('the dashboard as docs/product.md lists it', () => {
     serveMember();
     renderAt('/dashboard');
     await screen.findByRole('heading', { name: 'Hello, Ada Lovelace' });
-    expect(screen.getByText('0x1111...1111')).toBeTruthy();
+    expect(screen.getByText('0x1111…1111')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Copy Your wallet' })).toBeTruthy();
     expect(screen.getByTestId('caps-balance').textContent).toBe('350');
     expect(screen.getByText('£0.10 per REME')).toBeTruthy();
@@ -312,7 +312,7 @@ describe('the dashboard as docs/product.md lists it', () => {
     // The wallet heads the balance card, always in sight (it was a card of its own,
     // folded by a toggle, when it listed the contracts too).
     const balance = within(screen.getByRole('region', { name: 'Your REME' }));
-    expect(balance.getByText('0x1111...1111')).toBeTruthy();
+    expect(balance.getByText('0x1111…1111')).toBeTruthy();
     // Nothing to claim: no Claim button, but what comes next.
     expect(balance.queryByRole('button', { name: /^Claim/ })).toBeNull();
     expect(balance.getByTestId('next-step')).toBeTruthy();
@@ -395,7 +395,7 @@ describe('the dashboard’s numbers and crypto details for a newcomer', () => {
     const link = await within(card).findByRole('link', { name: /See it on the block explorer/ });
     expect(link.getAttribute('href')).toBe(`https://explorer.example/tx/${txHash}`);
     expect(within(card).queryByText(txHash)).toBeNull();
-    expect(within(card).getByText('0xabab...abab')).toBeTruthy();
+    expect(within(card).getByText('0xabab…abab')).toBeTruthy();
   });
 });
 

@@ -25,7 +25,7 @@ const network = {
         level: 1,
         created_at: '2026-03-02T10:00:00.000Z',
         name: null,
-        short_address: '0x2222...2222',
+        short_address: '0x2222…2222',
       },
       {
         referred_id: 'c',
@@ -52,7 +52,7 @@ describe('the network page', () => {
     await openNetwork();
     const friends = within(screen.getByRole('list', { name: 'Friends who joined with your link' }));
     expect(friends.getAllByRole('listitem').map((li) => li.textContent)).toEqual([
-      '0x2222...2222Joined 2 Mar 2026',
+      '0x2222…2222Joined 2 Mar 2026',
       'BBobJoined 1 Mar 2026 · 1 friend joined through them',
     ]);
   });
@@ -69,7 +69,7 @@ describe('the network page', () => {
 
   it('shortens the wallet in the middle, as every screen does', async () => {
     await openNetwork();
-    expect(screen.getByText('0x1111...1111')).toBeTruthy();
+    expect(screen.getByText('0x1111…1111')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Copy wallet address' })).toBeTruthy();
     expect(screen.queryByText('0x1111111111111111111')).toBeNull();
   });

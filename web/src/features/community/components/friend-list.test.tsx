@@ -17,7 +17,7 @@ describe('FriendList', () => {
           member({ referred_id: 'b', name: 'Bob', created_at: '2026-03-01T10:00:00.000Z' }),
           member({
             referred_id: 'q',
-            short_address: '0x1234...abcd',
+            short_address: '0x1234…abcd',
             created_at: '2026-03-05T10:00:00.000Z',
           }),
           member({ referred_id: 'c', parent_id: 'b', level: 2 }),
@@ -30,7 +30,7 @@ describe('FriendList', () => {
       screen.getByRole('list', { name: 'Friends who joined with your link' }),
     ).getAllByRole('listitem');
     expect(rows.map((row) => row.textContent)).toEqual([
-      '0x1234...abcdJoined 5 Mar 2026',
+      '0x1234…abcdJoined 5 Mar 2026',
       'BBobJoined 1 Mar 2026 · 2 friends joined through them',
     ]);
   });

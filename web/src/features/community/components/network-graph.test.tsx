@@ -29,7 +29,7 @@ describe('NetworkGraph', () => {
   it('draws the member as "You" and a friend by the initial of their name; deeper levels and friends without a name unlabelled', () => {
     const network = networkOf([
       member({ referred_id: 'b', name: 'bob' }),
-      member({ referred_id: 'q', short_address: '0x1234...abcd' }),
+      member({ referred_id: 'q', short_address: '0x1234…abcd' }),
       member({ referred_id: 'c', parent_id: 'b', level: 2 }),
       member({ referred_id: 'd', parent_id: 'c', level: 3 }),
     ]);
@@ -45,7 +45,7 @@ describe('NetworkGraph', () => {
     expect(Array.from(svg.querySelectorAll('title')).map((t) => t.textContent)).toEqual([
       'You',
       'bob',
-      '0x1234...abcd',
+      '0x1234…abcd',
       'Friend of a friend',
       'Further along your network',
     ]);
