@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAmount, formatReme } from './amounts';
+import { formatAmount, formatReme, formatRemeExact } from './amounts';
 
 describe('formatAmount (18 decimals, shown with 4)', () => {
   it('shows base units with 4 decimals, truncating', () => {
@@ -19,5 +19,18 @@ describe('formatReme (what members read: 2 decimals, grouped, never rounded up)'
     [-1500n * 10n ** 18n, '-1,500.00'],
   ])('%s → %s', (value, shown) => {
     expect(formatReme(value)).toBe(shown);
+  });
+});
+
+describe('formatRemeExact (what an operator confirms: grouped, to the last base unit)', () => {
+  it.each([
+    [0n, '0.00'],
+    [1200n * 10n ** 18n, '1,200.00'],
+    [1200n * 10n ** 18n + 5n * 10n ** 17n, '1,200.50'],
+    [(1000n * 1000n * 10n ** 18n) / 6028n, '165.892501658925016589'],
+    [1_234_567n * 10n ** 18n + 1n, '1,234,567.000000000000000001'],
+    ['-1500000000000000000000', '-1,500.00'],
+  ])('%s → %s', (value, shown) => {
+    expect(formatRemeExact(value)).toBe(shown);
   });
 });

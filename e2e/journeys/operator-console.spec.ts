@@ -114,7 +114,7 @@ test('an operator turns on two-factor, finds a member, credits a care action, an
   await page.getByRole('button', { name: /^(Publish|Finish) round \d+$/ }).click();
   // The question names the amount and whom it pays; a double press publishes once.
   const ask = page.getByRole('alertdialog', {
-    name: /^(Publish|Finish) round \d+: [\d.]+ REME in total to [\d,]+ members?\?$/,
+    name: /^(Publish|Finish) round \d+: \d{1,3}(,\d{3})*\.\d{2,18} REME in total to [\d,]+ members?\?$/,
   });
   await expect(ask).toBeVisible();
   await ask.getByRole('button', { name: 'Publish now' }).dblclick();
@@ -186,7 +186,11 @@ test('an operator turns on two-factor, finds a member, credits a care action, an
   await expect(byOperator('round.publish-start')).toHaveCount(1);
   const publishRow = byOperator('round.publish');
   await expect(publishRow).toHaveCount(1);
-  for (const part of [/index: \d+/, /total: [\d.]+ REME/, /txHash: 0x[0-9a-f]{64}/])
+  for (const part of [
+    /index: \d+/,
+    /total: \d{1,3}(,\d{3})*\.\d{2,18} REME/,
+    /txHash: 0x[0-9a-f]{64}/,
+  ])
     await expect(publishRow).toContainText(part);
   await expect(log.getByRole('row').filter({ hasText: 'faucet.fund' }).first()).toContainText(
     'API key',

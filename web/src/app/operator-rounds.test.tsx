@@ -49,13 +49,13 @@ describe('distribution rounds in the console', () => {
     });
     renderAt('/operator/rounds');
     expect(await screen.findByRole('heading', { name: 'Round 1: the dry run' })).toBeTruthy();
-    expect(screen.getByText('400.0000')).toBeTruthy();
+    expect(screen.getByText('400.00')).toBeTruthy();
     expect(await screen.findByText('No round published yet.')).toBeTruthy();
 
     fireEvent.click(screen.getByRole('button', { name: 'Publish round 1' }));
     // The question names the round, its total REME and how many members it pays.
     const ask = await screen.findByRole('alertdialog', {
-      name: 'Publish round 1: 400.0000 REME in total to 2 members?',
+      name: 'Publish round 1: 400.00 REME in total to 2 members?',
     });
     expect(ask.textContent).toMatch(
       /2 members gain REME they can claim, as worked out at [^.]+\. A published round cannot be taken back\./,
@@ -144,7 +144,26 @@ describe('distribution rounds in the console', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Finish round 1' }));
     expect(
       await screen.findByRole('alertdialog', {
-        name: 'Finish round 1: 1200.0000 REME in total to 37 members?',
+        name: 'Finish round 1: 1,200.00 REME in total to 37 members?',
+      }),
+    ).toBeTruthy();
+  });
+
+  it('asks with the total exact to the last base unit, and shows the figures grouped in two decimals', async () => {
+    const total = '1365892501658925016589';
+    serveMember(undefined, {
+      '/api/console/me': () => operator,
+      '/api/console/rounds/dry-run?filter=changed&offset=0': () => ({ ...dryRun(false), total }),
+      '/api/console/rounds': () => ({ rounds: [{ ...round, total: `1234567${E18}` }] }),
+    });
+    renderAt('/operator/rounds');
+    expect(await screen.findByRole('heading', { name: 'Round 1: the dry run' })).toBeTruthy();
+    expect(screen.getByText('1,365.89')).toBeTruthy();
+    expect(await screen.findByText('1,234,567.00')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Publish round 1' }));
+    expect(
+      await screen.findByRole('alertdialog', {
+        name: 'Publish round 1: 1,365.892501658925016589 REME in total to 2 members?',
       }),
     ).toBeTruthy();
   });
@@ -172,7 +191,7 @@ describe('distribution rounds in the console', () => {
     renderAt('/operator/audit');
     const row = (await screen.findByText('round.publish')).closest('tr')!;
     expect(row.textContent).toContain(operator.email);
-    expect(row.textContent).toContain(`index: 1, total: 1200.0000 REME, txHash: ${round.txHash}`);
+    expect(row.textContent).toContain(`index: 1, total: 1,200.00 REME, txHash: ${round.txHash}`);
   });
 
   it('says why publishing stopped', async () => {

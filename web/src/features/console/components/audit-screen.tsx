@@ -1,5 +1,5 @@
 // The audit log: every operator action, newest first, and the whole log as CSV.
-import { formatAmount } from '@crw/core';
+import { formatRemeExact } from '@crw/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
 import { Link } from 'react-router';
@@ -18,10 +18,10 @@ const when = (iso: string) =>
 /** Actions whose target is a member's id (their page is a link away). */
 const MEMBER_ACTION = /^(member|care-action|operator)\./;
 
-/** A round's total in base units, written as the rounds screen writes REME. */
+/** A round's total in base units, as REME exact to the last base unit (as the publish question). */
 const roundTotal = (action: string, key: string, value: unknown) =>
   action.startsWith('round.') && key === 'total' && typeof value === 'string' && /^\d+$/.test(value)
-    ? `${formatAmount(value)} REME`
+    ? `${formatRemeExact(value)} REME`
     : null;
 
 const detailText = (action: string, detail: Record<string, unknown>) =>

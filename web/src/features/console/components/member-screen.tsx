@@ -1,6 +1,6 @@
 // One member's page: who they are, their CAPs and ledger, their network, wallet and chain
 // figures, rounds, claims and mails; and what an operator can do for them.
-import { formatAmount } from '@crw/core';
+import { formatReme } from '@crw/core';
 import { MEMBER_LEDGER_ROWS, type MemberDetail } from '@crw/core/console';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft } from 'lucide-react';
@@ -191,9 +191,9 @@ export function MemberScreen() {
             <dt>Referral code</dt>
             <dd className={card.mono}>{member.referralCode ?? '—'}</dd>
             <dt>REME held</dt>
-            <dd>{chain?.remeBalance ? formatAmount(chain.remeBalance) : '—'}</dd>
+            <dd>{chain?.remeBalance ? formatReme(chain.remeBalance) : '—'}</dd>
             <dt>REME claimed</dt>
-            <dd>{chain?.claimed ? formatAmount(chain.claimed) : '—'}</dd>
+            <dd>{chain?.claimed ? formatReme(chain.claimed) : '—'}</dd>
             <dt>Two-factor sign-in</dt>
             <dd>{member.twoFactorEnabled ? 'On' : 'Off'}</dd>
             <dt>Referred by</dt>
@@ -274,7 +274,7 @@ export function MemberScreen() {
               { name: 'Status', cell: (r) => r.status },
               {
                 name: 'REME (total)',
-                cell: (r) => formatAmount(r.cumulativeAmount),
+                cell: (r) => formatReme(r.cumulativeAmount),
                 numeric: true,
               },
             ]}
@@ -285,7 +285,7 @@ export function MemberScreen() {
             empty="No claim on the chain yet."
             columns={[
               { name: 'Block', cell: (c) => c.blockNumber, numeric: true },
-              { name: 'REME', cell: (c) => formatAmount(c.amount), numeric: true },
+              { name: 'REME', cell: (c) => formatReme(c.amount), numeric: true },
               {
                 name: 'Transaction',
                 cell: (c) => <MiddleTruncate text={c.txHash} className={card.mono} />,

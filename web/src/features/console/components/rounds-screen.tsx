@@ -1,7 +1,7 @@
 // Distribution rounds: the next round's dry run (every member who gains, biggest first, in a
 // virtualized table that fetches 200 rows at a time as it scrolls), publishing it with live
 // progress from the server's event stream, and the rounds so far with their trees.
-import { formatAmount } from '@crw/core';
+import { formatReme, formatRemeExact } from '@crw/core';
 import * as Dialog from '@radix-ui/react-dialog';
 import {
   DRY_RUN_PAGE,
@@ -109,13 +109,13 @@ function DryRunTable({ filter, q }: { filter: DryRunFilter; q: string }) {
                         </Link>
                       </span>
                       <span role="cell" className={styles.num}>
-                        {formatAmount(row.previous)}
+                        {formatReme(row.previous)}
                       </span>
                       <span role="cell" className={styles.num}>
-                        {formatAmount(row.next)}
+                        {formatReme(row.next)}
                       </span>
                       <span role="cell" className={`${styles.num} ${rounds.gain}`}>
-                        +{formatAmount(BigInt(row.next) - BigInt(row.previous))}
+                        +{formatReme(BigInt(row.next) - BigInt(row.previous))}
                         {row.previous === '0' ? <span className={styles.yes}>new</span> : null}
                       </span>
                     </>
@@ -182,11 +182,13 @@ interface Figures {
 
 const members = (n: number) => `${number(n)} member${n === 1 ? '' : 's'}`;
 
-/** "Publish round 4: 1200.0000 REME in total to 37 members?" */
+/** "Publish round 4: 1,200.00 REME in total to 37 members?", the total exact to the last base unit:
+ * what the operator agrees to send. */
 const question = (
   verb: 'Publish' | 'Finish',
   r: { index: number; total: string; members: number },
-) => `${verb} round ${r.index}: ${formatAmount(r.total)} REME in total to ${members(r.members)}?`;
+) =>
+  `${verb} round ${r.index}: ${formatRemeExact(r.total)} REME in total to ${members(r.members)}?`;
 
 function Publish({ figures, openRound }: { figures: Figures; openRound: number | null }) {
   const [asking, setAsking] = useState(false);
@@ -345,7 +347,7 @@ export function RoundsScreen() {
               <dt>Members in the round</dt>
               <dd>{s.members.toLocaleString('en-GB')}</dd>
               <dt>REME in total</dt>
-              <dd>{formatAmount(s.total)}</dd>
+              <dd>{formatReme(s.total)}</dd>
               <dt>Members who gain</dt>
               <dd>{s.changed.toLocaleString('en-GB')}</dd>
               <dt>New members</dt>
@@ -417,7 +419,7 @@ export function RoundsScreen() {
                       {r.members.toLocaleString('en-GB')}
                     </td>
                     <td data-label="REME in total" className={styles.num}>
-                      {formatAmount(r.total)}
+                      {formatReme(r.total)}
                     </td>
                     <td data-label="Root">
                       <MiddleTruncate text={r.root} className={card.mono} />
