@@ -539,7 +539,7 @@ describe('the activity list', () => {
   });
 
   it('is read again when the server says something happened, though no figure changed', async () => {
-    let activity = memberActivity;
+    let activity: unknown = memberActivity;
     serveMember(undefined, { '/api/activity': () => activity });
     renderAt('/dashboard');
     const list = await screen.findByTestId('activity');
