@@ -41,6 +41,9 @@ function server(serverPort: number, dataDir: string, extraEnv: Record<string, st
       REWARD_HOLD_HOURS: '0',
       SPONSOR_MIN_ACCOUNT_AGE_HOURS: '0',
       SPONSOR_NETWORK_SHARE_PERCENT: '100',
+      // Members press Claim themselves; the notifications journey turns "claim for me" on, as a
+      // member does on the account page (production's default is on).
+      CLAIM_FOR_ME_DEFAULT: 'false',
       COMMUNITY_APP_URL: communityAppURL,
       COMMUNITY_APP_CLIENT_SECRET: communityAppSecret,
       EXPLORER_URL: 'https://sepolia.etherscan.io',

@@ -55,6 +55,10 @@ export const errorMessages = {
   sponsor_unavailable: 'The network fee cannot be paid for you right now.',
   invalid_client: 'The sister app must present its client secret.',
   invalid_handoff_code: 'This hand-off code is invalid, already used or expired.',
+  invalid_unsubscribe_link:
+    'This unsubscribe link is not valid. Your mail choices are on your account page.',
+  unsubscribe_link_used:
+    'This link was already used, or your choices changed since this mail was sent. Your mail choices are on your account page.',
   service_unavailable: 'The service is temporarily unavailable. Please try again shortly.',
   internal_error: 'Something went wrong on our side. Please try again.',
 } as const;

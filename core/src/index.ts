@@ -12,6 +12,7 @@ export * from './api/referrals';
 export * from './api/held-rewards';
 export * from './api/conversions';
 export * from './api/activity';
+export * from './api/notifications';
 export * from './validation';
 export * from './merkle';
 export * from './claim-split';

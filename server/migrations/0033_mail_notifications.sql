@@ -35,8 +35,24 @@ CREATE TABLE notification_mails (
   created_at      timestamptz NOT NULL DEFAULT now(),
   sent_at         timestamptz
 );
+-- The dev mailbox keeps notification mails too.
+ALTER TABLE dev_mailbox
+  ALTER COLUMN outbox_id DROP NOT NULL,
+  ADD COLUMN notification_id bigint UNIQUE REFERENCES notification_mails (id) ON DELETE CASCADE,
+  ADD CONSTRAINT dev_mailbox_source CHECK (num_nonnulls(outbox_id, notification_id) = 1);
 CREATE INDEX notification_mails_due_idx ON notification_mails (id) WHERE status = 'pending';
 CREATE INDEX notification_mails_member_idx ON notification_mails (user_id, id DESC);
+
+-- "Claim for me" of a member who joins: CLAIM_FOR_ME_DEFAULT, written at every start.
+ALTER TABLE reward_policy ADD COLUMN claim_for_me_default boolean NOT NULL DEFAULT true;
+CREATE FUNCTION profiles_claim_for_me_default() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.claim_for_me := coalesce((SELECT claim_for_me_default FROM reward_policy), true);
+  RETURN NEW;
+END;
+$$;
+CREATE TRIGGER profiles_claim_for_me BEFORE INSERT ON profiles
+  FOR EACH ROW EXECUTE FUNCTION profiles_claim_for_me_default();
 
 -- The one way a notification mail is queued: the member's choice for its topic decides.
 CREATE FUNCTION queue_notification(p_user text, p_topic text, p_template text, p_params jsonb)

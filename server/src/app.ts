@@ -15,6 +15,7 @@ import { signupGateRoutes } from './http/routes/member/signup-gate';
 import { devRoutes } from './http/routes/dev';
 import { operatorRoutes } from './http/routes/operator-api/routes';
 import { referralRoutes } from './http/routes/member/referrals';
+import { notificationRoutes, unsubscribeRoutes } from './http/routes/member/notifications';
 import { activityRoutes } from './http/routes/member/activity';
 import { conversionRoutes } from './http/routes/member/conversions';
 import { eventRoutes } from './http/routes/member/events';
@@ -107,6 +108,8 @@ export async function buildApp(
   await app.register(referralRoutes(services, limits.check), { prefix: '/api/referrals' });
   await app.register(conversionRoutes(services), { prefix: '/api/conversions' });
   await app.register(activityRoutes(services), { prefix: '/api/activity' });
+  await app.register(notificationRoutes(services), { prefix: '/api/notifications' });
+  await app.register(unsubscribeRoutes(services), { prefix: '/api/unsubscribe' });
   await app.register(operatorRoutes(services), { prefix: '/api/operator' });
   await app.register(consoleRoutes(services), { prefix: '/api/console' });
   await app.register(claimRoutes(services), { prefix: '/api' });

@@ -178,6 +178,9 @@ const envSchema = z
     REWARD_BUSY_NETWORK_SIGNUPS: z.coerce.number().int().min(1).max(100_000).default(3),
     /** Whether members may convert their care CAPs into REME (docs/product.md#caps-and-reme). */
     CONVERSION_OPEN: booleanString.default(true),
+    /** Whether "claim for me" is on for a member who joins (docs/decisions/0023-notifications.md);
+     * each member changes it on the account page. */
+    CLAIM_FOR_ME_DEFAULT: booleanString.default(true),
     /** How many care CAPs buy one REME, to three decimals (the specification's 6.028). */
     CONVERSION_CAPS_PER_REME: z
       .string()

@@ -26,6 +26,9 @@ import { LeaderLoop } from './lib/leader-loop';
 import { LOCK_KEYS } from './infra/db/lock-keys';
 import { releaseDueCredits, writeRewardPolicy } from './domain/rewards/holds';
 import { devMailboxTransport, smtpTransport, type MailTransport } from './infra/mail/transports';
+import { notificationRenderer } from './domain/notifications/notification-mails';
+import { noticesPass, type ClaimForMeSponsor } from './domain/notifications/round-notices';
+import { sponsorSettings } from './domain/sponsorship/sponsor';
 
 export interface AppServices {
   config: Config;
@@ -57,6 +60,9 @@ export interface AppServices {
   relayer: Relayer | undefined;
   /** Releases held rewards whose time has come, a pass a minute in every process (holds.ts). */
   rewardRelease: LeaderLoop;
+  /** Claims for members, round mails, reminders and digests, a pass a minute in one process and
+   * one as soon as the follower sees a new round (domain/notifications/round-notices.ts). */
+  notices: LeaderLoop;
 }
 
 /** The embedded chain's relayer starts with this much ETH from the faucet (and is topped up to it). */
@@ -100,6 +106,7 @@ async function checkAuditLogRole(
 }
 
 const REWARD_RELEASE_INTERVAL_MS = 60_000;
+const NOTICES_INTERVAL_MS = 60_000;
 
 export async function openServices(
   config: Config,
@@ -138,11 +145,12 @@ export async function openServices(
   const transport = config.SMTP_URL
     ? smtpTransport(config.SMTP_URL, config.MAIL_FROM, config.publicUrl)
     : devMailboxTransport(database.db, (line) => process.stdout.write(`${line}\n`));
+  const signingKey = await authSigningKey(config);
   const worker = new OutboxWorker(database.db, transport, log, {
     leaseMs: config.MAIL_LEASE_SECONDS * 1000,
+    render: notificationRenderer(database.db, signingKey, config.publicUrl),
     ...overrides.outbox,
   });
-  const signingKey = await authSigningKey(config);
   const sessionCache = new SessionCache(config.SESSION_CHECK_CACHE_SECONDS * 1000);
   const auth = createAuth(
     config,
@@ -205,6 +213,8 @@ export async function openServices(
     onError: (error) => log.error({ err: error }, 'releasing held rewards failed'),
   });
   await rewardRelease.start();
+  const notices = noticesLoop(config, database, relayer, follower, worker, log);
+  void notices.start();
   // PGlite has now written its files, some with modes of its own (see data-dir.ts).
   if (pgliteOnDisk) {
     const written = await makePrivate(config.dataDir);
@@ -229,11 +239,70 @@ export async function openServices(
     funding,
     relayer,
     rewardRelease,
+    notices,
   };
+}
+
+/** What "claim for me" spends: the sponsor's settings and the network's fee now (null when it
+ * cannot be read or is above what the community pays); undefined when the community pays no fees. */
+export function claimForMeSponsor(
+  config: Config,
+  relayer: Relayer | undefined,
+): ClaimForMeSponsor | undefined {
+  const settings = sponsorSettings(config);
+  return (
+    relayer && {
+      settings,
+      maxFeePerGas: async () => {
+        const quote = await relayer.fees.quote().catch(() => null);
+        return quote && quote.maxFeePerGas <= settings.maxFeePerGasWei ? quote.maxFeePerGas : null;
+      },
+    }
+  );
+}
+
+/** The notices' loop: claims for members within the sponsor's budget (when it pays), round mails,
+ * reminders, digests; brought forward when the follower follows a new round. */
+function noticesLoop(
+  config: Config,
+  database: Database,
+  relayer: Relayer | undefined,
+  follower: ChainFollower,
+  worker: OutboxWorker,
+  log: FastifyBaseLogger,
+): LeaderLoop {
+  const sponsor = claimForMeSponsor(config, relayer);
+  let round: number | null = null;
+  const loop = new LeaderLoop({
+    pass: async () => {
+      const done = await noticesPass(database.db, sponsor);
+      round = done.round;
+      if (done.claimsForMe + done.roundMails + done.reminders + done.digests > 0) {
+        log.info(done, 'notices queued');
+        worker.wake();
+        if (done.claimsForMe > 0) relayer?.wake();
+      }
+    },
+    waitMs: () => NOTICES_INTERVAL_MS,
+    lock: database.leaderLock(LOCK_KEYS.notices),
+    onError: (error) => log.error({ err: error }, 'queueing notices failed'),
+  });
+  follower.afterPass(() => {
+    void database.db
+      .selectFrom('chain_follower_state')
+      .select('round_index')
+      .executeTakeFirst()
+      .then((state) => {
+        if (state && state.round_index !== round) void loop.runNow();
+      })
+      .catch(() => undefined);
+  });
+  return loop;
 }
 
 /** Stops the follower and the worker, then closes the transport and the database (in that order). */
 export async function closeServices(services: AppServices): Promise<void> {
+  await services.notices.stop();
   await services.rewardRelease.stop();
   await services.relayer?.stop();
   await services.follower.stop();

@@ -39,6 +39,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
     REWARD_HOLD_HOURS: '0',
     SPONSOR_MIN_ACCOUNT_AGE_HOURS: '0',
     SPONSOR_NETWORK_SHARE_PERCENT: '100',
+    // Members claim themselves unless a test is about claims made for them (which turns it on).
+    CLAIM_FOR_ME_DEFAULT: 'false',
     ...env,
   });
   if (!parsed.ok) throw new Error(parsed.problems.join('\n'));

@@ -33,6 +33,7 @@ export async function writeRewardPolicy(db: Kysely<DB>, config: Config): Promise
       busy_network_signups: config.REWARD_BUSY_NETWORK_SIGNUPS,
       conversion_open: config.CONVERSION_OPEN,
       caps_per_thousand_reme: Number(capsPerThousandReme(config.CONVERSION_CAPS_PER_REME)),
+      claim_for_me_default: config.CLAIM_FOR_ME_DEFAULT,
     })
     .execute();
 }

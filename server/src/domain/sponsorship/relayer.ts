@@ -166,7 +166,8 @@ export class Relayer {
     const round =
       (await this.#db.selectFrom('chain_follower_state').select('round_index').executeTakeFirst())
         ?.round_index ?? 0;
-    // Claims of a round that is no longer current cannot be paid with their proof.
+    // Claims of a round that is no longer current cannot be paid with their proof; claims of a
+    // round the follower has not seen yet ("claim for me" right after a publish) wait for it.
     const stale = await this.#db
       .updateTable('sponsored_claims')
       .set({
@@ -176,7 +177,7 @@ export class Relayer {
         updated_at: new Date(),
       })
       .where('status', '=', 'queued')
-      .where('round_index', '<>', round)
+      .where('round_index', '<', round)
       .returning('user_id')
       .execute();
     await this.#notify(stale.map((s) => s.user_id));
@@ -186,6 +187,7 @@ export class Relayer {
       .leftJoin('chain_wallets as w', (join) => join.onRef('w.address', '=', 'c.account'))
       .select(['c.id', 'c.user_id', 'c.account', 'c.cumulative_amount', 'w.claimed'])
       .where('c.status', '=', 'queued')
+      .where('c.round_index', '=', round)
       .orderBy('c.id')
       .limit(this.settings.batchSize)
       .execute();

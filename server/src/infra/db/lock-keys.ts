@@ -13,4 +13,6 @@ export const LOCK_KEYS = {
   sponsorBudget: 73_022_030,
   /** Releasing held rewards and flagging cash-outs: the process that holds it does it. */
   rewardRelease: 73_022_031,
+  /** Queueing claims for members, round mails, reminders and digests: one process at a time. */
+  notices: 73_022_032,
 } as const;

@@ -61,6 +61,8 @@ export interface RewardPolicyTable {
   /** CONVERSION_OPEN and CONVERSION_CAPS_PER_REME (as CAPs per 1,000 REME), migration 0030. */
   conversion_open: Generated<boolean>;
   caps_per_thousand_reme: Generated<number>;
+  /** CLAIM_FOR_ME_DEFAULT: "claim for me" of a member who joins (migration 0033). */
+  claim_for_me_default: Generated<boolean>;
 }
 
 /** What a sign-up looked like (its network prefix, a hashed browser class), kept while it is held. */
@@ -170,7 +172,9 @@ export interface ClaimRemindersTable {
 
 export interface DevMailboxTable {
   id: Generated<number>;
-  outbox_id: number;
+  outbox_id: number | null;
+  /** Or the notification mail's (migration 0033). */
+  notification_id?: number | null;
   to_address: string;
   subject: string;
   text_body: string;

@@ -1,5 +1,7 @@
 // The transactional outbox: enqueueMail() writes a mail in the caller's transaction, so a mail of
 // a rolled-back change never exists; OutboxWorker delivers due mails with retries and backoff.
+// Notification mails (notification_mails, migration 0033) wait behind every due outbox mail: the
+// worker takes them only when a batch has room left, and writes each when it sends it (`render`).
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Log } from '../../logging';
 import { LeaderLoop } from '../../lib/leader-loop';
@@ -40,7 +42,27 @@ export async function enqueueMail(
   return row.id;
 }
 
+/** A queued notification mail: its template and figures, written when it is delivered. */
+export interface QueuedNotificationMail {
+  id: number;
+  user_id: string;
+  to: string;
+  topic: 'credits' | 'rounds';
+  template: string;
+  params: unknown;
+}
+
+/** Writes a notification mail as it leaves, or null when there is nothing to send any more (the
+ * member turned its topic off, the REME was claimed meanwhile). */
+export type RenderNotification = (
+  mail: QueuedNotificationMail,
+) => Promise<Omit<OutgoingMail, 'id'> | null>;
+
+type Queue = 'mail_outbox' | 'notification_mails';
+
 export interface OutboxWorkerOptions {
+  /** Writes notification mails; without it they wait. */
+  render?: RenderNotification;
   pollIntervalMs?: number;
   batchSize?: number;
   /** How long a claimed mail is reserved for one worker before another may try it. */
@@ -63,8 +85,9 @@ export class OutboxWorker {
   readonly #db: Kysely<DB>;
   readonly #transport: MailTransport;
   readonly #log: Log;
-  readonly #opts: Required<OutboxWorkerOptions>;
+  readonly #opts: Required<Omit<OutboxWorkerOptions, 'render'>>;
   readonly #loop: LeaderLoop;
+  readonly #render: RenderNotification | undefined;
   #started = false;
   #delivery: DeliveryStatus = { status: 'unknown', lastError: null };
   #passes = 0;
@@ -73,6 +96,7 @@ export class OutboxWorker {
     this.#db = db;
     this.#transport = transport;
     this.#log = log;
+    this.#render = opts.render;
     this.#opts = {
       pollIntervalMs: 1_000,
       batchSize: 10,
@@ -121,7 +145,8 @@ export class OutboxWorker {
     this.#passes += 1;
   }
 
-  /** Claims up to batchSize due mails, delivers each, and records the outcome. Returns how many it claimed. */
+  /** Claims up to batchSize due mails — the outbox's first, then notification mails in the room
+   * left — delivers each, and records the outcome. Returns how many it claimed. */
   async deliverDue(): Promise<number> {
     const claimed = await sql<OutgoingMail & { attempts: number }>`
       UPDATE mail_outbox
@@ -134,37 +159,71 @@ export class OutboxWorker {
       RETURNING id, to_address AS "to", subject, text_body AS "text", html_body AS "html", attempts`.execute(
       this.#db,
     );
-    for (const mail of claimed.rows) await this.#deliver(mail);
-    return claimed.rows.length;
+    for (const mail of claimed.rows) await this.#deliver('mail_outbox', mail);
+    const room = this.#opts.batchSize - claimed.rows.length;
+    if (room === 0 || this.#render === undefined) return claimed.rows.length;
+    const notes = await sql<QueuedNotificationMail & { attempts: number }>`
+      UPDATE notification_mails
+         SET attempts = attempts + 1,
+             next_attempt_at = now() + make_interval(secs => ${this.#opts.leaseMs / 1000})
+       WHERE id IN (SELECT id FROM notification_mails
+                     WHERE status = 'pending' AND next_attempt_at <= now()
+                     ORDER BY id LIMIT ${room}
+                     FOR UPDATE SKIP LOCKED)
+      RETURNING id, user_id, to_address AS "to", topic, template, params, attempts`.execute(
+      this.#db,
+    );
+    for (const note of notes.rows) await this.#deliverNotification(note);
+    return claimed.rows.length + notes.rows.length;
   }
 
-  async #deliver(mail: OutgoingMail & { attempts: number }): Promise<void> {
+  async #deliverNotification(note: QueuedNotificationMail & { attempts: number }): Promise<void> {
+    let mail: Omit<OutgoingMail, 'id'> | null;
     try {
-      await this.#transport.send(mail);
+      mail = await this.#render!(note);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      const delayMs = retryDelayMs(mail.attempts, this.#opts.retryBaseMs, this.#opts.retryMaxMs);
-      this.#delivery = { status: 'failing', lastError: message };
-      this.#log.warn(
-        { mailId: mail.id, attempts: mail.attempts, retryInMs: delayMs, err: error },
-        'mail delivery failed; will retry',
+      await this.#failed('notification_mails', note.id, note.attempts, error);
+      return;
+    }
+    if (mail === null) {
+      await sql`UPDATE notification_mails SET status = 'skipped', last_error = NULL
+                 WHERE id = ${note.id}`.execute(this.#db);
+      return;
+    }
+    await this.#deliver('notification_mails', { ...mail, id: note.id, attempts: note.attempts });
+  }
+
+  async #failed(queue: Queue, id: number, attempts: number, error: unknown): Promise<void> {
+    const message = error instanceof Error ? error.message : String(error);
+    const delayMs = retryDelayMs(attempts, this.#opts.retryBaseMs, this.#opts.retryMaxMs);
+    this.#delivery = { status: 'failing', lastError: message };
+    this.#log.warn(
+      { mailId: id, queue, attempts, retryInMs: delayMs, err: error },
+      'mail delivery failed; will retry',
+    );
+    await sql`UPDATE ${sql.table(queue)}
+                 SET last_error = ${message},
+                     next_attempt_at = now() + make_interval(secs => ${delayMs / 1000})
+               WHERE id = ${id}`.execute(this.#db);
+  }
+
+  async #deliver(queue: Queue, mail: OutgoingMail & { attempts: number }): Promise<void> {
+    try {
+      await this.#transport.send(
+        queue === 'notification_mails' ? { ...mail, queue: 'notification' } : mail,
       );
-      await this.#db
-        .updateTable('mail_outbox')
-        .set({
-          last_error: message,
-          next_attempt_at: sql<Date>`now() + make_interval(secs => ${delayMs / 1000})`,
-        })
-        .where('id', '=', mail.id)
-        .execute();
+    } catch (error) {
+      await this.#failed(queue, mail.id, mail.attempts, error);
       return;
     }
     this.#delivery = { status: 'ok', lastError: null };
-    await this.#db
-      .updateTable('mail_outbox')
-      .set({ status: 'sent', sent_at: sql<Date>`now()`, last_error: null })
-      .where('id', '=', mail.id)
-      .execute();
-    this.#log.info({ mailId: mail.id, transport: this.#transport.kind }, 'mail delivered');
+    if (queue === 'mail_outbox')
+      await sql`UPDATE mail_outbox SET status = 'sent', sent_at = now(), last_error = NULL
+                 WHERE id = ${mail.id}`.execute(this.#db);
+    else
+      await sql`UPDATE notification_mails
+                   SET status = 'sent', sent_at = now(), last_error = NULL, subject = ${mail.subject}
+                 WHERE id = ${mail.id}`.execute(this.#db);
+    this.#log.info({ mailId: mail.id, queue, transport: this.#transport.kind }, 'mail delivered');
   }
 }

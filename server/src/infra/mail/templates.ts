@@ -15,6 +15,8 @@ interface MailContent {
   /** The button's words in the HTML part; in the text part, "<label>: <url>" on its own line. */
   action: { label: string; url: string };
   after: string[];
+  /** A notification's way out: why the member gets it and the link that stops its topic. */
+  unsubscribe?: { why: string; url: string };
 }
 
 const htmlEscapes: Record<string, string> = {
@@ -57,6 +59,7 @@ ${before.map(paragraph).join('\n')}
 ${after.map(paragraph).join('\n')}
 </td></tr>
 </table>
+${mail.unsubscribe ? footerOf(mail.unsubscribe) : ''}
 </td></tr>
 </table>
 </body>
@@ -64,9 +67,18 @@ ${after.map(paragraph).join('\n')}
 `;
 }
 
+function footerOf(unsubscribe: { why: string; url: string }): string {
+  return `<p style="margin:16px 0 0;max-width:560px;${font}font-size:13px;line-height:20px;color:#5b6270;">${escapeHtml(unsubscribe.why)} <a href="${escapeHtml(unsubscribe.url)}" style="color:#4a3db8;">Unsubscribe</a></p>`;
+}
+
 function textOf(mail: MailContent): string {
-  const { before, action, after } = mail;
-  return [...before, `${action.label}: ${action.url}`, ...after].join('\n\n');
+  const { before, action, after, unsubscribe } = mail;
+  return [
+    ...before,
+    `${action.label}: ${action.url}`,
+    ...after,
+    ...(unsubscribe ? [`${unsubscribe.why}\nUnsubscribe: ${unsubscribe.url}`] : []),
+  ].join('\n\n');
 }
 
 function mailOf(mail: MailContent): NewMail {
@@ -107,5 +119,28 @@ export function passwordResetMail(to: string, url: string): NewMail {
       'Your wallet stays locked with your old password: after the reset you will unlock it once with your old password or your 12-word recovery phrase.',
       'If you did not ask for this, you can ignore this mail.',
     ],
+  });
+}
+
+/** A notification (a credit, a round, a claim made for the member, a reminder, a digest): the
+ * member's first name, what happened, the one link into the app, and the way to stop the topic. */
+export function notificationMail(args: {
+  to: string;
+  firstName: string | null;
+  subject: string;
+  heading: string;
+  lines: string[];
+  action: { label: string; url: string };
+  unsubscribe: { why: string; url: string };
+}): NewMail {
+  const { to, firstName, subject, heading, lines, action, unsubscribe } = args;
+  return mailOf({
+    to,
+    subject,
+    heading,
+    before: [firstName ? `Hi ${firstName},` : 'Hi,', ...lines],
+    action,
+    after: [],
+    unsubscribe,
   });
 }

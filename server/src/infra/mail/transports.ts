@@ -11,6 +11,10 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html: string | null;
+  /** Extra headers, such as a notification's one-click unsubscribe (List-Unsubscribe, RFC 8058). */
+  headers?: Record<string, string>;
+  /** Which queue `id` numbers: the outbox (account and security mails) unless 'notification'. */
+  queue?: 'notification';
 }
 
 export interface MailTransport {
@@ -41,8 +45,9 @@ export function smtpTransport(url: string, from: string, publicUrl: string): Mai
         subject: mail.subject,
         text: mail.text,
         ...(mail.html ? { html: mail.html } : {}),
-        // A stable id per outbox row lets a receiving server drop the duplicate of a retried delivery.
-        messageId: `<outbox-${mail.id}@${host}>`,
+        ...(mail.headers ? { headers: mail.headers } : {}),
+        // A stable id per queued mail lets a receiving server drop the duplicate of a retried delivery.
+        messageId: `<${mail.queue ?? 'outbox'}-${mail.id}@${host}>`,
       });
     },
     close: () => transporter.close(),
@@ -56,13 +61,15 @@ export function devMailboxTransport(db: Kysely<DB>, print: (line: string) => voi
       await db
         .insertInto('dev_mailbox')
         .values({
-          outbox_id: mail.id,
+          ...(mail.queue === 'notification'
+            ? { notification_id: mail.id }
+            : { outbox_id: mail.id }),
           to_address: mail.to,
           subject: mail.subject,
           text_body: mail.text,
           html_body: mail.html,
         })
-        .onConflict((oc) => oc.column('outbox_id').doNothing())
+        .onConflict((oc) => oc.doNothing())
         .execute();
       const links = linksIn(mail.text);
       print(
