@@ -155,6 +155,14 @@ export function serveMember(
   });
 }
 
+/** The member's notification choices as a new member's are (claim for me on, every mail). */
+export const notificationChoices = {
+  credits: 'instant',
+  rounds: true,
+  claimForMe: true,
+  claimForMeAvailable: true,
+};
+
 /** The member's activity as the server answers it: a friend joined, and their own joining. */
 export const memberActivity = {
   items: [
@@ -209,6 +217,8 @@ function memberDefaults(path: string, details: () => unknown): unknown {
       return { items: [] };
     case '/api/activity':
       return memberActivity;
+    case '/api/notifications/settings':
+      return notificationChoices;
     case '/auth/sign-out':
       return {};
     case '/api/handoff':

@@ -31,6 +31,10 @@ export const routes: RouteObject[] = [
   { path: '/signup/:code', element: <ReferralRedirect /> },
   { path: '/refferal', element: <ReferralFlagRedirect /> },
   { path: '/register', element: screen(() => import('../features/auth/routes/register')) },
+  {
+    path: '/unsubscribe',
+    element: screen(() => import('../features/auth/routes/unsubscribe')),
+  },
   { path: '/mnemonic', element: screen(() => import('../features/auth/routes/mnemonic')) },
   {
     path: '/recover-wallet',

@@ -7,6 +7,7 @@ import { meQuery } from '../../../lib/session';
 import card from '../../../ui/card.module.css';
 import { PageLoading } from '../../../ui/page-loading';
 import { AppearanceSection } from '../components/appearance-section';
+import { NotificationsSection } from '../components/notifications-section';
 import { DeleteSection } from '../components/delete-section';
 import { ExportSection } from '../components/export-section';
 import { PasswordSection } from '../components/password-section';
@@ -35,6 +36,7 @@ export function Component() {
         <RecoveryPhraseSection me={me.data} />
         <TwoFactorSection me={me.data} />
         <SessionsSection />
+        <NotificationsSection />
         <AppearanceSection />
         <ExportSection />
         <DeleteSection me={me.data} />

@@ -1,4 +1,4 @@
-import { deriveAuthSecret, type GatePass } from '@crw/core';
+import { deriveAuthSecret, unsubscribeResponse, type GatePass } from '@crw/core';
 import * as z from 'zod/mini';
 import { apiFetch } from '../../../lib/api-client';
 
@@ -31,3 +31,7 @@ export async function setNewPassword(token: string, email: string, newPassword: 
     body: { token, newPassword: await deriveAuthSecret(newPassword, email) },
   });
 }
+
+/** The link of a notification mail: turns its topic off, no sign-in needed (the link is signed). */
+export const unsubscribe = (query: string) =>
+  apiFetch(`/api/unsubscribe?${query}`, unsubscribeResponse, { method: 'POST' });
