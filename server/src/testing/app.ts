@@ -112,6 +112,7 @@ export async function buildTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     testDatabase: testDb,
     logs,
     close: async () => {
+      await services.notices.stop();
       await services.rewardRelease.stop();
       await services.relayer?.stop();
       await services.follower.stop();

@@ -79,7 +79,8 @@ async function creditMessage(
   };
 }
 
-/** What the member can claim now: the current round's cumulative amount less what they claimed. */
+/** What the member can claim now: the latest published round's cumulative amount less what they
+ * claimed (by the entries' key, never a scan of a round's entries). */
 async function claimable(
   db: Kysely<DB>,
   userId: string,
@@ -87,10 +88,9 @@ async function claimable(
   const { rows } = await sql<{ round_index: number; cumulative: string; claimed: string | null }>`
     SELECT e.round_index, e.cumulative_amount::text AS cumulative, w.claimed::text AS claimed
       FROM distribution_entries e
-      JOIN distribution_rounds r ON r.round_index = e.round_index AND r.status = 'published'
       LEFT JOIN chain_wallets w ON w.address = e.wallet_address
-     WHERE e.user_id = ${userId}
-     ORDER BY e.round_index DESC LIMIT 1`.execute(db);
+     WHERE e.round_index = (SELECT max(round_index) FROM distribution_rounds WHERE status = 'published')
+       AND e.user_id = ${userId}`.execute(db);
   const entry = rows[0];
   if (!entry) return null;
   const amount = BigInt(entry.cumulative) - BigInt(entry.claimed ?? 0);

@@ -6,7 +6,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Log } from '../../logging';
 import { LeaderLoop } from '../../lib/leader-loop';
 import type { DB } from '../db/schema';
-import type { MailTransport, OutgoingMail } from './transports';
+import { NOTIFICATION_SLICE, type MailTransport, type OutgoingMail } from './transports';
 
 export interface NewMail {
   to: string;
@@ -138,7 +138,7 @@ export class OutboxWorker {
 
   async #pass(): Promise<void> {
     try {
-      while (this.#loop.running && (await this.deliverDue()) === this.#opts.batchSize);
+      while (this.#loop.running && (await this.deliverDue()) > 0);
     } catch (error) {
       this.#log.error({ err: error }, 'mail outbox pass failed');
     }
@@ -160,8 +160,10 @@ export class OutboxWorker {
       this.#db,
     );
     for (const mail of claimed.rows) await this.#deliver('mail_outbox', mail);
-    const room = this.#opts.batchSize - claimed.rows.length;
-    if (room === 0 || this.#render === undefined) return claimed.rows.length;
+    // Notification mails a few at a time, so an account mail asked for meanwhile waits for a few
+    // of them at most, never for a whole batch.
+    const room = Math.min(NOTIFICATION_SLICE, this.#opts.batchSize - claimed.rows.length);
+    if (room <= 0 || this.#render === undefined) return claimed.rows.length;
     const notes = await sql<QueuedNotificationMail & { attempts: number }>`
       UPDATE notification_mails
          SET attempts = attempts + 1,
@@ -173,7 +175,7 @@ export class OutboxWorker {
       RETURNING id, user_id, to_address AS "to", topic, template, params, attempts`.execute(
       this.#db,
     );
-    for (const note of notes.rows) await this.#deliverNotification(note);
+    await Promise.all(notes.rows.map((note) => this.#deliverNotification(note)));
     return claimed.rows.length + notes.rows.length;
   }
 
