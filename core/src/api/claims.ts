@@ -126,6 +126,8 @@ export const sponsoredClaim = z.object({
   /** Why it failed, in plain words (status failed). */
   reason: z.nullable(z.string()),
   updatedAt: z.string(),
+  /** Sent for the member without their asking ("claim for me each round"). */
+  forMe: z.boolean(),
 });
 export type SponsoredClaim = z.infer<typeof sponsoredClaim>;
 

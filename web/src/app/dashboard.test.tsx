@@ -224,6 +224,7 @@ describe('a sponsored claim on the dashboard', () => {
     txHash: null,
     reason: null,
     updatedAt: '2026-11-23T20:00:00.000Z',
+    forMe: false,
   };
 
   // While the claim is on its way the REME are still unclaimed on chain.
@@ -263,6 +264,31 @@ describe('a sponsored claim on the dashboard', () => {
       within(screen.getByTestId('sponsored-claim')).getByRole('button', { name: 'Dismiss' }),
     );
     await waitFor(() => expect(screen.queryByTestId('sponsored-claim')).toBeNull());
+  });
+
+  it('one the community sends without the member asking (claim for me) says so, on its way and done', async () => {
+    let latest: Record<string, unknown> = { ...claim, id: 11, status: 'sent', forMe: true };
+    serveMember(toClaim, sponsored(latest));
+    renderAt('/dashboard');
+    const card = await screen.findByTestId('sponsored-claim');
+    expect(within(card).getByRole('heading', { name: 'Claiming for you' })).toBeTruthy();
+    expect(card.textContent).toContain(
+      'Your community is claiming 200.00 REME for you and pays the network fee. Nothing to do',
+    );
+    latest = { ...latest, status: 'confirmed', txHash: `0x${'cd'.repeat(32)}` };
+    const stream = eventSources.at(-1)!;
+    serveMember(undefined, sponsored(latest));
+    act(() => void stream.dispatchEvent(new Event('changed')));
+    await waitFor(() =>
+      expect(
+        within(screen.getByTestId('sponsored-claim')).getByRole('heading', {
+          name: 'Claimed for you',
+        }),
+      ).toBeTruthy(),
+    );
+    expect(screen.getByTestId('sponsored-claim').textContent).toContain(
+      'Claimed for you: 200.00 REME are in your wallet.',
+    );
   });
 
   it('a failed one says why and offers to try again', async () => {
@@ -383,6 +409,7 @@ describe('the dashboard’s numbers and crypto details for a newcomer', () => {
           txHash,
           reason: null,
           updatedAt: '2026-11-23T20:00:00.000Z',
+          forMe: false,
         },
       }),
       '/api/config': () => ({

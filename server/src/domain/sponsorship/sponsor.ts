@@ -146,6 +146,7 @@ export function claimView(row: {
   updated_at: Date;
   mined_hash: string | null;
   attempts: unknown;
+  for_me: boolean;
 }): SponsoredClaim {
   const attempts = (row.attempts ?? []) as Array<{ hash: string }>;
   return {
@@ -156,6 +157,7 @@ export function claimView(row: {
     txHash: row.mined_hash ?? attempts.at(-1)?.hash ?? null,
     reason: row.reason,
     updatedAt: new Date(row.updated_at).toISOString(),
+    forMe: row.for_me,
   };
 }
 
@@ -177,6 +179,7 @@ export async function latestSponsoredClaim(
       'c.updated_at',
       't.mined_hash',
       't.attempts',
+      'c.for_me',
     ])
     .where('c.user_id', '=', userId)
     .orderBy('c.id', 'desc')
@@ -278,7 +281,7 @@ export async function requestSponsoredClaim(
         reserved_wei: reserved.toString(),
         network: claimant.network,
       })
-      .returning(['id', 'status', 'round_index', 'amount', 'reason', 'updated_at'])
+      .returning(['id', 'status', 'round_index', 'amount', 'reason', 'updated_at', 'for_me'])
       .executeTakeFirstOrThrow();
     await notifyMembers(trx, [userId]);
     return row;

@@ -83,10 +83,14 @@ export function SponsoredClaimCard({
       <h2 id="processing-title" className={`${card.cardTitle} ${styles.statusTitle}`}>
         {done ? null : <Spinner size={20} />}
         {claim.status === 'confirmed'
-          ? 'Claim confirmed'
+          ? claim.forMe
+            ? 'Claimed for you'
+            : 'Claim confirmed'
           : claim.status === 'failed'
             ? 'Claim failed!'
-            : 'Processing'}
+            : claim.forMe
+              ? 'Claiming for you'
+              : 'Processing'}
       </h2>
       {claim.status === 'failed' ? (
         <p role="alert" className={callout.error}>
@@ -95,8 +99,14 @@ export function SponsoredClaimCard({
         </p>
       ) : claim.status === 'confirmed' ? (
         <p role="status" className={callout.success}>
-          {formatReme(claim.amount)} REME are now in your wallet. The network fee was paid by your
-          community.
+          {claim.forMe
+            ? `Claimed for you: ${formatReme(claim.amount)} REME are in your wallet. Your community sent the claim and paid the network fee.`
+            : `${formatReme(claim.amount)} REME are now in your wallet. The network fee was paid by your community.`}
+        </p>
+      ) : claim.forMe ? (
+        <p role="status">
+          Your community is claiming {formatReme(claim.amount)} REME for you and pays the network
+          fee. Nothing to do: they arrive in your wallet by themselves.
         </p>
       ) : (
         <p role="status">
