@@ -287,7 +287,7 @@ describe('a sponsored claim on the dashboard', () => {
       ).toBeTruthy(),
     );
     expect(screen.getByTestId('sponsored-claim').textContent).toContain(
-      'Claimed for you: 200.00 REME are in your wallet.',
+      'Claimed for you200.00 REME are in your wallet. Your community sent the claim for you',
     );
   });
 

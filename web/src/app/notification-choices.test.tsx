@@ -35,7 +35,7 @@ describe('notification choices', () => {
     );
     const credits = within(section).getByRole('group', { name: 'Mails about the CAPs you earn' });
     expect(
-      within(credits).getByRole('button', { name: 'Each one' }).getAttribute('aria-pressed'),
+      within(credits).getByRole('button', { name: 'Instant' }).getAttribute('aria-pressed'),
     ).toBe('true');
 
     serveMember(undefined, {

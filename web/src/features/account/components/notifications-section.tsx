@@ -14,7 +14,7 @@ import { notificationSettingsQuery, saveNotificationSettings } from '../api/noti
 import styles from './notifications-section.module.css';
 
 const CREDIT_OPTIONS: Array<[MailCreditsChoice, string]> = [
-  ['instant', 'Each one'],
+  ['instant', 'Instant'],
   ['daily', 'Daily'],
   ['weekly', 'Weekly'],
   ['off', 'Off'],

@@ -100,7 +100,7 @@ export function SponsoredClaimCard({
       ) : claim.status === 'confirmed' ? (
         <p role="status" className={callout.success}>
           {claim.forMe
-            ? `Claimed for you: ${formatReme(claim.amount)} REME are in your wallet. Your community sent the claim and paid the network fee.`
+            ? `${formatReme(claim.amount)} REME are in your wallet. Your community sent the claim for you and paid the network fee.`
             : `${formatReme(claim.amount)} REME are now in your wallet. The network fee was paid by your community.`}
         </p>
       ) : claim.forMe ? (
