@@ -19,6 +19,7 @@ import { confirmationMail } from '@crw/server/infra/mail/templates';
 import { noticesPass, queueDigests } from '@crw/server/domain/notifications/round-notices';
 import { claimForMeSponsor } from '@crw/server/services';
 import { freePort, sized } from './lib/harness';
+import { publishThroughOperatorApi } from './lib/rounds';
 import { memberCounts, seconds, seedMembers } from './lib/seed';
 
 const [size] = await memberCounts([100_000]);
@@ -77,12 +78,7 @@ try {
 
   // The round, as the operator publishes it; the follower sees it.
   at = performance.now();
-  const published = await t.app.inject({
-    method: 'POST',
-    url: '/api/operator/distributions',
-    headers: { authorization: `Bearer ${t.services.operatorKey}` },
-  });
-  if (published.statusCode !== 200) throw new Error(`publish: ${published.body}`);
+  await publishThroughOperatorApi(t);
   await t.services.follower.syncNow();
   const publishMs = performance.now() - at;
   const publishedAt = performance.now();

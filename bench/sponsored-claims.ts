@@ -19,6 +19,7 @@ import {
 } from '@crw/server/testing/members';
 import { buildTestApp } from '@crw/server/testing/app';
 import { median, sized } from './lib/harness';
+import { publishThroughOperatorApi } from './lib/rounds';
 
 const MEMBERS = sized(Number(process.env.MEMBERS ?? 1_000), 5);
 const BATCH = process.env.RELAYER_BATCH_SIZE ?? '100';
@@ -74,13 +75,7 @@ async function run(): Promise<RunFigures> {
       const signedIn = await signIn(t.app, keys.email, keys.authSecret);
       members.push({ keys, cookie: cookieOf(signedIn.headers['set-cookie']) });
     });
-    const published = await t.app.inject({
-      method: 'POST',
-      url: '/api/operator/distributions',
-      headers: { authorization: `Bearer ${t.services.operatorKey}` },
-    });
-    if (published.statusCode !== 200) throw new Error(`publish: ${published.body}`);
-    const round = (published.json() as { index: number }).index;
+    const round = await publishThroughOperatorApi(t);
     console.log(
       `  ${MEMBERS} members signed up and in round ${round} (${((Date.now() - started) / 1000).toFixed(0)} s, not timed)`,
     );

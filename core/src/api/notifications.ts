@@ -13,7 +13,6 @@ export const notificationSettingsResponse = z.object({
   claimForMe: z.boolean(),
   claimForMeAvailable: z.boolean(),
 });
-export type NotificationSettingsView = z.infer<typeof notificationSettingsResponse>;
 
 /** PUT /api/notifications/settings: what changes. */
 export const notificationSettingsRequest = z.object({

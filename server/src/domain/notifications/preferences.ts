@@ -89,21 +89,6 @@ export function unsubscribeQuery(
   }).toString();
 }
 
-/** The topic's current version, for a mail being written now. */
-export async function topicVersion(
-  db: Kysely<DB>,
-  userId: string,
-  topic: NotificationTopic,
-): Promise<number | undefined> {
-  const row = await db
-    .selectFrom('profiles')
-    .select(['mail_credits_version', 'mail_rounds_version'])
-    .where('id', '=', userId)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  return topic === 'credits' ? row.mail_credits_version : row.mail_rounds_version;
-}
-
 /** Turns the link's topic off. A forged signature, another member's id under this signature, a
  * replay or a link older than the member's last change of the topic: refused, nothing changes. */
 export async function unsubscribe(
