@@ -169,6 +169,9 @@ describe(`notifications by mail (${testDbKind})`, () => {
     });
     expect(noOrigin.statusCode).toBe(403);
     expect((await settings(rosa, { credits: 'hourly' })).statusCode).toBe(400);
+    expect((await settings(rosa, { rounds: true, extra: 'x'.repeat(200_000) })).statusCode).toBe(
+      413,
+    );
     expect((await settings(rosa, { rounds: 'yes' })).statusCode).toBe(400);
     const changed = await settings(rosa, { credits: 'daily' });
     expect(changed.json()).toMatchObject({ credits: 'daily', rounds: true });
@@ -202,6 +205,13 @@ describe(`notifications by mail (${testDbKind})`, () => {
     const otherTopic = new URL(link);
     otherTopic.searchParams.set('t', 'rounds');
     expect((await oneClick(otherTopic.href)).statusCode).toBe(400);
+    const oversized = await t.app.inject({
+      method: 'POST',
+      url: url.pathname + url.search,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `List-Unsubscribe=One-Click&${'x'.repeat(4096)}`,
+    });
+    expect(oversized.statusCode).toBe(413);
     const malformed = new URL(link);
     malformed.searchParams.set('v', 'x');
     expect((await oneClick(malformed.href)).statusCode).toBe(400);
@@ -323,6 +333,17 @@ describe(`notifications by mail (${testDbKind})`, () => {
     expect(digest.text).toContain('Noa joined through your link (+100 CAPs).');
     // No instant mail for Noa's credit: Kim chose the digest.
     expect(mailsTo(kim.keys.email).filter((m) => m.subject.includes('Noa'))).toHaveLength(0);
+  });
+
+  it('a script changing choices in a loop is stopped', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 32; i++)
+      statuses.push((await settings(maya, { rounds: i % 2 === 0 })).statusCode);
+    // 30 changes a minute (Maya made one already in this minute).
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(28);
+    expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(30);
+    expect(statuses.at(-1)).toBe(429);
+    expect(statuses.every((s) => s === 200 || s === 429)).toBe(true);
   });
 
   it('account mails go first: a confirmation asked for behind 300 queued notification mails leaves before them', async () => {
