@@ -70,6 +70,10 @@ const envSchema = z
     SESSION_CHECK_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
     /** How long a process keeps a member's /api/me row at most; a change drops it at once (member-cache.ts). 0: read every time. */
     MEMBER_CACHE_SECONDS: z.coerce.number().int().min(0).max(3_600).default(60),
+    /** Event streams one session may hold open, and one client address (IPv4, IPv6 /64): a new one
+     * past either closes the oldest (docs/security.md#limits-proxies-files-logs). */
+    EVENT_STREAMS_PER_SESSION: z.coerce.number().int().min(1).max(1_000).default(8),
+    EVENT_STREAMS_PER_CLIENT: z.coerce.number().int().min(1).max(1_000_000).default(1_000),
     MAIL_FROM: z.string().min(3).default('Community Rewards <no-reply@localhost>'),
     AUTH_SECRET: z.string().min(32).optional(),
     REQUIRE_EMAIL_CONFIRMATION: booleanString.default(true),

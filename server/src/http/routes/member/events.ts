@@ -1,20 +1,48 @@
 // GET /api/events: server-sent events for the signed-in member ("changed" when their data did, and
 // "signed-out" when the session the stream was opened with ends: signed out in another tab or
 // device, revoked from the account page, replaced by a password change, or the account deleted).
+// One session holds at most EVENT_STREAMS_PER_SESSION streams and one client address at most
+// EVENT_STREAMS_PER_CLIENT: a new stream past either closes the oldest ("superseded", with a long
+// retry so a forgotten tab does not fight the new one), so no one can hold open files by the
+// thousand (an audit held 17,110 streams from one session).
 import { memberRoutes } from '../../guards/member-scope';
 import { EVERY_SESSION, markSessionSeen } from '../../../infra/identity/session';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import type { AppServices } from '../../../services';
+import { clientNetwork } from '../../guards/client-network';
 
 const HEARTBEAT_MS = 25_000;
 /** An open page marks its session as seen (the account page's "last seen") this often. */
 const SEEN_EVERY_HEARTBEATS = 12;
+/** A superseded stream's browser waits this long before it tries again. */
+const SUPERSEDED_RETRY_MS = 300_000;
+
+/** Open streams by owner (a session, a client address), oldest first. */
+class StreamsBy {
+  readonly #by = new Map<string, Array<() => void>>();
+  constructor(readonly max: number) {}
+
+  /** Adds a stream's closer; closes the owner's oldest past the cap. Returns the removal. */
+  add(owner: string, close: () => void): () => void {
+    const list = this.#by.get(owner) ?? [];
+    list.push(close);
+    this.#by.set(owner, list);
+    while (list.length > this.max) list.shift()!();
+    return () => {
+      const at = list.indexOf(close);
+      if (at >= 0) list.splice(at, 1);
+      if (list.length === 0 && this.#by.get(owner) === list) this.#by.delete(owner);
+    };
+  }
+}
 
 export const eventRoutes =
   (services: AppServices): FastifyPluginAsync =>
   async (app) => {
     const open = new Set<ServerResponse>();
+    const bySession = new StreamsBy(services.config.EVENT_STREAMS_PER_SESSION);
+    const byClient = new StreamsBy(services.config.EVENT_STREAMS_PER_CLIENT);
     // Streams never end by themselves: close them first so shutdown can finish.
     app.addHook('preClose', async () => {
       for (const res of open) if (!res.writableEnded) res.end();
@@ -58,11 +86,20 @@ export const eventRoutes =
             send(': keep-alive\n\n');
             if (++beats % SEEN_EVERY_HEARTBEATS === 0) seen();
           }, HEARTBEAT_MS);
+          let leaveSession = () => {};
+          let leaveClient = () => {};
           const stop = () => {
             clearInterval(heartbeat);
             unsubscribe();
             stopWatching();
+            leaveSession();
+            leaveClient();
             open.delete(res);
+          };
+          const superseded = () => {
+            send(`retry: ${SUPERSEDED_RETRY_MS}\nevent: superseded\ndata: {}\n\n`);
+            stop();
+            if (!res.writableEnded) res.end();
           };
           const signedOut = () => {
             send('event: signed-out\ndata: {}\n\n');
@@ -79,6 +116,9 @@ export const eventRoutes =
               );
           });
           request.raw.once('close', stop);
+          // Last: taking a place may close this owner's oldest stream (never this one).
+          leaveSession = bySession.add(key, superseded);
+          leaveClient = byClient.add(clientNetwork(request.ip), superseded);
         },
       );
     }
