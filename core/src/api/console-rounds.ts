@@ -1,5 +1,6 @@
 // The operator console's distribution rounds (/api/console/rounds): the dry run of the next round
-// as pages of a table, publishing with its progress, and the rounds published so far.
+// as pages of a table, publishing with its progress, and the rounds published so far with what
+// became of their REME.
 import * as z from 'zod/mini';
 import { plainText } from './common';
 
@@ -59,6 +60,25 @@ export type RoundProgress = z.infer<typeof roundProgress>;
 
 export const publishStartedResponse = z.object({ started: z.literal(true) });
 
+/** The latest published rounds whose claims are counted in the history (older ones: null). */
+export const COUNTED_ROUNDS = 3;
+
+/** What became of a published round's REME, member by member (issue 30). The first three split
+ * the round's members: each is counted once. */
+export const roundClaims = z.object({
+  /** Members whose wallet claimed the round's amount and whose claim was not sent for them. */
+  claimedThemselves: z.number(),
+  /** Members whose claim of the round's amount the relayer sent and paid ("claim for me"). */
+  claimedForThem: z.number(),
+  /** Members who have not claimed the round's amount yet (a claim on its way included). */
+  notClaimed: z.number(),
+  /** Members sent a reminder about the round (after 7 days, 30 days or both). */
+  reminded: z.number(),
+  /** When they were counted (counted again at most once a minute). */
+  countedAt: z.string(),
+});
+export type RoundClaims = z.infer<typeof roundClaims>;
+
 export const roundHistoryResponse = z.object({
   rounds: z.array(
     z.object({
@@ -70,6 +90,8 @@ export const roundHistoryResponse = z.object({
       txHash: z.nullable(z.string()),
       createdAt: z.string(),
       publishedAt: z.nullable(z.string()),
+      /** Null for a round not published, or older than the latest COUNTED_ROUNDS published. */
+      claims: z.nullable(roundClaims),
     }),
   ),
 });

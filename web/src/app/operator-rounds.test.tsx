@@ -1,7 +1,8 @@
 // The console's rounds screen: the dry run's figures and rows (with when it was worked out and a
 // Refresh), publishing after a second question that names the amount (one publish however often
-// it is pressed), its steps from the server's event stream, and the rounds so far.
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+// it is pressed), its steps from the server's event stream, and the rounds so far with what
+// became of the latest rounds' REME.
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { appTestHooks, eventSources, renderAt, requests, serveMember } from '../test-fixtures';
 
@@ -35,6 +36,13 @@ const round = {
   txHash: '0x' + 'd'.repeat(64),
   createdAt: '2026-11-02T10:00:00.000Z',
   publishedAt: '2026-11-02T10:01:00.000Z',
+  claims: {
+    claimedThemselves: 812,
+    claimedForThem: 3140,
+    reminded: 96,
+    notClaimed: 48,
+    countedAt: '2026-11-02T10:05:00.000Z',
+  },
 };
 
 describe('distribution rounds in the console', () => {
@@ -136,6 +144,7 @@ describe('distribution rounds in the console', () => {
             members: 37,
             txHash: null,
             publishedAt: null,
+            claims: null,
           },
         ],
       }),
@@ -219,5 +228,36 @@ describe('distribution rounds in the console', () => {
     expect((await screen.findByRole('alert')).textContent).toBe(
       'Publishing stopped: the chain is away',
     );
+  });
+
+  it('says per round who claimed, who was claimed for, who was reminded and who has not claimed', async () => {
+    serveMember(undefined, {
+      '/api/console/me': () => operator,
+      '/api/console/rounds/dry-run?filter=changed&offset=0': () => dryRun(true),
+      '/api/console/rounds': () => ({
+        rounds: [
+          { ...round, index: 4 },
+          { ...round, index: 1, claims: null },
+          { ...round, index: 5, status: 'prepared', publishedAt: null, claims: null },
+        ],
+      }),
+    });
+    renderAt('/operator/rounds');
+    const figures = await screen.findByRole('list', { name: 'Round 4: claims' });
+    expect(
+      within(figures)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([
+      'Claimed themselves 812',
+      'Claimed for them 3,140',
+      'Reminded 96',
+      'Not claimed yet 48',
+    ]);
+    // An older round is not counted; a round not published has no claims to count.
+    expect(screen.getAllByText('Claims not counted (only the latest 3 rounds are)')).toHaveLength(
+      1,
+    );
+    expect(screen.queryByRole('list', { name: 'Round 5: claims' })).toBeNull();
   });
 });

@@ -1,8 +1,10 @@
 // The console's distribution rounds: the dry run of the next round as pages of a table (worked out
 // once and kept for DRY_RUN_FRESH_MS, so paging through a million rows costs one computation),
-// publishing in the background with its progress as server-sent events, and the history.
+// publishing in the background with its progress as server-sent events, and the history with what
+// became of the latest rounds' REME (who claimed, who was claimed for, reminded, not claimed yet).
 import { errorResponse } from '@crw/core';
 import {
+  COUNTED_ROUNDS,
   DRY_RUN_PAGE,
   dryRunQuery,
   dryRunRefreshResponse,
@@ -10,11 +12,12 @@ import {
   publishStartedResponse,
   roundHistoryResponse,
   type DryRun,
+  type RoundClaims,
   type RoundProgress,
 } from '@crw/core/console';
 import { getAddress } from 'ethers';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { AppError } from '../../../app-error';
 import type { DB } from '../../../infra/db/schema';
 import { entitlements, latestPublishedRound } from '../../../domain/distribution/entitlements';
@@ -25,6 +28,8 @@ import type { AppServices } from '../../../services';
 import { recordAudit } from '../../../domain/operators/audit';
 
 const DRY_RUN_FRESH_MS = 30_000;
+/** A round's claims are counted again at most this often (a round can hold a million members). */
+const CLAIMS_FRESH_MS = 60_000;
 const PROGRESS_EVERY_MS = 400;
 
 interface DryRunRow {
@@ -74,8 +79,47 @@ async function computeDryRun(db: Kysely<DB>): Promise<ComputedDryRun> {
   };
 }
 
-async function roundHistory(db: Kysely<DB>) {
-  const rows = await db
+/**
+ * What became of a round's REME, in one pass over its entries: each member claimed it themselves
+ * (their wallet's claimed REME reached the round's amount, and no "claim for me" paid it), was
+ * claimed for (the relayer sent and paid a claim for me of exactly the round's amount — a round
+ * that gave them nothing more keeps the claim of the round before), or has not claimed yet (a claim
+ * on its way included, until it is confirmed); and how many members were sent a reminder about it.
+ */
+async function countRoundClaims(db: Kysely<DB>, round: number): Promise<RoundClaims> {
+  const { rows } = await sql<{
+    themselves: number;
+    for_them: number;
+    not_claimed: number;
+    reminded: number;
+  }>`
+    WITH entries AS (
+      SELECT coalesce(w.claimed, 0) >= e.cumulative_amount AS claimed,
+             EXISTS (SELECT 1 FROM sponsored_claims c
+                      WHERE c.account = e.wallet_address
+                        AND c.cumulative_amount = e.cumulative_amount
+                        AND c.for_me AND c.status = 'confirmed' AND c.reason IS NULL) AS for_them
+        FROM distribution_entries e
+        LEFT JOIN chain_wallets w ON w.address = e.wallet_address
+       WHERE e.round_index = ${round})
+    SELECT count(*) FILTER (WHERE claimed AND NOT for_them)::int AS themselves,
+           count(*) FILTER (WHERE for_them)::int AS for_them,
+           count(*) FILTER (WHERE NOT claimed AND NOT for_them)::int AS not_claimed,
+           (SELECT count(DISTINCT user_id)::int FROM claim_reminders
+             WHERE round_index = ${round}) AS reminded
+      FROM entries`.execute(db);
+  const row = rows[0];
+  return {
+    claimedThemselves: Number(row?.themselves ?? 0),
+    claimedForThem: Number(row?.for_them ?? 0),
+    notClaimed: Number(row?.not_claimed ?? 0),
+    reminded: Number(row?.reminded ?? 0),
+    countedAt: new Date().toISOString(),
+  };
+}
+
+async function storedRounds(db: Kysely<DB>) {
+  return db
     .selectFrom('distribution_rounds')
     .select([
       'round_index',
@@ -90,16 +134,6 @@ async function roundHistory(db: Kysely<DB>) {
     .orderBy('round_index', 'desc')
     .limit(100)
     .execute();
-  return rows.map((r) => ({
-    index: r.round_index,
-    status: r.status,
-    root: r.root,
-    total: String(r.total),
-    members: r.member_count,
-    txHash: r.tx_hash,
-    createdAt: new Date(r.created_at).toISOString(),
-    publishedAt: r.published_at ? new Date(r.published_at).toISOString() : null,
-  }));
 }
 
 export const roundRoutes =
@@ -113,7 +147,45 @@ export const roundRoutes =
       retryMs: 0,
       onError: (error) => app.log.warn({ err: error }, 'dry run refresh failed'),
     });
-    app.addHook('onClose', () => dryRun.settled());
+    // Each counted round's claims, kept per round: one aggregate query a minute at most.
+    const claims = new Map<number, Snapshot<RoundClaims>>();
+    const claimsOf = (round: number) => {
+      let snapshot = claims.get(round);
+      if (!snapshot) {
+        snapshot = new Snapshot(() => countRoundClaims(db, round), {
+          maxAgeMs: CLAIMS_FRESH_MS,
+          onError: (error) => app.log.warn({ err: error, round }, 'round claims count failed'),
+        });
+        claims.set(round, snapshot);
+      }
+      return snapshot.get();
+    };
+    const roundHistory = async () => {
+      const rows = await storedRounds(db);
+      const counted = rows
+        .filter((r) => r.status === 'published')
+        .slice(0, COUNTED_ROUNDS)
+        .map((r) => r.round_index);
+      for (const round of claims.keys()) if (!counted.includes(round)) claims.delete(round);
+      const figures = new Map(
+        await Promise.all(counted.map(async (round) => [round, await claimsOf(round)] as const)),
+      );
+      return rows.map((r) => ({
+        index: r.round_index,
+        status: r.status,
+        root: r.root,
+        total: String(r.total),
+        members: r.member_count,
+        txHash: r.tx_hash,
+        createdAt: new Date(r.created_at).toISOString(),
+        publishedAt: r.published_at ? new Date(r.published_at).toISOString() : null,
+        claims: figures.get(r.round_index) ?? null,
+      }));
+    };
+    app.addHook('onClose', async () => {
+      await dryRun.settled();
+      await Promise.all([...claims.values()].map((c) => c.settled()));
+    });
     const currentDryRun = () => dryRun.get();
     /** An operator's Refresh: a dry run worked out now; presses while it runs share it. */
     let refreshing: Promise<ComputedDryRun> | undefined;
@@ -188,11 +260,12 @@ export const roundRoutes =
       '/rounds',
       {
         schema: {
-          summary: 'The rounds stored so far, newest first (root, total, transaction)',
+          summary:
+            'The rounds stored so far, newest first (root, total, transaction), and who claimed the latest',
           response: { 200: roundHistoryResponse, 401: errorResponse, 403: errorResponse },
         },
       },
-      async () => ({ rounds: await roundHistory(db) }),
+      async () => ({ rounds: await roundHistory() }),
     );
 
     app.post(

@@ -1,18 +1,21 @@
 // Distribution rounds: the next round's dry run (every member who gains, biggest first, in a
 // virtualized table that fetches 200 rows at a time as it scrolls), publishing it with live
-// progress from the server's event stream, and the rounds so far with their trees.
+// progress from the server's event stream, and the rounds so far with their trees and, for the
+// latest, what became of their REME (claimed by members, claimed for them, reminders, unclaimed).
 import { formatReme, formatRemeExact } from '@crw/core';
 import * as Dialog from '@radix-ui/react-dialog';
 import {
+  COUNTED_ROUNDS,
   DRY_RUN_PAGE,
   roundProgress,
+  type RoundClaims,
   type RoundPhase,
   type RoundProgress,
 } from '@crw/core/console';
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Check, Circle, LoaderCircle } from 'lucide-react';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { Fragment, useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../../ui/button';
 import card from '../../../ui/card.module.css';
@@ -325,6 +328,36 @@ function WorkedOut({ computedAt }: { computedAt: string }) {
   );
 }
 
+/** A round's claims in plain words, each figure grouped: "Claimed themselves 812 · …". */
+function ClaimsLine({ index, claims }: { index: number; claims: RoundClaims | null }) {
+  if (!claims)
+    return (
+      <p className={rounds.notCounted}>
+        Claims not counted (only the latest {COUNTED_ROUNDS} rounds are)
+      </p>
+    );
+  const figures: Array<[string, number]> = [
+    ['Claimed themselves', claims.claimedThemselves],
+    ['Claimed for them', claims.claimedForThem],
+    ['Reminded', claims.reminded],
+    ['Not claimed yet', claims.notClaimed],
+  ];
+  return (
+    <div className={rounds.claims}>
+      <ul aria-label={`Round ${index}: claims`}>
+        {figures.map(([label, n]) => (
+          <li key={label}>
+            {label} <strong>{number(n)}</strong>
+          </li>
+        ))}
+      </ul>
+      <span className={rounds.counted}>
+        counted at <time dateTime={claims.countedAt}>{clock(claims.countedAt)}</time>
+      </span>
+    </div>
+  );
+}
+
 export function RoundsScreen() {
   const [filter, setFilter] = useState<DryRunFilter>('changed');
   const [typed, setTyped] = useState('');
@@ -409,34 +442,43 @@ export function RoundsScreen() {
               </thead>
               <tbody>
                 {history.data.rounds.map((r) => (
-                  <tr key={r.index}>
-                    <td data-label="Round">
-                      {r.index}
-                      <span className={styles.sub}>{when(r.publishedAt ?? r.createdAt)}</span>
-                    </td>
-                    <td data-label="Status">{r.status}</td>
-                    <td data-label="Members" className={styles.num}>
-                      {r.members.toLocaleString('en-GB')}
-                    </td>
-                    <td data-label="REME in total" className={styles.num}>
-                      {formatReme(r.total)}
-                    </td>
-                    <td data-label="Root">
-                      <MiddleTruncate text={r.root} className={card.mono} />
-                    </td>
-                    <td data-label="Transaction">
-                      {r.txHash ? <MiddleTruncate text={r.txHash} className={card.mono} /> : '—'}
-                    </td>
-                    <td data-label="Tree">
-                      {r.status === 'published' ? (
-                        <a href={`/api/distributions/${r.index}/tree.json`} download>
-                          tree.json
-                        </a>
-                      ) : (
-                        '—'
-                      )}
-                    </td>
-                  </tr>
+                  <Fragment key={r.index}>
+                    <tr className={r.status === 'published' ? rounds.hasClaims : undefined}>
+                      <td data-label="Round">
+                        {r.index}
+                        <span className={styles.sub}>{when(r.publishedAt ?? r.createdAt)}</span>
+                      </td>
+                      <td data-label="Status">{r.status}</td>
+                      <td data-label="Members" className={styles.num}>
+                        {r.members.toLocaleString('en-GB')}
+                      </td>
+                      <td data-label="REME in total" className={styles.num}>
+                        {formatReme(r.total)}
+                      </td>
+                      <td data-label="Root">
+                        <MiddleTruncate text={r.root} className={card.mono} />
+                      </td>
+                      <td data-label="Transaction">
+                        {r.txHash ? <MiddleTruncate text={r.txHash} className={card.mono} /> : '—'}
+                      </td>
+                      <td data-label="Tree">
+                        {r.status === 'published' ? (
+                          <a href={`/api/distributions/${r.index}/tree.json`} download>
+                            tree.json
+                          </a>
+                        ) : (
+                          '—'
+                        )}
+                      </td>
+                    </tr>
+                    {r.status === 'published' ? (
+                      <tr className={rounds.claimsRow}>
+                        <td colSpan={7}>
+                          <ClaimsLine index={r.index} claims={r.claims} />
+                        </td>
+                      </tr>
+                    ) : null}
+                  </Fragment>
                 ))}
               </tbody>
             </table>
