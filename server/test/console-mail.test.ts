@@ -1,5 +1,6 @@
 // The console's mail outbox: pending, sent and failing mails with the transport's error,
-// a retry of a waiting mail that is audited, never a sent one, never a mail's body.
+// a retry of a waiting mail that is audited, never a sent one, never a mail's body; and the
+// notification mails apart from it, newest first, by status, with their counts and no action.
 import { randomUUID } from 'node:crypto';
 import { MAIL_PAGE_SIZE } from '@crw/core/console';
 import { sql } from 'kysely';
@@ -42,6 +43,7 @@ let memberCookie: string;
 let consoleCookie: string;
 let failingId: number;
 let sentId: number;
+let memberId: string;
 
 const get = (url: string, cookie = consoleCookie) =>
   t.app.inject({ method: 'GET', url, headers: { cookie } });
@@ -76,7 +78,7 @@ beforeAll(async () => {
   const base = await makeMemberKeys();
   const operator = await cloneMemberKeys(base);
   const member = await cloneMemberKeys(base);
-  await joinAndConfirm(t.app, db, member);
+  memberId = await joinAndConfirm(t.app, db, member);
   memberCookie = await signedInCookie(t.app, member);
 
   consoleCookie = await consoleOperatorCookie(t.app, db, operator, t.services.operatorKey);
@@ -254,5 +256,103 @@ describe(`the console's mail outbox (${testDbKind})`, () => {
     const stranger = await t.app.inject({ method: 'GET', url: '/api/console/mail' });
     expect(stranger.statusCode).toBe(401);
     expect(stranger.body).not.toContain(BODY_SECRET);
+  });
+
+  it('lists the notification mails apart from the outbox, newest first, with their counts', async () => {
+    const db = t.services.database.db;
+    // A sent credit mail, a skipped round mail, a failing reminder, a waiting "claimed for you",
+    // and 60 sent digests: the member's notification mails, none of them in the outbox's list (the
+    // waiting ones due in an hour, so the worker leaves them as they are).
+    await sql`
+      INSERT INTO notification_mails
+        (user_id, to_address, topic, template, params, subject, status, attempts, last_error, sent_at,
+         next_attempt_at)
+      VALUES
+        (${memberId}, 'note-credit@example.test', 'credits', 'credit', '{"ledgerId": 1}',
+         '+100 CAPs: Maya joined', 'sent', 1, NULL, now(), now()),
+        (${memberId}, 'note-round@example.test', 'rounds', 'round', '{"round": 1, "amount": "1"}',
+         NULL, 'skipped', 1, NULL, NULL, now()),
+        (${memberId}, 'note-reminder@example.test', 'rounds', 'reminder', '{"round": 1, "days": 7}',
+         NULL, 'pending', 2, 'connect ECONNREFUSED', NULL, now() + interval '1 hour')`.execute(db);
+    await sql`
+      INSERT INTO notification_mails (user_id, to_address, topic, template, params, subject, status, attempts, sent_at)
+      SELECT ${memberId}, 'digest' || g || '@example.test', 'credits', 'digest', ${`{"secret": "${BODY_SECRET}"}`}::jsonb,
+             'Your daily digest', 'sent', 1, now()
+        FROM generate_series(1, 60) g`.execute(db);
+    await sql`
+      INSERT INTO notification_mails (user_id, to_address, topic, template, params, next_attempt_at)
+      VALUES (${memberId}, 'note-claimed@example.test', 'rounds', 'claimed-for-you',
+              '{"claimId": 1}', now() + interval '1 hour')`.execute(db);
+    const notes = async (query = '') => {
+      const res = await get(`/api/console/mail/notifications${query}`);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.body).not.toContain(BODY_SECRET); // never the mail's figures
+      return res.json() as {
+        mails: Array<Record<string, unknown> & { id: number; to: string; status: string }>;
+        nextBefore: number | null;
+        counts: Record<string, number | boolean>;
+      };
+    };
+    const first = await notes();
+    expect(first.mails).toHaveLength(MAIL_PAGE_SIZE);
+    const ids = first.mails.map((m) => m.id);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    expect(first.mails[0]).toEqual({
+      id: expect.any(Number),
+      to: 'note-claimed@example.test',
+      topic: 'rounds',
+      template: 'claimed-for-you',
+      subject: null,
+      status: 'pending',
+      attempts: 0,
+      lastError: null,
+      createdAt: expect.any(String),
+      sentAt: null,
+    });
+    expect(first.counts).toEqual({
+      pending: 1,
+      failing: 1,
+      sent: 61,
+      sentCapped: false,
+      skipped: 1,
+      skippedCapped: false,
+    });
+    const second = await notes(`?before=${first.nextBefore}`);
+    expect(second.nextBefore).toBeNull();
+    expect(new Set([...ids, ...second.mails.map((m) => m.id)]).size).toBe(64);
+
+    const failing = await notes('?status=failing');
+    expect(failing.mails).toEqual([
+      expect.objectContaining({
+        to: 'note-reminder@example.test',
+        template: 'reminder',
+        status: 'failing',
+        attempts: 2,
+        lastError: 'connect ECONNREFUSED',
+      }),
+    ]);
+    expect((await notes('?status=skipped')).mails).toEqual([
+      expect.objectContaining({ to: 'note-round@example.test', status: 'skipped', subject: null }),
+    ]);
+    expect((await notes('?status=pending')).mails.map((m) => m.to)).toEqual([
+      'note-claimed@example.test',
+    ]);
+    expect((await get('/api/console/mail/notifications?status=lost')).statusCode).toBe(400);
+    // The outbox's list holds account mails only.
+    expect(JSON.stringify(await page())).not.toContain('note-');
+    // No action on a notification mail: its id is not an outbox mail's.
+    const claimedId = first.mails[0]!.id;
+    const outboxIds = await db.selectFrom('mail_outbox').select('id').execute();
+    if (!outboxIds.some((r) => Number(r.id) === claimedId))
+      expect((await retry(claimedId)).statusCode).toBe(404);
+
+    for (const res of [
+      await get('/api/console/mail/notifications', memberCookie),
+      await get('/api/console/mail/notifications?status=sent', memberCookie),
+    ])
+      expect([res.statusCode, res.json().code]).toEqual([403, 'not_operator']);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/console/mail/notifications' })).statusCode,
+    ).toBe(401);
   });
 });

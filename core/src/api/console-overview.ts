@@ -1,5 +1,6 @@
-// The operator console's overview (GET /api/console/overview) and mail outbox
-// (GET /api/console/mail, POST /api/console/mail/:id/retry): schemas filled in by their features.
+// The operator console's overview (GET /api/console/overview), mail outbox
+// (GET /api/console/mail, POST /api/console/mail/:id/retry) and notification mails
+// (GET /api/console/mail/notifications): schemas filled in by their features.
 import * as z from 'zod/mini';
 
 const amount = z.string().check(z.regex(/^\d+$/, 'an integer amount in base units'));
@@ -125,3 +126,52 @@ export type ConsoleMail = z.infer<typeof consoleMailResponse>;
 
 /** POST /api/console/mail/:id/retry: the mail, due now. */
 export const consoleMailRetryResponse = z.object({ mail: consoleMailItem });
+
+/** The console's notification mails (GET /api/console/mail/notifications): the queue of mails
+ * about credits and rounds, apart from the outbox's account mails. A mail is written when it is
+ * sent (its subject is null until then); `skipped` when the member turned its topic off meanwhile
+ * (or it no longer applies); `failing` while it waits after a failed attempt. */
+export const NOTIFICATION_MAIL_STATUSES = ['pending', 'failing', 'sent', 'skipped'] as const;
+export const NOTIFICATION_MAIL_FILTERS = ['all', ...NOTIFICATION_MAIL_STATUSES] as const;
+export type NotificationMailFilter = (typeof NOTIFICATION_MAIL_FILTERS)[number];
+export const NOTIFICATION_TOPICS = ['credits', 'rounds'] as const;
+/** The notification mails' templates (server/src/domain/notifications/messages.ts). */
+export type NotificationTemplate = 'credit' | 'round' | 'reminder' | 'claimed-for-you' | 'digest';
+
+export const consoleNotificationMailQuery = z.object({
+  status: z._default(z.enum(NOTIFICATION_MAIL_FILTERS), 'all'),
+  before: z.optional(mailId),
+});
+
+/** One notification mail as the console shows it: never its figures (params) or its body. */
+export const consoleNotificationMailItem = z.object({
+  id: z.number(),
+  to: z.string(),
+  topic: z.enum(NOTIFICATION_TOPICS),
+  /** One of NOTIFICATION_TEMPLATES; any other text is shown as it is. */
+  template: z.string(),
+  /** As written when it was sent; null before. */
+  subject: z.nullable(z.string()),
+  status: z.enum(NOTIFICATION_MAIL_STATUSES),
+  attempts: z.number(),
+  lastError: z.nullable(z.string()),
+  createdAt: z.string(),
+  sentAt: z.nullable(z.string()),
+});
+export type ConsoleNotificationMailItem = z.infer<typeof consoleNotificationMailItem>;
+
+export const consoleNotificationMailResponse = z.object({
+  mails: z.array(consoleNotificationMailItem),
+  nextBefore: z.nullable(z.number()),
+  /** pending and failing are exact (the waiting mails' index); sent and skipped are counted up to
+   * MAIL_SENT_COUNT_CAP each, `capped` saying there are more, and at most once a minute. */
+  counts: z.object({
+    pending: z.number(),
+    failing: z.number(),
+    sent: z.number(),
+    sentCapped: z.boolean(),
+    skipped: z.number(),
+    skippedCapped: z.boolean(),
+  }),
+});
+export type ConsoleNotificationMail = z.infer<typeof consoleNotificationMailResponse>;

@@ -76,7 +76,13 @@ export const resendConfirmation = (memberId: string) =>
   });
 
 // The mail outbox (its imports kept with its calls).
-import { consoleMailResponse, consoleMailRetryResponse, type MailFilter } from '@crw/core/console';
+import {
+  consoleMailResponse,
+  consoleMailRetryResponse,
+  consoleNotificationMailResponse,
+  type MailFilter,
+  type NotificationMailFilter,
+} from '@crw/core/console';
 
 export const mailQuery = (status: MailFilter) =>
   infiniteQueryOptions({
@@ -85,6 +91,23 @@ export const mailQuery = (status: MailFilter) =>
       const params = new URLSearchParams({ status });
       if (pageParam) params.set('before', String(pageParam));
       return apiFetch(`/api/console/mail?${params.toString()}`, consoleMailResponse);
+    },
+    initialPageParam: 0,
+    getNextPageParam: (last) => last.nextBefore ?? undefined,
+    placeholderData: (previous) => previous,
+  });
+
+/** The notification mails (credits, rounds), apart from the outbox's account mails. */
+export const notificationMailQuery = (status: NotificationMailFilter) =>
+  infiniteQueryOptions({
+    queryKey: ['console', 'mail', 'notifications', status],
+    queryFn: ({ pageParam }) => {
+      const params = new URLSearchParams({ status });
+      if (pageParam) params.set('before', String(pageParam));
+      return apiFetch(
+        `/api/console/mail/notifications?${params.toString()}`,
+        consoleNotificationMailResponse,
+      );
     },
     initialPageParam: 0,
     getNextPageParam: (last) => last.nextBefore ?? undefined,
