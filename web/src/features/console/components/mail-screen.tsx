@@ -114,12 +114,14 @@ function MailList<T extends { id: number }, F extends MailFilter | NotificationM
         </p>
       ) : null}
       <div className={styles.toolbar}>
-        <ToggleGroup
-          label={`Show ${label.toLowerCase()}`}
-          value={filter}
-          onChange={onFilter}
-          options={filterOptions(filters, counts)}
-        />
+        <div className={mailStyles.filters}>
+          <ToggleGroup
+            label={`Show ${label.toLowerCase()}`}
+            value={filter}
+            onChange={onFilter}
+            options={filterOptions(filters, counts)}
+          />
+        </div>
       </div>
       <FormMessage error={pages.isError ? pages.error.message : null} />
       {pages.isPending ? <p className={card.muted}>Loading…</p> : null}

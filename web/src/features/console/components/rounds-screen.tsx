@@ -448,7 +448,9 @@ export function RoundsScreen() {
                         {r.index}
                         <span className={styles.sub}>{when(r.publishedAt ?? r.createdAt)}</span>
                       </td>
-                      <td data-label="Status">{r.status}</td>
+                      <td data-label="Status" className={rounds.nowrap}>
+                        {r.status}
+                      </td>
                       <td data-label="Members" className={styles.num}>
                         {r.members.toLocaleString('en-GB')}
                       </td>
@@ -461,7 +463,7 @@ export function RoundsScreen() {
                       <td data-label="Transaction">
                         {r.txHash ? <MiddleTruncate text={r.txHash} className={card.mono} /> : '—'}
                       </td>
-                      <td data-label="Tree">
+                      <td data-label="Tree" className={rounds.nowrap}>
                         {r.status === 'published' ? (
                           <a href={`/api/distributions/${r.index}/tree.json`} download>
                             tree.json
