@@ -13,6 +13,7 @@ export * from './api/held-rewards';
 export * from './api/conversions';
 export * from './api/activity';
 export * from './api/notifications';
+export * from './api/push';
 export * from './validation';
 export * from './merkle';
 export * from './claim-split';

@@ -16,6 +16,7 @@ import { devRoutes } from './http/routes/dev';
 import { operatorRoutes } from './http/routes/operator-api/routes';
 import { referralRoutes } from './http/routes/member/referrals';
 import { notificationRoutes, unsubscribeRoutes } from './http/routes/member/notifications';
+import { pushRoutes } from './http/routes/member/push';
 import { activityRoutes } from './http/routes/member/activity';
 import { conversionRoutes } from './http/routes/member/conversions';
 import { eventRoutes } from './http/routes/member/events';
@@ -110,6 +111,7 @@ export async function buildApp(
   await app.register(activityRoutes(services), { prefix: '/api/activity' });
   await app.register(notificationRoutes(services), { prefix: '/api/notifications' });
   await app.register(unsubscribeRoutes(services), { prefix: '/api/unsubscribe' });
+  await app.register(pushRoutes(services), { prefix: '/api/push' });
   await app.register(operatorRoutes(services), { prefix: '/api/operator' });
   await app.register(consoleRoutes(services), { prefix: '/api/console' });
   await app.register(claimRoutes(services), { prefix: '/api' });

@@ -78,6 +78,23 @@ const envSchema = z
     AUTH_SECRET: z.string().min(32).optional(),
     REQUIRE_EMAIL_CONFIRMATION: booleanString.default(true),
     OPERATOR_API_KEY: z.string().min(32).optional(),
+    /** Web push (infra/push/vapid.ts): the VAPID key pair, base64url (npx web-push
+     * generate-vapid-keys); both or neither; required in production, else made at first start and
+     * kept in DATA_DIR/vapid-keys (0600). */
+    VAPID_PUBLIC_KEY: z
+      .string()
+      .regex(
+        /^[A-Za-z0-9_-]{87}$/,
+        'must be an uncompressed P-256 public key, base64url (87 characters)',
+      )
+      .optional(),
+    VAPID_PRIVATE_KEY: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{43}$/, 'must be a P-256 private key, base64url (43 characters)')
+      .optional(),
+    /** Who push services may contact about our pushes: mailto: or https: (default: PUBLIC_URL when
+     * it is https, else MAIN_SITE_URL). */
+    VAPID_SUBJECT: z.url({ protocol: /^(mailto|https)$/ }).optional(),
     AUTH_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
     AUTH_RATE_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).default(5),
     AUTH_RATE_LIMIT_WINDOW_MINUTES: z.coerce.number().int().min(1).default(10),
@@ -229,6 +246,12 @@ const envSchema = z
           'must differ from OPERATOR_PRIVATE_KEY (each key sends its own sequence of transactions)',
       });
     }
+    if (!env.VAPID_PUBLIC_KEY !== !env.VAPID_PRIVATE_KEY)
+      ctx.addIssue({
+        code: 'custom',
+        path: [env.VAPID_PUBLIC_KEY ? 'VAPID_PRIVATE_KEY' : 'VAPID_PUBLIC_KEY'],
+        message: 'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together (one key pair)',
+      });
     if (env.DATABASE_MIGRATION_URL && !env.DATABASE_URL)
       ctx.addIssue({
         code: 'custom',
@@ -255,6 +278,13 @@ const envSchema = z
         code: 'custom',
         path: ['AUTH_SECRET'],
         message: 'is required in production (at least 32 characters)',
+      });
+    if (!env.VAPID_PUBLIC_KEY && !env.VAPID_PRIVATE_KEY)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['VAPID_PUBLIC_KEY'],
+        message:
+          'and VAPID_PRIVATE_KEY are required in production (every process pushes with one key pair: npx web-push generate-vapid-keys)',
       });
     if (!env.COMMUNITY_APP_CLIENT_SECRET) {
       ctx.addIssue({

@@ -29,6 +29,9 @@ import { devMailboxTransport, smtpTransport, type MailTransport } from './infra/
 import { notificationRenderer } from './domain/notifications/notification-mails';
 import { noticesPass, type ClaimForMeSponsor } from './domain/notifications/round-notices';
 import { sponsorSettings } from './domain/sponsorship/sponsor';
+import { PushWorker, type PushWorkerOptions } from './infra/push/worker';
+import { vapidKeys } from './infra/push/vapid';
+import { pushRenderer } from './domain/notifications/push-messages';
 
 export interface AppServices {
   config: Config;
@@ -63,6 +66,8 @@ export interface AppServices {
   /** Claims for members, round mails, reminders and digests, a pass a minute in one process and
    * one as soon as the follower sees a new round (domain/notifications/round-notices.ts). */
   notices: LeaderLoop;
+  /** Sends queued web pushes in every process (infra/push/worker.ts); holds the VAPID public key. */
+  push: PushWorker;
 }
 
 /** The embedded chain's relayer starts with this much ETH from the faucet (and is topped up to it). */
@@ -117,6 +122,7 @@ export async function openServices(
     /** Instead of the configured chain: a stand-in with no node behind it, never followed (a test
      * app that does not use the chain, src/testing/no-chain.ts). */
     chainStandIn?: Chain;
+    push?: PushWorkerOptions;
   } = {},
 ): Promise<AppServices> {
   const exposed = await makePrivate(config.dataDir);
@@ -215,6 +221,17 @@ export async function openServices(
   await rewardRelease.start();
   const notices = noticesLoop(config, database, relayer, follower, worker, log);
   void notices.start();
+  const push = new PushWorker(
+    database.db,
+    await vapidKeys(config),
+    pushRenderer(database.db),
+    log,
+    {
+      allowLocal: !config.isProduction,
+      ...overrides.push,
+    },
+  );
+  push.start();
   // PGlite has now written its files, some with modes of its own (see data-dir.ts).
   if (pgliteOnDisk) {
     const written = await makePrivate(config.dataDir);
@@ -240,6 +257,7 @@ export async function openServices(
     relayer,
     rewardRelease,
     notices,
+    push,
   };
 }
 
@@ -308,6 +326,7 @@ export async function closeServices(services: AppServices): Promise<void> {
   await services.follower.stop();
   await services.funding.settled();
   await services.worker.stop();
+  await services.push.stop();
   await services.events.stop();
   await services.sessions.cache.stop();
   services.transport.close();

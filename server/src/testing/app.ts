@@ -119,6 +119,7 @@ export async function buildTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
       await services.funding.settled();
       await app.close();
       await services.worker.stop();
+      await services.push.stop();
       await services.events.stop();
       await services.sessions.cache.stop();
       services.transport.close();

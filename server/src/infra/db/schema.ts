@@ -385,6 +385,36 @@ export interface DistributorFundingTable {
   checked_at: ColumnType<Date, Date | undefined, Date>;
 }
 
+/** A member's browser subscribed to web push (migration 0034). */
+export interface PushSubscriptionsTable {
+  id: Generated<number>;
+  user_id: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  topics: ColumnType<NotificationTopic[], NotificationTopic[] | undefined, NotificationTopic[]>;
+  label: ColumnType<string, string | undefined, string>;
+  created_at: CreatedAt;
+  last_success_at: Date | null;
+}
+
+type PushDeliveryStatus = 'pending' | 'sent' | 'skipped' | 'expired';
+
+/** A push waiting for one subscription, written when it is sent (migration 0034). */
+export interface PushDeliveriesTable {
+  id: Generated<number>;
+  subscription_id: number;
+  topic: NotificationTopic;
+  template: string;
+  params: unknown;
+  status: ColumnType<PushDeliveryStatus, PushDeliveryStatus | undefined, PushDeliveryStatus>;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: Timestamp;
+  last_error: string | null;
+  created_at: CreatedAt;
+  sent_at: Date | null;
+}
+
 export interface DB {
   distributor_funding: DistributorFundingTable;
   operators: OperatorsTable;
@@ -416,4 +446,6 @@ export interface DB {
   notification_mails: NotificationMailsTable;
   claim_reminders: ClaimRemindersTable;
   dev_mailbox: DevMailboxTable;
+  push_subscriptions: PushSubscriptionsTable;
+  push_deliveries: PushDeliveriesTable;
 }
