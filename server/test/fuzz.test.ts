@@ -256,6 +256,15 @@ function fields(target: Target): string[][] {
   return out;
 }
 
+/** Whether the body field at `path` is a boolean in the route's schema. */
+function isBoolean(target: Target, path: string[]): boolean {
+  if (path[0] !== 'body') return false;
+  let schema: JsonSchema | undefined = target.body;
+  for (const key of path.slice(1)) schema = schema?.properties?.[key];
+  const type = Array.isArray(schema?.type) ? schema?.type : [schema?.type];
+  return type.includes('boolean');
+}
+
 function withValue(
   base: Record<string, unknown>,
   path: string[],
@@ -516,7 +525,13 @@ describe(`every route against bad input (${testDbKind})`, () => {
             (field[0] === 'params' && target.textParams?.includes(field[1]!));
           // A field the route takes as it comes must only not fail the server.
           const echoed = field[0] === 'body' && target.echoed?.includes(field[1]!);
-          for (const value of asText ? MALFORMED_TEXT : MALFORMED) {
+          // `true` is malformed everywhere but in a boolean field, where it is a valid choice.
+          const malformed = asText
+            ? MALFORMED_TEXT
+            : isBoolean(target, field)
+              ? MALFORMED.filter((v) => v !== true)
+              : MALFORMED;
+          for (const value of malformed) {
             sent += 1;
             const { status, body } = await send(
               target,

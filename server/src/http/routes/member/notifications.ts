@@ -93,7 +93,13 @@ export const unsubscribeRoutes =
     );
     app.get(
       '/',
-      { schema: { hide: true, querystring: unsubscribeQuerySchema } },
+      {
+        schema: {
+          summary:
+            'A mail client opening the unsubscribe link: sent on to the page that asks first',
+          querystring: unsubscribeQuerySchema,
+        },
+      },
       async (request, reply) =>
         reply.redirect(
           `/unsubscribe?${new URLSearchParams(request.query as unknown as Record<string, string>).toString()}`,
