@@ -463,7 +463,7 @@ export function RoundsScreen() {
                       <td data-label="Transaction">
                         {r.txHash ? <MiddleTruncate text={r.txHash} className={card.mono} /> : '—'}
                       </td>
-                      <td data-label="Tree" className={rounds.nowrap}>
+                      <td data-label="Tree">
                         {r.status === 'published' ? (
                           <a href={`/api/distributions/${r.index}/tree.json`} download>
                             tree.json
