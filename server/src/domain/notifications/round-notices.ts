@@ -62,6 +62,19 @@ export async function queueClaimsForMe(
 ): Promise<string[]> {
   const { settings } = sponsor;
   if (!settings.enabled) return [];
+  // The fee is asked of the node only when some member's claim is to be made.
+  const { rows: wanted } = await sql<{ one: number }>`
+    SELECT 1 AS one
+      FROM distribution_entries e
+      JOIN profiles p ON p.id = e.user_id AND p.claim_for_me
+      LEFT JOIN chain_wallets w ON w.address = e.wallet_address
+     WHERE e.round_index = ${round} AND e.cumulative_amount > coalesce(w.claimed, 0)
+       AND NOT EXISTS (SELECT 1 FROM sponsored_claims c
+                        WHERE c.account = e.wallet_address
+                          AND c.cumulative_amount = e.cumulative_amount
+                          AND (c.status <> 'failed' OR c.for_me))
+     LIMIT 1`.execute(db);
+  if (wanted.length === 0) return [];
   const fee = await sponsor.maxFeePerGas();
   if (fee === null) return [];
   const reserved = RESERVED_GAS_PER_CLAIM * fee;
