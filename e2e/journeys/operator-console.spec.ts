@@ -1,6 +1,8 @@
 // The operator console as an operator uses it: granted by the CLI, closed until
 // two-factor sign-in is on (the test is the authenticator app), then a member found by search,
-// a care action credited on their page, and both actions in the audit log. A member who opens
+// a care action credited on their page, and both actions in the audit log; the round published
+// from the console, claimed by the member, counted under the round; the credit's notification mail
+// in the mail screen's Notifications view, apart from the account mails. A member who opens
 // /operator is told it is not for them and never downloads the console's code.
 import type { BrowserContext, Page } from '@playwright/test';
 import { joinThroughApi, newEmail } from '../fixtures/member';
@@ -156,9 +158,39 @@ test('an operator turns on two-factor, finds a member, credits a care action, an
     page.getByRole('table').getByText('Confirm your e-mail address').first(),
   ).toBeVisible();
   await capture(page, 'operator-mail');
+  // The notification mails apart: the care action's credit mail to the member, in words.
+  await page.getByRole('link', { name: 'Notifications', exact: true }).click();
+  const notes = page.getByRole('table', { name: 'Notification mails' });
+  const toMember = notes.getByRole('row').filter({ hasText: memberEmail });
+  await expect(toMember.filter({ hasText: 'A credit' }).first()).toBeVisible();
+  await expect(
+    page.getByText(/^[\d,]+ failing · [\d,]+ pending · .+ sent · .+ skipped$/),
+  ).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Mails', exact: true })).toHaveCount(0);
+  await capture(page, 'operator-mail-notifications');
   await page.getByRole('link', { name: 'Overview' }).click();
   await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
   await capture(page, 'operator-overview');
+
+  // Under the round: who claimed it. The member claimed themselves; the figures are counted at most
+  // once a minute, so the operator may see the count from before the claim for a while.
+  await page.getByRole('link', { name: 'Rounds' }).click();
+  const latest = page.getByRole('table', { name: 'Rounds so far' }).getByRole('row').nth(1);
+  const round = (await latest.getByRole('cell').first().innerText()).match(/^\d+/)![0];
+  const claims = page.getByRole('list', { name: `Round ${round}: claims` });
+  await expect(claims.getByRole('listitem')).toHaveText([
+    /^Claimed themselves [\d,]+$/,
+    /^Claimed for them [\d,]+$/,
+    /^Reminded [\d,]+$/,
+    /^Not claimed yet [\d,]+$/,
+  ]);
+  await expect(async () => {
+    await page.reload();
+    await expect(claims.getByRole('listitem').first()).toHaveText(/^Claimed themselves [1-9]/, {
+      timeout: 2_000,
+    });
+  }).toPass({ timeout: 120_000, intervals: [5_000] });
+  await capture(page, 'operator-rounds-claims');
 
   // Every action is in the audit log: the console's with the operator's e-mail, the CLI's as the
   // API key (a faucet transfer names a whole wallet address: the log must still fit a phone).
