@@ -59,7 +59,6 @@ export class PushWorker {
   readonly #log: Log;
   readonly #opts: Required<PushWorkerOptions>;
   readonly #loop: LeaderLoop;
-  #started = false;
   #keptAt = 0;
 
   constructor(
@@ -96,22 +95,18 @@ export class PushWorker {
   }
 
   start(): void {
-    this.#started = true;
     void this.#loop.start();
   }
 
-  /** A pass now (after a change that queued pushes); nothing before the start. */
-  wake(): void {
-    if (this.#started) void this.#loop.runNow();
-  }
-
-  async stop(): Promise<void> {
-    await this.#loop.stop();
+  /** No pass after this; resolves once the pass under way ended. */
+  stop(): Promise<void> {
+    return this.#loop.stop();
   }
 
   async #pass(): Promise<void> {
     try {
-      while (this.#loop.running && (await this.deliverDue()) > 0);
+      // Pass after pass while there was anything to send (a round's pushes come in thousands).
+      for (let leased = 1; leased > 0 && this.#loop.running;) leased = await this.deliverDue();
       if (Date.now() - this.#keptAt > HOUSEKEEPING_EVERY_MS) {
         this.#keptAt = Date.now();
         await this.giveUpExpired();
