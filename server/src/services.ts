@@ -5,6 +5,7 @@ import { SessionCache, SessionCheck } from './infra/identity/session';
 import { FollowerProgressReader, MemberCache } from './domain/members/member-cache';
 import { lockKeystoreAfterReset, walletAddressOf, type MemberRow } from './domain/members/member';
 import { creditConfirmedMember } from './domain/members/registration';
+import { recordSecurityChange, recordSignIn } from './domain/members/security-events';
 import { openChain, type Chain } from './infra/chain/chain';
 import { ChainFollower } from './domain/indexer/follower';
 import { reopenDroppedRounds } from './domain/distribution/dropped-rounds';
@@ -172,6 +173,14 @@ export async function openServices(
         const address = await walletAddressOf(database.db, userId);
         if (!address) throw new Error(`member ${userId} has no wallet`);
         return address;
+      },
+      // Security events (domain/members/security-events.ts): each with its mail, sent at once.
+      sessionBegan: async (began) => {
+        if ((await recordSignIn(database.db, config.publicUrl, began)) === 'new') worker.wake();
+      },
+      securityChanged: async (userId, kind, client) => {
+        await recordSecurityChange(database.db, config.publicUrl, userId, kind, client);
+        worker.wake();
       },
     },
     log,

@@ -1,5 +1,24 @@
 import * as z from 'zod/mini';
 
+/** What can happen to a member's account that they are told of, in the notification centre and
+ * by a mail they cannot turn off (docs/security.md#security-events):
+ * - new_device: a sign-in on a device (browser) this member had not signed in on before;
+ * - password_changed: the password was changed (account page) or reset (mailed link);
+ * - two_factor_on, two_factor_off: two-factor sign-in turned on or off;
+ * - export: the member's data was downloaded;
+ * - deletion_requested, passkey_added: reserved (deletion is immediate and leaves nothing that
+ *   names the member; there are no passkeys yet). */
+export const SECURITY_EVENT_KINDS = [
+  'new_device',
+  'password_changed',
+  'two_factor_on',
+  'two_factor_off',
+  'export',
+  'deletion_requested',
+  'passkey_added',
+] as const;
+export type SecurityEventKind = (typeof SECURITY_EVENT_KINDS)[number];
+
 /** What happened to the member's rewards, one line each (docs/product.md#the-dashboard):
  * - joined: their own CAPs for joining;
  * - referral: a friend joined through their link (level 1, named by first name when they gave
@@ -7,11 +26,14 @@ import * as z from 'zod/mini';
  * - care: CAPs an operator credited for a care action (`description` says which);
  * - conversion: care CAPs converted into REME;
  * - payout: a round made REME claimable (`reme` is what it added);
- * - claimed: a claim the community paid for arrived in the wallet.
+ * - claimed: a claim the community paid for arrived in the wallet (`forYou` when the community
+ *   claimed for the member, "claim for me", rather than at their request);
+ * - security: something happened to the account itself (`securityEvent` says what, `device` on
+ *   which device: "Chrome on Android").
  * `held` credits wait for the community's check until `releaseAt`. */
 export const activityItem = z.object({
   id: z.string(),
-  kind: z.enum(['joined', 'referral', 'care', 'conversion', 'payout', 'claimed']),
+  kind: z.enum(['joined', 'referral', 'care', 'conversion', 'payout', 'claimed', 'security']),
   at: z.string(),
   caps: z.nullable(z.int()),
   /** REME in base units, or null. */
@@ -22,6 +44,12 @@ export const activityItem = z.object({
   round: z.nullable(z.int()),
   held: z.boolean(),
   releaseAt: z.nullable(z.string()),
+  /** claimed: made for the member by the community ("Claimed for you"). */
+  forYou: z.optional(z.boolean()),
+  /** security: what happened (one of SECURITY_EVENT_KINDS); null otherwise. */
+  securityEvent: z.optional(z.nullable(z.enum(SECURITY_EVENT_KINDS))),
+  /** security: the device it happened on, as the sessions list names it; null otherwise. */
+  device: z.optional(z.nullable(z.string())),
 });
 export type ActivityItem = z.infer<typeof activityItem>;
 

@@ -1,8 +1,8 @@
 // The member's activity (docs/product.md#the-dashboard): their credits from the reward ledger,
-// their conversions, the rounds that made REME claimable for them and the claims the community
-// paid for, newest first. A friend is named only at level 1, by the first word of the name they
+// their conversions, the rounds that made REME claimable for them, the claims the community
+// paid for (or made for them) and what happened to their account (security events), newest first. A friend is named only at level 1, by the first word of the name they
 // gave; deeper levels are never named (the member does not know them).
-import type { ActivityItem } from '@crw/core';
+import type { ActivityItem, SecurityEventKind } from '@crw/core';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../infra/db/schema';
 
@@ -20,6 +20,9 @@ interface Row {
   round: number | null;
   held: boolean;
   release_at: Date | string | null;
+  for_me: boolean | null;
+  security_event: SecurityEventKind | null;
+  device: string | null;
 }
 
 const iso = (value: Date | string | null) =>
@@ -38,7 +41,8 @@ export async function memberActivity(
               CASE WHEN l.kind = 'referral' AND l.level = 1
                    THEN nullif(left(split_part(btrim(f.full_name), ' ', 1), 40), '') END AS friend,
               CASE WHEN l.kind = 'care_action' THEN l.description END AS description,
-              NULL::int AS round, l.status = 'held' AS held, l.release_at
+              NULL::int AS round, l.status = 'held' AS held, l.release_at,
+              NULL::boolean AS for_me, NULL::text AS security_event, NULL::text AS device
          FROM reward_ledger l
          LEFT JOIN profiles f ON f.id = l.from_user_id
         WHERE l.user_id = ${userId} AND l.status <> 'void'
@@ -49,7 +53,7 @@ export async function memberActivity(
       -- are few: each is joined to the member's entry by the entries' key (round, member), so this
       -- never scans a round's million entries.
       (SELECT 'round-' || round_index, 'payout', published_at, NULL, added::text, NULL, NULL, NULL,
-              round_index, false, NULL
+              round_index, false, NULL, NULL, NULL, NULL
          FROM (SELECT r.round_index, r.published_at,
                       e.cumulative_amount
                         - lag(e.cumulative_amount, 1, 0::numeric) OVER (ORDER BY r.round_index) AS added
@@ -61,10 +65,19 @@ export async function memberActivity(
         LIMIT ${limit})
       UNION ALL
       (SELECT 'claim-' || c.id, 'claimed', c.updated_at, NULL, c.amount::text, NULL, NULL, NULL,
-              c.round_index, false, NULL
+              c.round_index, false, NULL, c.for_me, NULL, NULL
          FROM sponsored_claims c
         WHERE c.user_id = ${userId} AND c.status = 'confirmed'
         ORDER BY c.id DESC
+        LIMIT ${limit})
+      UNION ALL
+      -- What happened to the account (migration 0035): the event and the device's name, never more
+      -- of its detail (the network stays in the mail).
+      (SELECT 'security-' || s.id, 'security', s.at, NULL, NULL, NULL, NULL, NULL, NULL, false, NULL,
+              NULL, s.kind, s.detail ->> 'device'
+         FROM security_events s
+        WHERE s.user_id = ${userId}
+        ORDER BY s.at DESC, s.id DESC
         LIMIT ${limit})
     ) AS activity
     WHERE kind <> 'payout' OR reme::numeric > 0
@@ -82,6 +95,8 @@ export async function memberActivity(
     round: r.round === null ? null : Number(r.round),
     held: r.held,
     releaseAt: iso(r.release_at),
+    ...(r.kind === 'claimed' ? { forYou: r.for_me === true } : {}),
+    ...(r.kind === 'security' ? { securityEvent: r.security_event, device: r.device } : {}),
   }));
 }
 

@@ -1,6 +1,6 @@
 // Kysely table types for the SQL in server/migrations. Amounts in base units are numeric(78,0),
 // which both drivers return as decimal strings; counts and ids come back as numbers.
-import type { GateForm, WalletProofPurpose } from '@crw/core';
+import type { GateForm, SecurityEventKind, WalletProofPurpose } from '@crw/core';
 import type { ColumnType, Generated } from 'kysely';
 
 type Amount = ColumnType<string, string | bigint | undefined, string | bigint>;
@@ -415,6 +415,30 @@ export interface PushDeliveriesTable {
   sent_at: Date | null;
 }
 
+/** What happened to a member's account (migration 0035): see core's SECURITY_EVENT_KINDS. */
+export interface SecurityEventsTable {
+  id: Generated<number>;
+  user_id: string;
+  kind: SecurityEventKind;
+  at: CreatedAt;
+  /** The device's name and the client's network; never a token. */
+  detail: ColumnType<SecurityEventDetail, string | undefined, never>;
+}
+
+export interface SecurityEventDetail {
+  device?: string;
+  network?: string | null;
+}
+
+/** The browsers a member signed in on, by the SHA-256 of their device cookie (migration 0035). */
+export interface MemberDevicesTable {
+  user_id: string;
+  device_hash: string;
+  label: string;
+  first_seen_at: CreatedAt;
+  last_seen_at: Timestamp;
+}
+
 export interface DB {
   distributor_funding: DistributorFundingTable;
   operators: OperatorsTable;
@@ -448,4 +472,6 @@ export interface DB {
   dev_mailbox: DevMailboxTable;
   push_subscriptions: PushSubscriptionsTable;
   push_deliveries: PushDeliveriesTable;
+  security_events: SecurityEventsTable;
+  member_devices: MemberDevicesTable;
 }

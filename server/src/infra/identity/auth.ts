@@ -1,8 +1,9 @@
 // better-auth behind /auth: sessions (httpOnly cookies), sign-in, e-mail verification, password
 // reset. Sign-up is ours (/api/register), because the account, profile, wallet and first mail
 // must be written in one transaction. The "password" better-auth sees is the derived auth secret.
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { betterAuth } from 'better-auth';
+import { createAuthMiddleware } from 'better-auth/api';
 import { jwt } from 'better-auth/plugins/jwt';
 import { twoFactor } from 'better-auth/plugins/two-factor';
 import { getMigrations } from 'better-auth/db/migration';
@@ -51,7 +52,51 @@ export interface IdentityHooks {
   confirming: (userId: string) => Promise<void>;
   /** The wallet address the confirmation mail names. */
   walletOf: (userId: string) => Promise<string>;
+  /** A session began in the browser whose device cookie is `deviceId` (security-events.ts decides
+   * whether that device is new to the member); `renewal` when better-auth only replaced the
+   * session of this browser (two-factor turned on or off). */
+  sessionBegan: (began: {
+    userId: string;
+    deviceId: string;
+    client: ClientSeen;
+    renewal: boolean;
+  }) => Promise<void>;
+  /** better-auth changed something the member must hear of: their password reset with a mailed
+   * link, two-factor sign-in turned on or off. */
+  securityChanged: (
+    userId: string,
+    kind: 'password_changed' | 'two_factor_on' | 'two_factor_off',
+    client: ClientSeen,
+  ) => Promise<void>;
 }
+
+/** Where a request came from: its user agent and the address this server trusts. */
+interface ClientSeen {
+  userAgent: string | null | undefined;
+  address: string | null | undefined;
+}
+
+const clientOf = (headers: Headers | undefined): ClientSeen => ({
+  userAgent: headers?.get('user-agent'),
+  address: headers?.get(TRUSTED_ADDRESS_HEADER),
+});
+
+/** The cookie that tells one browser from another for the member's sign-ins (docs/security.md#security-events):
+ * 32 random bytes, base64url, httpOnly, kept 400 days (browsers keep no cookie longer) and renewed at
+ * each sign-in. It proves nothing and opens nothing; the database keeps only its SHA-256. */
+export const DEVICE_COOKIE = 'device';
+const DEVICE_COOKIE_MAX_AGE_S = 400 * 24 * 60 * 60;
+const DEVICE_ID = /^[A-Za-z0-9_-]{43}$/;
+
+/** Paths where better-auth gives the signed-in browser a new session without a sign-in: turning
+ * two-factor on (verify-totp with no pending sign-in) or off. */
+const RENEWING_PATHS = new Set([
+  '/two-factor/enable',
+  '/two-factor/disable',
+  '/two-factor/verify-totp',
+]);
+/** The two-factor plugin's cookie of a sign-in waiting for its code. */
+const TWO_FACTOR_PENDING_COOKIE = 'two_factor';
 
 export function createAuth(
   config: Config,
@@ -94,6 +139,47 @@ export function createAuth(
     // the session table's trigger (infra/identity/session.ts).
     databaseHooks: {
       session: { delete: { after: async (session) => on.sessionEnded(session.token) } },
+      // Two-factor turned on (enrolment's first code) or off: the plugin changes the user's flag on
+      // these two paths only, after checking the password (and, for off, our route's code).
+      user: {
+        update: {
+          after: async (user, ctx) => {
+            const path = ctx?.path;
+            if (path === '/two-factor/verify-totp' && user.twoFactorEnabled === true)
+              await on.securityChanged(user.id, 'two_factor_on', clientOf(ctx?.headers));
+            else if (path === '/two-factor/disable' && user.twoFactorEnabled === false)
+              await on.securityChanged(user.id, 'two_factor_off', clientOf(ctx?.headers));
+          },
+        },
+      },
+    },
+    // Each session that begins tells which browser it began in (the device cookie, given here when
+    // the browser has none), so a sign-in on a device the member never used can be told to them.
+    hooks: {
+      after: createAuthMiddleware(async (ctx) => {
+        const began = ctx.context.newSession;
+        if (!began) return;
+        // A member with two-factor on: the plugin's hook, after this one, ends this session and
+        // asks for the code; the session the code gives is the sign-in.
+        if (began.user.twoFactorEnabled && ctx.path === '/sign-in/email') return;
+        const cookie = ctx.context.createAuthCookie(DEVICE_COOKIE, {
+          maxAge: DEVICE_COOKIE_MAX_AGE_S,
+        });
+        const sent = ctx.getCookie(cookie.name);
+        const deviceId =
+          sent && DEVICE_ID.test(sent) ? sent : randomBytes(32).toString('base64url');
+        ctx.setCookie(cookie.name, deviceId, cookie.attributes);
+        const pending = await ctx.getSignedCookie(
+          ctx.context.createAuthCookie(TWO_FACTOR_PENDING_COOKIE).name,
+          ctx.context.secret,
+        );
+        await on.sessionBegan({
+          userId: began.user.id,
+          deviceId,
+          client: { userAgent: began.session.userAgent, address: began.session.ipAddress },
+          renewal: RENEWING_PATHS.has(ctx.path ?? '') && !pending,
+        });
+      }),
     },
     rateLimit: { enabled: false }, // limits are ours (per IP and per e-mail), see http/routes/auth-proxy.ts
     // Reset tokens are kept as SHA-256 hashes: whoever reads the table (or its files) resets nothing.
@@ -120,7 +206,10 @@ export function createAuth(
       revokeSessionsOnPasswordReset: true,
       password: { hash: hashSecret, verify: verifySecret },
       sendResetPassword: async ({ user, url }) => queue(passwordResetMail(user.email, url)),
-      onPasswordReset: async ({ user }) => on.passwordReset(user.id),
+      onPasswordReset: async ({ user }, request) => {
+        await on.passwordReset(user.id);
+        await on.securityChanged(user.id, 'password_changed', clientOf(request?.headers));
+      },
     },
     emailVerification: {
       sendOnSignUp: false,

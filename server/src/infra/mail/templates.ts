@@ -1,6 +1,6 @@
 // The mails the product sends: each an HTML part (one button, inline styles, for Gmail and Outlook)
 // and a plain-text part with the same words, its link on its own line after a label.
-import { shortAddress } from '@crw/core';
+import { shortAddress, type SecurityEventKind } from '@crw/core';
 import { getAddress } from 'ethers';
 import type { NewMail } from './outbox';
 
@@ -142,5 +142,97 @@ export function notificationMail(args: {
     action,
     after: [],
     unsubscribe,
+  });
+}
+
+/** What a security mail says for each event: its subject (and heading) and what happened. */
+const SECURITY_WORDS: Record<
+  SecurityEventKind,
+  (device: string) => { subject: string; heading: string; what: string }
+> = {
+  new_device: (device) => ({
+    subject: 'New sign-in to your account',
+    heading: `New sign-in on ${device}`,
+    what: 'Your community rewards wallet account was signed in to on a device or browser it had not been used on before.',
+  }),
+  password_changed: () => ({
+    subject: 'Your password was changed',
+    heading: 'Your password was changed',
+    what: 'The password of your community rewards wallet account was changed. Devices signed in with the old password were signed out.',
+  }),
+  two_factor_on: () => ({
+    subject: 'Two-factor sign-in was turned on',
+    heading: 'Two-factor sign-in was turned on',
+    what: 'Signing in to your account now asks for a code from your authenticator app after your password.',
+  }),
+  two_factor_off: () => ({
+    subject: 'Two-factor sign-in was turned off',
+    heading: 'Two-factor sign-in was turned off',
+    what: 'Signing in to your account now asks for your password only, no code.',
+  }),
+  export: () => ({
+    subject: 'Your data was downloaded',
+    heading: 'Your data was downloaded',
+    what: "A copy of your account's data (your profile, wallet address, CAPs and claims) was downloaded from the account page.",
+  }),
+  deletion_requested: () => ({
+    subject: 'Your account is being deleted',
+    heading: 'Your account is being deleted',
+    what: 'Someone asked to delete your community rewards wallet account.',
+  }),
+  passkey_added: (device) => ({
+    subject: 'A passkey was added to your account',
+    heading: 'A passkey was added',
+    what: `A passkey on ${device} can now sign in to your account.`,
+  }),
+};
+
+/** "26 Nov 2026, 14:03 UTC": a moment every reader places the same way. */
+function utcMoment(at: Date): string {
+  const day = at.toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+  const time = at.toLocaleTimeString('en-GB', {
+    hour: '2-digit',
+    minute: '2-digit',
+    hour12: false,
+    timeZone: 'UTC',
+  });
+  return `${day}, ${time} UTC`;
+}
+
+/** A security event (docs/security.md#security-events), always sent: the member's first name, what
+ * happened, when, on which device and from which network, and what to do if it was not them —
+ * the one link is the account page's, never a token. */
+export function securityMail(args: {
+  to: string;
+  firstName: string | null;
+  kind: SecurityEventKind;
+  at: Date;
+  device: string;
+  network: string | null;
+  accountUrl: string;
+}): NewMail {
+  const { to, firstName, kind, at, device, network, accountUrl } = args;
+  const words = SECURITY_WORDS[kind](device);
+  return mailOf({
+    to,
+    subject: words.subject,
+    heading: words.heading,
+    before: [
+      firstName ? `Hi ${firstName},` : 'Hi,',
+      words.what,
+      `When: ${utcMoment(at)}`,
+      `Device: ${device}${network ? `, network ${network}` : ''}`,
+      'If this was you, there is nothing to do.',
+      'Not you? Change your password now on your account page, and sign out the devices you do not know. If you can no longer sign in, ask for a reset link on the sign-in page.',
+    ],
+    action: { label: 'Change your password', url: accountUrl },
+    after: [
+      'We send this mail for every change to your account’s security; it cannot be turned off.',
+    ],
   });
 }

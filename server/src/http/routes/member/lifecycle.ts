@@ -25,6 +25,7 @@ import {
   replacePasswordAndKeystore,
 } from '../../../domain/members/lifecycle';
 import { verifyWalletProof, type ProofSite } from '../../../domain/members/wallet-proof';
+import { recordExport, recordSecurityEvent } from '../../../domain/members/security-events';
 
 export const accountLifecycleRoutes = (services: AppServices): FastifyPluginAsyncZod =>
   memberRoutes(services.sessions, async (app) => {
@@ -56,6 +57,12 @@ export const accountLifecycleRoutes = (services: AppServices): FastifyPluginAsyn
         await limits.settle(userId, outcome);
       }
     }
+
+    /** Where a request came from, for a security event's device and network. */
+    const clientOf = (request: FastifyRequest) => ({
+      userAgent: request.headers['user-agent'],
+      address: request.ip,
+    });
 
     /** This process forgets the ended sessions before answering; the others hear the trigger. */
     const forget = (tokens: string[]) => {
@@ -95,15 +102,25 @@ export const accountLifecycleRoutes = (services: AppServices): FastifyPluginAsyn
             wallet.address,
             wallet.proof,
           );
-          return replacePasswordAndKeystore(trx, {
+          const ended = await replacePasswordAndKeystore(trx, {
             userId,
             keepToken: token,
             credential,
             newHash,
             wallet,
           });
+          // The member is told (the activity and a mail) in the change's own transaction.
+          await recordSecurityEvent(
+            trx,
+            config.publicUrl,
+            userId,
+            'password_changed',
+            clientOf(request),
+          );
+          return ended;
         });
         forget(ended);
+        services.worker.wake();
         request.log.info({ userId, otherSessionsEnded: ended.length }, 'password changed');
         return { ok: true as const, otherSessionsEnded: ended.length };
       },
@@ -122,6 +139,9 @@ export const accountLifecycleRoutes = (services: AppServices): FastifyPluginAsyn
         const now = new Date();
         const body = await exportOf(db, userId, now);
         if (!body) throw new AppError(401, 'unauthorized');
+        // A download the member did not make is something they must hear of.
+        if (await recordExport(db, config.publicUrl, userId, clientOf(request)))
+          services.worker.wake();
         reply.header('content-disposition', `attachment; filename="${accountExportFileName(now)}"`);
         reply.header('cache-control', 'no-store');
         return body;
