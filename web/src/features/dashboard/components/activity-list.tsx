@@ -1,17 +1,53 @@
-// The dashboard's activity: what happened to the member's rewards, one plain line each, newest first
-// (docs/product.md#the-dashboard): "Bob joined through your link +100 CAPs", "Converted care CAPs →
-// 9.95 REME −60 CAPs", "Payout (round 4): REME ready to claim +200.00 REME". A credit still held
-// says until when.
-import { formatReme, type ActivityItem } from '@crw/core';
+// The dashboard's activity: what happened to the member's rewards and to their account, one plain
+// line each, newest first (docs/product.md#the-dashboard): "Bob joined through your link +100 CAPs",
+// "Converted care CAPs → 9.95 REME −60 CAPs", "Payout (round 4): REME ready to claim +200.00 REME",
+// "Claimed for you: 200.00 REME are in your wallet", and, behind a shield, "New sign-in on Chrome
+// on Android" or "Password changed". A credit still held says until when.
+import { formatReme, type ActivityItem, type SecurityEventKind } from '@crw/core';
 import { useQuery } from '@tanstack/react-query';
+import { ShieldAlert, ShieldCheck } from 'lucide-react';
 import { formatDay } from '../../../lib/dates';
 import { CardSection } from '../../../ui/card-section';
 import card from '../../../ui/card.module.css';
 import { SkeletonRows } from '../../../ui/skeleton';
 import { activityQuery } from '../api/activity';
 import styles from './dashboard.module.css';
+import own from './activity-list.module.css';
 
 const caps = (n: number) => `${n.toLocaleString('en-GB')} CAPs`;
+
+/** A security event in plain words (the mail says more: when, where, what to do). */
+export function securityWords(
+  event: SecurityEventKind | null | undefined,
+  device: string | null | undefined,
+): string {
+  const on = device ?? 'a new device';
+  switch (event) {
+    case 'new_device':
+      return `New sign-in on ${on}`;
+    case 'password_changed':
+      return 'Password changed';
+    case 'two_factor_on':
+      return 'Two-factor sign-in turned on';
+    case 'two_factor_off':
+      return 'Two-factor sign-in turned off';
+    case 'export':
+      return 'Your data was downloaded';
+    case 'deletion_requested':
+      return 'Account deletion requested';
+    case 'passkey_added':
+      return `Passkey added on ${on}`;
+    default:
+      return 'A change to your account’s security';
+  }
+}
+
+/** Events that weaken the account or show a stranger may be in: a warning shield; others a check. */
+const WARNING_EVENTS = new Set<SecurityEventKind | null | undefined>([
+  'new_device',
+  'two_factor_off',
+  'deletion_requested',
+]);
 
 /** What happened, and what it was worth, as the member reads it. */
 export function activityLine(item: ActivityItem): { what: string; worth: string } {
@@ -41,11 +77,23 @@ export function activityLine(item: ActivityItem): { what: string; worth: string 
         worth: `+${formatReme(item.reme ?? '0')} REME`,
       };
     case 'claimed':
-      return {
-        what: 'Claimed to your wallet (free)',
-        worth: `${formatReme(item.reme ?? '0')} REME`,
-      };
+      return item.forYou
+        ? {
+            what: `Claimed for you: ${formatReme(item.reme ?? '0')} REME are in your wallet`,
+            worth: '',
+          }
+        : {
+            what: 'Claimed to your wallet (free)',
+            worth: `${formatReme(item.reme ?? '0')} REME`,
+          };
+    case 'security':
+      return { what: securityWords(item.securityEvent, item.device), worth: '' };
   }
+}
+
+function SecurityIcon({ event }: { event: SecurityEventKind | null | undefined }) {
+  const Icon = WARNING_EVENTS.has(event) ? ShieldAlert : ShieldCheck;
+  return <Icon className={own.securityIcon} size={16} aria-hidden="true" focusable="false" />;
 }
 
 /** The activity's lines; those after `seenAt` (all of them when it is null and `markNew`) are
@@ -70,6 +118,7 @@ export function ActivityLines({
           <li key={item.id}>
             <span className={styles.activityWhat}>
               {isNew(item) ? <span className={styles.newBadge}>New</span> : null}
+              {item.kind === 'security' ? <SecurityIcon event={item.securityEvent} /> : null}
               {what}
               {item.held && item.releaseAt ? (
                 <span className={card.muted}> · on hold until {formatDay(item.releaseAt)}</span>
