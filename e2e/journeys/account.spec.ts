@@ -2,7 +2,8 @@
 // against the real server: one step re-locks the wallet and changes the login, other browsers are
 // signed out; the download is the member's JSON; deletion names what the member gives up, offers
 // Claim first, asks once (DELETE typed), signs out and frees the e-mail while the referrer keeps
-// every CAP. Screenshots of the three sections at 375 and 1280 px
+// every CAP. A password change shows as "Password changed" in the bell of another open tab, live,
+// and is mailed. Screenshots of the three sections at 375 and 1280 px
 // in both themes, checked by axe (copied to $SHOTS_DIR when set).
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
@@ -16,6 +17,7 @@ import {
   referralLinkOf,
   registerOnRegisterScreen,
   signInOnAuthScreen,
+  waitForMail,
 } from '../fixtures/member';
 import { capture } from '../fixtures/screens';
 import { expect, test } from '../fixtures/test';
@@ -59,6 +61,16 @@ test('change password: one step re-locks the wallet, the old password stops work
   await signInOnAuthScreen(other, email, OLD);
   await expect(other).toHaveURL(/\/dashboard$/, { timeout: 30_000 });
 
+  // A second tab of this browser stays on the dashboard, everything in its bell seen.
+  const tab = await page.context().newPage();
+  await tab.goto('/dashboard');
+  await tab.getByRole('button', { name: /^Notifications/ }).click();
+  await expect(tab.getByRole('dialog', { name: 'Notifications' })).toContainText(
+    'You joined the community',
+  );
+  await tab.keyboard.press('Escape');
+  await expect(tab.getByRole('button', { name: 'Notifications', exact: true })).toBeVisible();
+
   await openAccountPage(page);
   const section = page.getByRole('region', { name: 'Password' });
   // The rules of /register, in plain words, before any work starts.
@@ -90,6 +102,18 @@ test('change password: one step re-locks the wallet, the old password stops work
   await expect(section.getByRole('status')).toContainText(
     'You were signed out on your other devices.',
   );
+  // The change is a security event: live in the other tab's bell, and a mail naming the device.
+  await expect(tab.getByRole('button', { name: 'Notifications, 1 new' })).toBeVisible({
+    timeout: 5_000,
+  });
+  await tab.getByRole('button', { name: 'Notifications, 1 new' }).click();
+  await expect(
+    tab.getByRole('dialog', { name: 'Notifications' }).getByRole('listitem').first(),
+  ).toHaveText(/^NewPassword changed/);
+  await tab.close();
+  const mail = await waitForMail(request, email, 'Your password was changed');
+  expect(mail.text).toContain('Device: Chrome on Linux');
+  expect(mail.text).toContain('Not you? Change your password');
 
   // The other browser's session is gone: its dashboard leaves for the start page (it polls
   // /api/me every 10 s), and any call it makes is refused.
