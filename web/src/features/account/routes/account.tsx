@@ -8,6 +8,7 @@ import card from '../../../ui/card.module.css';
 import { PageLoading } from '../../../ui/page-loading';
 import { AppearanceSection } from '../components/appearance-section';
 import { NotificationsSection } from '../components/notifications-section';
+import { PushSection } from '../components/push-section';
 import { DeleteSection } from '../components/delete-section';
 import { ExportSection } from '../components/export-section';
 import { PasswordSection } from '../components/password-section';
@@ -36,7 +37,9 @@ export function Component() {
         <RecoveryPhraseSection me={me.data} />
         <TwoFactorSection me={me.data} />
         <SessionsSection />
-        <NotificationsSection />
+        <NotificationsSection>
+          <PushSection />
+        </NotificationsSection>
         <AppearanceSection />
         <ExportSection />
         <DeleteSection me={me.data} />
