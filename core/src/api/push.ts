@@ -1,6 +1,7 @@
 // Web push for the installed app (docs/product.md#notifications): the server's public key, and a
 // device's subscription with the topics it wants (the same topics as the mails).
 import * as z from 'zod/mini';
+import { plainText } from './common';
 
 export const pushTopics = ['credits', 'rounds'] as const;
 export type PushTopic = (typeof pushTopics)[number];
@@ -24,7 +25,7 @@ export const pushKeyResponse = z.object({ publicKey: z.string() });
 /** POST /api/push/subscriptions: this browser's subscription (PushSubscription.toJSON()) and its
  * topics. The same endpoint again changes its topics. */
 export const pushSubscriptionRequest = z.object({
-  endpoint: z.string().check(z.minLength(1), z.maxLength(PUSH_ENDPOINT_MAX)),
+  endpoint: plainText(PUSH_ENDPOINT_MAX, { min: 1 }),
   keys: z.object({
     // An uncompressed P-256 point (65 bytes) and a 16-byte secret (RFC 8291).
     p256dh: base64url(65),
@@ -39,7 +40,7 @@ export type PushSubscriptionRequest = z.infer<typeof pushSubscriptionRequest>;
 
 /** DELETE /api/push/subscriptions: this browser's endpoint. */
 export const pushUnsubscribeRequest = z.object({
-  endpoint: z.string().check(z.minLength(1), z.maxLength(PUSH_ENDPOINT_MAX)),
+  endpoint: plainText(PUSH_ENDPOINT_MAX, { min: 1 }),
 });
 
 const pushSubscriptionView = z.object({
