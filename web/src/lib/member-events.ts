@@ -35,7 +35,10 @@ export function useMemberEvents(
   useEffect(() => {
     if (!enabled || typeof EventSource === 'undefined') return;
     const source = new EventSource('/api/events');
-    const refresh = () => {
+    const refresh = async () => {
+      // A change told while this tab's session is being renewed (two-factor turned on or off is
+      // itself a security event) is read with the new cookie, not the old one the server just ended.
+      await sessionRenewalsSettled();
       memberChanged();
       // Every query: the figures, and what is keyed apart from them (the activity, ['activity']).
       void queryClient.invalidateQueries();
@@ -57,7 +60,7 @@ export function useMemberEvents(
           await logout({ ended: true, notice: SIGNED_OUT_ELSEWHERE });
       }
     };
-    source.addEventListener('changed', refresh);
+    source.addEventListener('changed', () => void refresh());
     source.addEventListener('signed-out', () => void recheck());
     // A stream refused when reconnecting (401) is closed for good by the browser.
     source.addEventListener('error', () => {
