@@ -28,6 +28,8 @@ export function spawnServer(env: Record<string, string>): ServerProcess {
       REWARD_HOLD_HOURS: '0',
       SPONSOR_MIN_ACCOUNT_AGE_HOURS: '0',
       SPONSOR_NETWORK_SHARE_PERCENT: '100',
+      // Members press Claim themselves, unless a test is about claims made for them.
+      CLAIM_FOR_ME_DEFAULT: 'false',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -5,6 +5,7 @@
 // named in the manifest, never copied. A restore goes into an empty DATA_DIR or database and
 // refuses what would not fit: a newer schema, another chain or other contracts, another kind of
 // database; the server migrates an older one forward when it starts.
+import { VAPID_KEY_FILE } from '../../infra/push/vapid';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -44,6 +45,8 @@ export const KEY_FILES = [
   CHAIN_OPERATOR_KEY_FILE,
   CHAIN_FAUCET_KEY_FILE,
   CHAIN_RELAYER_KEY_FILE,
+  // Without it a restored install would make a new pair and every device's push would be refused.
+  VAPID_KEY_FILE,
 ] as const;
 
 /** The secrets production gives in its environment: named in the manifest, never copied. */
@@ -53,6 +56,7 @@ const ENVIRONMENT_KEYS = [
   'COMMUNITY_APP_CLIENT_SECRET',
   'OPERATOR_PRIVATE_KEY',
   'RELAYER_PRIVATE_KEY',
+  'VAPID_PRIVATE_KEY',
 ] as const;
 
 const PGLITE_DUMP = 'database/pglite.tar';
