@@ -335,6 +335,48 @@ describe(`notifications by mail (${testDbKind})`, () => {
     expect(mailsTo(kim.keys.email).filter((m) => m.subject.includes('Noa'))).toHaveLength(0);
   });
 
+  it('the notification centre pages back through older lines, lists a claim that failed, and refuses a stranger or a bad cursor', async () => {
+    await sql`
+      INSERT INTO sponsored_claims
+        (user_id, account, round_index, cumulative_amount, amount, status, reason, reserved_wei, for_me)
+      SELECT ${rosa.id}, wallet_address, 1, 999, 999, 'failed', 'The network refused it.', 0, true
+        FROM user_wallets WHERE user_id = ${rosa.id}`.execute(db());
+    const first = await t.app.inject({
+      method: 'GET',
+      url: '/api/activity',
+      headers: { cookie: rosa.cookie },
+    });
+    const items = first.json().items as Array<{ id: string; at: string; kind: string }>;
+    expect(items[0]).toMatchObject({
+      kind: 'claim_failed',
+      description: 'The network refused it.',
+    });
+    expect(items.length).toBeGreaterThanOrEqual(5);
+    const older = (at: string, id: string, cookie = rosa.cookie) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/api/activity/older?${new URLSearchParams({ beforeAt: at, beforeId: id })}`,
+        headers: cookie ? { cookie } : {},
+      });
+    const page = await older(items[2]!.at, items[2]!.id);
+    expect(page.statusCode).toBe(200);
+    expect(page.json()).toEqual({ items: items.slice(3), more: false });
+    expect((await older(items.at(-1)!.at, items.at(-1)!.id)).json()).toEqual({
+      items: [],
+      more: false,
+    });
+    // Another member's cursor reads only their own lines; a stranger and bad cursors are refused.
+    const mayas = (await older(items[0]!.at, items[0]!.id, maya.cookie)).json().items as Array<{
+      id: string;
+    }>;
+    expect(mayas.some((i) => items.some((r) => r.id === i.id && r.id.startsWith('claim-')))).toBe(
+      false,
+    );
+    expect((await older(items[0]!.at, items[0]!.id, '')).statusCode).toBe(401);
+    expect((await older('yesterday', 'x')).statusCode).toBe(400);
+    expect((await older(items[0]!.at, 'x'.repeat(65))).statusCode).toBe(400);
+  });
+
   it('a script changing choices in a loop is stopped', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 32; i++)

@@ -28,12 +28,22 @@ export type SecurityEventKind = (typeof SECURITY_EVENT_KINDS)[number];
  * - payout: a round made REME claimable (`reme` is what it added);
  * - claimed: a claim the community paid for arrived in the wallet (`forYou` when the community
  *   claimed for the member, "claim for me", rather than at their request);
+ * - claim_failed: a claim the community was to pay for could not be sent (`description` says why);
  * - security: something happened to the account itself (`securityEvent` says what, `device` on
  *   which device: "Chrome on Android").
  * `held` credits wait for the community's check until `releaseAt`. */
 export const activityItem = z.object({
   id: z.string(),
-  kind: z.enum(['joined', 'referral', 'care', 'conversion', 'payout', 'claimed', 'security']),
+  kind: z.enum([
+    'joined',
+    'referral',
+    'care',
+    'conversion',
+    'payout',
+    'claimed',
+    'claim_failed',
+    'security',
+  ]),
   at: z.string(),
   caps: z.nullable(z.int()),
   /** REME in base units, or null. */
@@ -59,6 +69,17 @@ export const activityResponse = z.object({
   items: z.array(activityItem),
   unread: z.int(),
   seenAt: z.nullable(z.string()),
+});
+
+/** GET /api/activity/older?beforeAt&beforeId: the page of lines older than the last one shown,
+ * and whether there are more still. */
+export const activityOlderQuery = z.object({
+  beforeAt: z.iso.datetime(),
+  beforeId: z.string().check(z.minLength(1), z.maxLength(64)),
+});
+export const activityOlderResponse = z.object({
+  items: z.array(activityItem),
+  more: z.boolean(),
 });
 
 /** POST /api/activity/seen: the member saw everything up to `upTo` (the newest line they were shown). */

@@ -646,4 +646,35 @@ describe('the notification centre', () => {
     await screen.findByRole('dialog', { name: 'Notifications' });
     expect(requests).not.toContain('POST /api/activity/seen');
   });
+
+  it('a long history: Show older reads the next page after the last line shown, until there is no more', async () => {
+    const line = (n: number) => ({
+      ...memberActivity.items[1]!,
+      id: `ledger-${n}`,
+      at: new Date(Date.UTC(2026, 10, 20, 0, 0, 0) - n * 60_000).toISOString(),
+    });
+    const firstPage = Array.from({ length: 30 }, (_, i) => line(i + 1));
+    const olderPage = [line(31), line(32)];
+    const last = firstPage.at(-1)!;
+    serveMember(undefined, {
+      '/api/activity': () => ({ items: firstPage, unread: 0, seenAt: '2026-11-21T00:00:00.000Z' }),
+      [`/api/activity/older?${new URLSearchParams({ beforeAt: last.at, beforeId: last.id })}`]:
+        () => ({ items: olderPage, more: false }),
+    });
+    renderAt('/dashboard');
+    fireEvent.click(await screen.findByRole('button', { name: 'Notifications' }));
+    const centre = within(await screen.findByRole('dialog', { name: 'Notifications' }));
+    expect(centre.getAllByRole('listitem')).toHaveLength(30);
+    fireEvent.click(centre.getByRole('button', { name: 'Show older' }));
+    await waitFor(() => expect(centre.getAllByRole('listitem')).toHaveLength(32));
+    expect(centre.queryByRole('button', { name: 'Show older' })).toBeNull();
+  });
+
+  it('a short history offers no older page', async () => {
+    serveMember();
+    renderAt('/dashboard');
+    fireEvent.click(await screen.findByRole('button', { name: 'Notifications' }));
+    const centre = within(await screen.findByRole('dialog', { name: 'Notifications' }));
+    expect(centre.queryByRole('button', { name: 'Show older' })).toBeNull();
+  });
 });

@@ -28,11 +28,24 @@ interface Row {
 const iso = (value: Date | string | null) =>
   value === null ? null : new Date(value).toISOString();
 
+/** Where a page of older lines starts: the last line shown (its moment and id). */
+export interface ActivityCursor {
+  at: Date;
+  id: string;
+}
+
 export async function memberActivity(
   db: Kysely<DB>,
   userId: string,
   limit = ACTIVITY_LIMIT,
+  before?: ActivityCursor,
 ): Promise<ActivityItem[]> {
+  // Each source keeps only lines older than the cursor (moment, then id as text), so its own
+  // LIMIT never cuts what the page needs.
+  const older = (at: ReturnType<typeof sql>, id: ReturnType<typeof sql>) =>
+    before
+      ? sql`AND (${at}, ${id}) < (${before.at.toISOString()}::timestamptz, ${before.id})`
+      : sql``;
   const rows = await sql<Row>`
     SELECT * FROM (
       (SELECT 'ledger-' || l.id AS id,
@@ -46,7 +59,8 @@ export async function memberActivity(
          FROM reward_ledger l
          LEFT JOIN profiles f ON f.id = l.from_user_id
         WHERE l.user_id = ${userId} AND l.status <> 'void'
-        ORDER BY l.created_at DESC, l.id DESC
+              ${older(sql`l.created_at`, sql`'ledger-' || l.id`)}
+        ORDER BY l.created_at DESC, 'ledger-' || l.id DESC
         LIMIT ${limit})
       UNION ALL
       -- Each published round that raised the member's cumulative amount, by what it added. Rounds
@@ -61,14 +75,19 @@ export async function memberActivity(
                  JOIN distribution_entries e
                    ON e.round_index = r.round_index AND e.user_id = ${userId}
                 WHERE r.status = 'published') AS rounds
+        WHERE true ${older(sql`published_at`, sql`'round-' || round_index`)}
         ORDER BY round_index DESC
         LIMIT ${limit})
       UNION ALL
-      (SELECT 'claim-' || c.id, 'claimed', c.updated_at, NULL, c.amount::text, NULL, NULL, NULL,
+      -- Claims sent by the community: paid, or failed with the reason the member reads.
+      (SELECT 'claim-' || c.id, CASE c.status WHEN 'failed' THEN 'claim_failed' ELSE 'claimed' END,
+              c.updated_at, NULL, c.amount::text, NULL, NULL,
+              CASE c.status WHEN 'failed' THEN c.reason END,
               c.round_index, false, NULL, c.for_me, NULL, NULL
          FROM sponsored_claims c
-        WHERE c.user_id = ${userId} AND c.status = 'confirmed'
-        ORDER BY c.id DESC
+        WHERE c.user_id = ${userId} AND c.status IN ('confirmed', 'failed')
+              ${older(sql`c.updated_at`, sql`'claim-' || c.id`)}
+        ORDER BY c.updated_at DESC, 'claim-' || c.id DESC
         LIMIT ${limit})
       UNION ALL
       -- What happened to the account (migration 0035): the event and the device's name, never more
@@ -77,7 +96,8 @@ export async function memberActivity(
               NULL, s.kind, s.detail ->> 'device'
          FROM security_events s
         WHERE s.user_id = ${userId}
-        ORDER BY s.at DESC, s.id DESC
+              ${older(sql`s.at`, sql`'security-' || s.id`)}
+        ORDER BY s.at DESC, 'security-' || s.id DESC
         LIMIT ${limit})
     ) AS activity
     WHERE kind <> 'payout' OR reme::numeric > 0
@@ -95,7 +115,7 @@ export async function memberActivity(
     round: r.round === null ? null : Number(r.round),
     held: r.held,
     releaseAt: iso(r.release_at),
-    ...(r.kind === 'claimed' ? { forYou: r.for_me === true } : {}),
+    ...(r.kind === 'claimed' || r.kind === 'claim_failed' ? { forYou: r.for_me === true } : {}),
     ...(r.kind === 'security' ? { securityEvent: r.security_event, device: r.device } : {}),
   }));
 }

@@ -1,8 +1,20 @@
 // The member's activity — the dashboard's list and the notification centre's (the bell) — and
 // marking it seen (domain/members/activity.ts). The member's own only.
-import { activityResponse, activitySeenRequest, errorResponse, okResponse } from '@crw/core';
+import {
+  activityOlderQuery,
+  activityOlderResponse,
+  activityResponse,
+  activitySeenRequest,
+  errorResponse,
+  okResponse,
+} from '@crw/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { markNotificationsSeen, memberNotifications } from '../../../domain/members/activity';
+import {
+  ACTIVITY_LIMIT,
+  markNotificationsSeen,
+  memberActivity,
+  memberNotifications,
+} from '../../../domain/members/activity';
 import { memberRoutes } from '../../guards/member-scope';
 import { limitPerMember } from '../../guards/member-rate-limit';
 import type { AppServices } from '../../../services';
@@ -29,6 +41,25 @@ export const activityRoutes =
           async (request, reply) => {
             reply.header('cache-control', 'no-store');
             return memberNotifications(db, request.member.userId);
+          },
+        );
+
+        member.get(
+          '/older',
+          {
+            schema: {
+              summary: 'The page of the member’s activity older than the last line shown',
+              querystring: activityOlderQuery,
+              response: { 200: activityOlderResponse, 400: errorResponse, 401: errorResponse },
+            },
+          },
+          async (request, reply) => {
+            reply.header('cache-control', 'no-store');
+            const page = await memberActivity(db, request.member.userId, ACTIVITY_LIMIT + 1, {
+              at: new Date(request.query.beforeAt),
+              id: request.query.beforeId,
+            });
+            return { items: page.slice(0, ACTIVITY_LIMIT), more: page.length > ACTIVITY_LIMIT };
           },
         );
 

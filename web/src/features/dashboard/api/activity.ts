@@ -1,4 +1,4 @@
-import { activityResponse } from '@crw/core';
+import { activityOlderResponse, activityResponse, type ActivityItem } from '@crw/core';
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../../lib/api-client';
 import { meQuery } from '../../../lib/session';
@@ -18,3 +18,13 @@ export const figuresChanged = (client: QueryClient) =>
     client.invalidateQueries({ queryKey: meQuery.queryKey }),
     client.invalidateQueries({ queryKey: activityQuery.queryKey }),
   ]);
+
+/** Lines at most one page (30) long: a page that long may have older lines after it. */
+export const ACTIVITY_PAGE = 30;
+
+/** The page of the member's activity older than `last` (the oldest line shown). */
+export const olderActivity = (last: ActivityItem) =>
+  apiFetch(
+    `/api/activity/older?${new URLSearchParams({ beforeAt: last.at, beforeId: last.id })}`,
+    activityOlderResponse,
+  );

@@ -60,6 +60,21 @@ describe('activityLine: claims', () => {
     });
     expect(activityLine(claim).what).toBe('Claimed to your wallet (free)');
   });
+
+  it('a claim that could not be sent says so and why', () => {
+    const failed = item({
+      kind: 'claim_failed',
+      reme: '200000000000000000000',
+      description: 'A new distribution round was published before this claim was sent.',
+    });
+    expect(activityLine(failed)).toEqual({
+      what: 'A claim of 200.00 REME could not be sent: A new distribution round was published before this claim was sent.',
+      worth: '',
+    });
+    expect(activityLine({ ...failed, description: null }).what).toBe(
+      'A claim of 200.00 REME could not be sent',
+    );
+  });
 });
 
 describe('ActivityLines', () => {

@@ -86,6 +86,13 @@ export function activityLine(item: ActivityItem): { what: string; worth: string 
             what: 'Claimed to your wallet (free)',
             worth: `${formatReme(item.reme ?? '0')} REME`,
           };
+    case 'claim_failed':
+      return {
+        what: `A claim of ${formatReme(item.reme ?? '0')} REME could not be sent${
+          item.description ? `: ${item.description}` : ''
+        }`,
+        worth: '',
+      };
     case 'security':
       return { what: securityWords(item.securityEvent, item.device), worth: '' };
   }
