@@ -9,11 +9,10 @@ import { sql } from 'kysely';
 import {
   cloneMemberKeys,
   makeMemberKeys,
-  openConfirmationLink,
   ORIGIN,
   registerBody,
-  signedInCookie,
   type MemberKeys,
+  joinNamed,
 } from './helpers/members';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import { testDbKind } from './helpers/test-database';
@@ -57,26 +56,8 @@ interface Member {
   code: string;
 }
 
-async function join(firstName: string, referralCode?: string): Promise<Member> {
-  const keys = await cloneMemberKeys(base);
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/register',
-    payload: await registerBody(t.app, keys, {
-      firstName,
-      ...(referralCode ? { referralCode } : {}),
-    }),
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  await openConfirmationLink(t.app, db(), keys.email);
-  const id = res.json().userId as string;
-  const { referral_code } = await db()
-    .selectFrom('profiles')
-    .select('referral_code')
-    .where('id', '=', id)
-    .executeTakeFirstOrThrow();
-  return { id, keys, cookie: await signedInCookie(t.app, keys), code: referral_code! };
-}
+const join = (firstName: string, referralCode?: string) =>
+  joinNamed(t.app, db(), base, firstName, referralCode);
 
 /** The mails the peer received for `email`, parsed, with their headers. */
 function mailsTo(email: string) {

@@ -9,15 +9,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUSH_SUBSCRIPTIONS_MAX } from '@crw/core';
-import {
-  cloneMemberKeys,
-  makeMemberKeys,
-  openConfirmationLink,
-  ORIGIN,
-  registerBody,
-  signedInCookie,
-  type MemberKeys,
-} from './helpers/members';
+import { makeMemberKeys, ORIGIN, type MemberKeys, joinNamed } from './helpers/members';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import { testDbKind } from './helpers/test-database';
 import { until } from './helpers/until';
@@ -57,26 +49,8 @@ interface Member {
   code: string;
 }
 
-async function join(firstName: string, referralCode?: string): Promise<Member> {
-  const keys = await cloneMemberKeys(base);
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/register',
-    payload: await registerBody(t.app, keys, {
-      firstName,
-      ...(referralCode ? { referralCode } : {}),
-    }),
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  await openConfirmationLink(t.app, db(), keys.email);
-  const id = res.json().userId as string;
-  const { referral_code } = await db()
-    .selectFrom('profiles')
-    .select('referral_code')
-    .where('id', '=', id)
-    .executeTakeFirstOrThrow();
-  return { id, cookie: await signedInCookie(t.app, keys), code: referral_code! };
-}
+const join = (firstName: string, referralCode?: string) =>
+  joinNamed(t.app, db(), base, firstName, referralCode);
 
 const call = (
   method: 'GET' | 'POST' | 'DELETE',

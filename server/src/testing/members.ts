@@ -212,3 +212,32 @@ export async function signedInCookie(app: FastifyInstance, keys: MemberKeys): Pr
   if (res.statusCode !== 200) throw new Error(`sign-in: ${res.statusCode} ${res.body}`);
   return cookieOf(res.headers['set-cookie']);
 }
+
+/** A confirmed, signed-in member with `firstName` (joined through `referralCode` when given): their
+ * id, keys, session cookie and own referral code. */
+export async function joinNamed(
+  app: FastifyInstance,
+  db: Kysely<DB>,
+  base: MemberKeys,
+  firstName: string,
+  referralCode?: string,
+): Promise<{ id: string; keys: MemberKeys; cookie: string; code: string }> {
+  const keys = await cloneMemberKeys(base);
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/register',
+    payload: await registerBody(app, keys, {
+      firstName,
+      ...(referralCode ? { referralCode } : {}),
+    }),
+  });
+  if (res.statusCode !== 201) throw new Error(`register: ${res.statusCode} ${res.body}`);
+  await openConfirmationLink(app, db, keys.email);
+  const id = res.json().userId as string;
+  const { referral_code } = await db
+    .selectFrom('profiles')
+    .select('referral_code')
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  return { id, keys, cookie: await signedInCookie(app, keys), code: referral_code! };
+}

@@ -51,15 +51,19 @@ function creditWords(c: CreditRow): string {
   return `Someone your friends invited joined (level ${c.level})`;
 }
 
+/** Credits with the level-1 friend's first name: `WHERE` on `l` follows. */
+const CREDITS = sql`
+  SELECT l.kind, l.caps, l.level, l.status, l.release_at, l.description,
+         CASE WHEN l.kind = 'referral' AND l.level = 1
+              THEN nullif(left(split_part(btrim(f.full_name), ' ', 1), 40), '') END AS friend
+    FROM reward_ledger l LEFT JOIN profiles f ON f.id = l.from_user_id`;
+
 async function creditMessage(
   db: Kysely<DB>,
   ledgerId: number,
 ): Promise<NotificationMessage | null> {
   const { rows } = await sql<CreditRow>`
-    SELECT l.kind, l.caps, l.level, l.status, l.release_at, l.description,
-           CASE WHEN l.kind = 'referral' AND l.level = 1
-                THEN nullif(left(split_part(btrim(f.full_name), ' ', 1), 40), '') END AS friend
-      FROM reward_ledger l LEFT JOIN profiles f ON f.id = l.from_user_id
+    ${CREDITS}
      WHERE l.id = ${ledgerId}`.execute(db);
   const credit = rows[0];
   if (!credit || credit.status === 'void') return null;
@@ -164,10 +168,7 @@ async function digestMessage(
   period: string,
 ): Promise<NotificationMessage | null> {
   const { rows } = await sql<CreditRow>`
-    SELECT l.kind, l.caps, l.level, l.status, l.release_at, l.description,
-           CASE WHEN l.kind = 'referral' AND l.level = 1
-                THEN nullif(left(split_part(btrim(f.full_name), ' ', 1), 40), '') END AS friend
-      FROM reward_ledger l LEFT JOIN profiles f ON f.id = l.from_user_id
+    ${CREDITS}
      WHERE l.user_id = ${userId} AND l.kind IN ('referral', 'care_action') AND l.status <> 'void'
        AND l.created_at >= ${since.toISOString()}::timestamptz
        AND l.created_at < ${until.toISOString()}::timestamptz
