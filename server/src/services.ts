@@ -25,6 +25,7 @@ import { Relayer, relayerSettings } from './domain/sponsorship/relayer';
 import { parseEther } from 'ethers';
 import { LeaderLoop } from './lib/leader-loop';
 import { LOCK_KEYS } from './infra/db/lock-keys';
+import { logPassFailure } from './infra/db/unavailable';
 import { releaseDueCredits, writeRewardPolicy } from './domain/rewards/holds';
 import { devMailboxTransport, smtpTransport, type MailTransport } from './infra/mail/transports';
 import { notificationRenderer } from './domain/notifications/notification-mails';
@@ -225,7 +226,7 @@ export async function openServices(
     waitMs: () => REWARD_RELEASE_INTERVAL_MS,
     // One process at a time: the cash-out scan moves a cursor two processes would both read.
     lock: database.leaderLock(LOCK_KEYS.rewardRelease),
-    onError: (error) => log.error({ err: error }, 'releasing held rewards failed'),
+    onError: (error) => logPassFailure(log, error, 'releasing held rewards failed'),
   });
   await rewardRelease.start();
   const notices = noticesLoop(config, database, relayer, follower, worker, log);
@@ -312,7 +313,7 @@ function noticesLoop(
     },
     waitMs: () => NOTICES_INTERVAL_MS,
     lock: database.leaderLock(LOCK_KEYS.notices),
-    onError: (error) => log.error({ err: error }, 'queueing notices failed'),
+    onError: (error) => logPassFailure(log, error, 'queueing notices failed'),
   });
   follower.afterPass(() => {
     void database.db

@@ -1,4 +1,5 @@
 // Whether an error means the database is away (an outage answered with 503), not a bug of ours.
+import type { Log } from '../../logging';
 /** PostgreSQL unreachable or restarting (connection refused, dropped or timed out; its own codes
  * for shutdown and start-up): a temporary 503, not a failure of ours. */
 const UNAVAILABLE_CODES = new Set([
@@ -28,4 +29,11 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (typeof e.message === 'string' && UNAVAILABLE_TEXT.test(e.message)) return true;
   }
   return false;
+}
+
+/** A background pass that failed: a warning while the database is away (the next pass tries
+ * again, and requests meanwhile answer 503), an error for anything else. */
+export function logPassFailure(log: Log, error: unknown, message: string): void {
+  if (isDatabaseUnavailable(error)) log.warn({ err: error }, `${message}: database unavailable`);
+  else log.error({ err: error }, message);
 }

@@ -6,6 +6,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Log } from '../../logging';
 import { LeaderLoop } from '../../lib/leader-loop';
 import type { DB } from '../db/schema';
+import { logPassFailure } from '../db/unavailable';
 import { NOTIFICATION_SLICE, type MailTransport, type OutgoingMail } from './transports';
 
 export interface NewMail {
@@ -140,7 +141,7 @@ export class OutboxWorker {
     try {
       while (this.#loop.running && (await this.deliverDue()) > 0);
     } catch (error) {
-      this.#log.error({ err: error }, 'mail outbox pass failed');
+      logPassFailure(this.#log, error, 'mail outbox pass failed');
     }
     this.#passes += 1;
   }

@@ -3,6 +3,7 @@
 // push; writes each with `render` as it leaves, sends it, and records the outcome. A subscription
 // the push service reports gone (404, 410) is deleted with its waiting pushes; any other failure is
 // retried with backoff until the push is older than its time to live, then given up.
+import { logPassFailure } from '../db/unavailable';
 import { sql, type Kysely } from 'kysely';
 import type { Log } from '../../logging';
 import { LeaderLoop } from '../../lib/leader-loop';
@@ -112,7 +113,7 @@ export class PushWorker {
         await this.giveUpExpired();
       }
     } catch (error) {
-      this.#log.error({ err: error }, 'push delivery pass failed');
+      logPassFailure(this.#log, error, 'push delivery pass failed');
     }
   }
 
