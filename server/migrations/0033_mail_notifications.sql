@@ -16,6 +16,9 @@ ALTER TABLE profiles
   -- The end of the period the member's last digest covered (null: none yet).
   ADD COLUMN digest_until timestamptz;
 
+-- The digests' pass looks only at the members who chose one.
+CREATE INDEX profiles_digest_due ON profiles (digest_until) WHERE mail_credits IN ('daily', 'weekly');
+
 -- A notification mail waits in its own queue, behind every account and security mail of the outbox
 -- (a round for 100,000 members never delays a confirmation), as its template and figures: it is
 -- written when it is delivered, so 100,000 round mails are 100,000 small rows, and a mail of a
@@ -100,7 +103,10 @@ CREATE TRIGGER sponsored_claims_notify AFTER UPDATE OF status ON sponsored_claim
 
 -- What each round told its members: when its notices went out, and the reminders sent after 7 and
 -- 30 days to members who had not claimed.
-ALTER TABLE distribution_rounds ADD COLUMN notices_at timestamptz;
+ALTER TABLE distribution_rounds ADD COLUMN notices_at timestamptz,
+  -- The reminders already sent for the round: 0 none, 7 the first, 30 both. A round's members can
+  -- only become ineligible (they claim), so each reminder is looked for once.
+  ADD COLUMN reminders_sent smallint NOT NULL DEFAULT 0 CHECK (reminders_sent IN (0, 7, 30));
 UPDATE distribution_rounds SET notices_at = published_at WHERE status = 'published';
 CREATE TABLE claim_reminders (
   user_id     text NOT NULL REFERENCES "user" (id) ON DELETE CASCADE,

@@ -229,7 +229,7 @@ export async function openServices(
     onError: (error) => logPassFailure(log, error, 'releasing held rewards failed'),
   });
   await rewardRelease.start();
-  const notices = noticesLoop(config, database, relayer, follower, worker, log);
+  const notices = noticesLoop(config, database, relayer, follower, followerProgress, worker, log);
   void notices.start();
   const push = new PushWorker(
     database.db,
@@ -296,6 +296,7 @@ function noticesLoop(
   database: Database,
   relayer: Relayer | undefined,
   follower: ChainFollower,
+  progress: FollowerProgressReader,
   worker: OutboxWorker,
   log: FastifyBaseLogger,
 ): LeaderLoop {
@@ -315,11 +316,11 @@ function noticesLoop(
     lock: database.leaderLock(LOCK_KEYS.notices),
     onError: (error) => logPassFailure(log, error, 'queueing notices failed'),
   });
+  // After each of the follower's passes, through the progress reader the members' reads share
+  // (its invalidation runs first: it was registered first).
   follower.afterPass(() => {
-    void database.db
-      .selectFrom('chain_follower_state')
-      .select('round_index')
-      .executeTakeFirst()
+    void progress
+      .read()
       .then((state) => {
         if (state && state.round_index !== round) void loop.runNow();
       })

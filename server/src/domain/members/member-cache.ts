@@ -62,6 +62,8 @@ export interface FollowerProgress {
   block_number: number | null;
   synced_at: Date | string | null;
   last_error: string | null;
+  /** The round the follower follows (the notices' pass starts when it changes). */
+  round_index: number;
 }
 
 /** The chain follower's progress, read at most once per `maxAgeMs` however many ask (one query in flight). */
@@ -89,7 +91,7 @@ export class FollowerProgressReader {
     const generation = this.#generation;
     const reading = this.db
       .selectFrom('chain_follower_state')
-      .select(['block_number', 'synced_at', 'last_error'])
+      .select(['block_number', 'synced_at', 'last_error', 'round_index'])
       .executeTakeFirst()
       .then((value) => {
         if (generation === this.#generation) this.#last = { at: Date.now(), value };

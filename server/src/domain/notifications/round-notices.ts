@@ -15,9 +15,15 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../infra/db/schema';
 import { LOCK_KEYS } from '../../infra/db/lock-keys';
 import { notifyMembers } from '../../infra/db/member-notices';
-import { RESERVED_GAS_PER_CLAIM, spentToday, type SponsorSettings } from '../sponsorship/sponsor';
+import {
+  RESERVED_GAS_PER_CLAIM,
+  spentToday,
+  unsponsoredMember,
+  type SponsorSettings,
+} from '../sponsorship/sponsor';
 
 export const REMINDER_DAYS = [7, 30] as const;
+const DAY_MS = 86_400_000;
 
 /** The sponsor's side of "claim for me": its settings and the fee now (null: cannot be read, or
  * above what the community pays). */
@@ -26,12 +32,22 @@ export interface ClaimForMeSponsor {
   maxFeePerGas: () => Promise<bigint | null>;
 }
 
+interface FollowedRound {
+  index: number;
+  noticesAt: Date | null;
+  publishedAt: Date;
+  remindersSent: number;
+}
+
 /** The round the follower follows, when it is one this server published. */
-async function followedRound(
-  db: Kysely<DB>,
-): Promise<{ index: number; noticesAt: Date | null; publishedAt: Date } | null> {
-  const { rows } = await sql<{ round_index: number; notices_at: Date | null; published_at: Date }>`
-    SELECT r.round_index, r.notices_at, r.published_at
+async function followedRound(db: Kysely<DB>): Promise<FollowedRound | null> {
+  const { rows } = await sql<{
+    round_index: number;
+    notices_at: Date | null;
+    published_at: Date;
+    reminders_sent: number;
+  }>`
+    SELECT r.round_index, r.notices_at, r.published_at, r.reminders_sent
       FROM chain_follower_state s
       JOIN distribution_rounds r ON r.round_index = s.round_index AND r.status = 'published'`.execute(
     db,
@@ -42,17 +58,25 @@ async function followedRound(
         index: Number(row.round_index),
         noticesAt: row.notices_at,
         publishedAt: new Date(row.published_at),
+        remindersSent: Number(row.reminders_sent),
       }
     : null;
 }
 
-/** Members the sponsor never pays for: too new, or their joining is being checked (as
- * sponsor.ts's memberUnsponsoredBecause, for a whole round at once). */
-const unsponsored = (minAgeHours: number) => sql`(
-  p.created_at > now() - make_interval(hours => ${minAgeHours})
-  OR EXISTS (SELECT 1 FROM reward_flags f WHERE f.subject_id = p.id AND f.signal = 'cash_out')
-  OR flagged_subject(p.id) AND EXISTS (
-       SELECT 1 FROM reward_ledger l WHERE l.subject_id = p.id AND l.status <> 'released'))`;
+/** The round's entries whose claim is to be made for the member: claim for me on, REME unclaimed,
+ * no claim of that amount on its way or already tried for them, an account the sponsor pays for.
+ * Columns of `e` (the entry) and `w` (the wallet's figures) follow. */
+const owedForMe = (round: number, minAgeHours: number) => sql`
+  FROM distribution_entries e
+  JOIN profiles p ON p.id = e.user_id AND p.claim_for_me
+  LEFT JOIN chain_wallets w ON w.address = e.wallet_address
+ WHERE e.round_index = ${round}
+   AND e.cumulative_amount > coalesce(w.claimed, 0)
+   AND NOT EXISTS (SELECT 1 FROM sponsored_claims c
+                    WHERE c.account = e.wallet_address
+                      AND c.cumulative_amount = e.cumulative_amount
+                      AND (c.status <> 'failed' OR c.for_me))
+   AND NOT ${unsponsoredMember(minAgeHours)}`;
 
 /** Queues "claim for me" claims of the round, within what is left of the day's budget. */
 export async function queueClaimsForMe(
@@ -63,17 +87,8 @@ export async function queueClaimsForMe(
   const { settings } = sponsor;
   if (!settings.enabled) return [];
   // The fee is asked of the node only when some member's claim is to be made.
-  const { rows: wanted } = await sql<{ one: number }>`
-    SELECT 1 AS one
-      FROM distribution_entries e
-      JOIN profiles p ON p.id = e.user_id AND p.claim_for_me
-      LEFT JOIN chain_wallets w ON w.address = e.wallet_address
-     WHERE e.round_index = ${round} AND e.cumulative_amount > coalesce(w.claimed, 0)
-       AND NOT EXISTS (SELECT 1 FROM sponsored_claims c
-                        WHERE c.account = e.wallet_address
-                          AND c.cumulative_amount = e.cumulative_amount
-                          AND (c.status <> 'failed' OR c.for_me))
-     LIMIT 1`.execute(db);
+  const { rows: wanted } =
+    await sql`SELECT 1 ${owedForMe(round, settings.minAccountAgeHours)} LIMIT 1`.execute(db);
   if (wanted.length === 0) return [];
   const fee = await sponsor.maxFeePerGas();
   if (fee === null) return [];
@@ -88,16 +103,7 @@ export async function queueClaimsForMe(
         (user_id, account, round_index, cumulative_amount, amount, status, reserved_wei, for_me)
       SELECT e.user_id, e.wallet_address, e.round_index, e.cumulative_amount,
              e.cumulative_amount - coalesce(w.claimed, 0), 'queued', ${reserved.toString()}::numeric, true
-        FROM distribution_entries e
-        JOIN profiles p ON p.id = e.user_id AND p.claim_for_me
-        LEFT JOIN chain_wallets w ON w.address = e.wallet_address
-       WHERE e.round_index = ${round}
-         AND e.cumulative_amount > coalesce(w.claimed, 0)
-         AND NOT EXISTS (SELECT 1 FROM sponsored_claims c
-                          WHERE c.account = e.wallet_address
-                            AND c.cumulative_amount = e.cumulative_amount
-                            AND (c.status <> 'failed' OR c.for_me))
-         AND NOT ${unsponsored(settings.minAccountAgeHours)}
+        ${owedForMe(round, settings.minAccountAgeHours)}
        ORDER BY e.tree_index
        LIMIT ${room.toString()}::bigint
       RETURNING user_id`.execute(trx);
@@ -130,7 +136,7 @@ async function queueRoundMails(
        RETURNING round_index`.execute(trx);
     if (!rows.some((r) => Number(r.round_index) === round)) return 0;
     const forMe = claimForMe.enabled
-      ? sql`p.claim_for_me AND NOT ${unsponsored(claimForMe.minAgeHours)}`
+      ? sql`p.claim_for_me AND NOT ${unsponsoredMember(claimForMe.minAgeHours)}`
       : sql`false`;
     const { rows: queued } = await sql<{ n: string }>`
       WITH gained AS (${gainedIn(round)}),
@@ -146,32 +152,41 @@ async function queueRoundMails(
   });
 }
 
-/** Reminders of the followed round after 7 and 30 days, once each, to members it gave more REME
- * who have not claimed it and whose claim is not on its way. Answers how many were sent. */
-export async function queueClaimReminders(db: Kysely<DB>, round: number): Promise<number> {
+/** Reminders of the followed round after 7 and 30 days, each looked for once (the round's
+ * `reminders_sent`), to members it gave more REME who have not claimed it and whose claim is not
+ * on its way. Answers how many were sent. */
+export async function queueClaimReminders(
+  db: Kysely<DB>,
+  round: FollowedRound,
+  now = new Date(),
+): Promise<number> {
   let sent = 0;
   for (const days of REMINDER_DAYS) {
+    if (round.remindersSent >= days) continue;
+    const age = now.getTime() - round.publishedAt.getTime();
+    if (age < days * DAY_MS) break;
+    // A round found 30 days old sends the 30-day reminder only.
+    if (days === 7 && age >= 30 * DAY_MS) continue;
     const { rows } = await sql<{ n: string }>`
       WITH due AS (
         INSERT INTO claim_reminders (user_id, round_index, after_days)
-        SELECT g.user_id, ${round}, ${days}
-          FROM (${gainedIn(round)}) g
-          JOIN distribution_rounds r ON r.round_index = ${round}
+        SELECT g.user_id, ${round.index}, ${days}
+          FROM (${gainedIn(round.index)}) g
           JOIN profiles p ON p.id = g.user_id AND p.mail_rounds
           LEFT JOIN chain_wallets w ON w.address = g.wallet_address
-         WHERE r.published_at <= now() - make_interval(days => ${days})
-           AND g.cumulative_amount > coalesce(w.claimed, 0)
+         WHERE g.cumulative_amount > coalesce(w.claimed, 0)
            AND NOT EXISTS (SELECT 1 FROM sponsored_claims c
                             WHERE c.account = g.wallet_address
                               AND c.cumulative_amount = g.cumulative_amount
                               AND c.status IN ('queued', 'sent'))
-           ${days === 7 ? sql`AND r.published_at > now() - make_interval(days => 30)` : sql``}
         ON CONFLICT DO NOTHING
         RETURNING user_id),
       told AS (
         SELECT queue_notification(user_id, 'rounds', 'reminder',
-                 jsonb_build_object('round', ${round}::int, 'days', ${days}::int))
-          FROM due)
+                 jsonb_build_object('round', ${round.index}::int, 'days', ${days}::int))
+          FROM due),
+      marked AS (
+        UPDATE distribution_rounds SET reminders_sent = ${days} WHERE round_index = ${round.index})
       SELECT count(*)::text AS n FROM told`.execute(db);
     sent += Number(rows[0]?.n ?? 0);
   }
@@ -236,7 +251,7 @@ export async function noticesPass(
         enabled: sponsor?.settings.enabled ?? false,
         minAgeHours: sponsor?.settings.minAccountAgeHours ?? 0,
       });
-    reminders = await queueClaimReminders(db, round.index);
+    reminders = await queueClaimReminders(db, round, now);
   }
   const digests = await queueDigests(db, now);
   return { round: round?.index ?? null, claimsForMe, roundMails, reminders, digests };

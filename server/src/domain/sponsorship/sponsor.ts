@@ -83,6 +83,22 @@ export async function spentToday(db: Kysely<DB>, network?: string): Promise<bigi
   return BigInt(rows[0]?.wei ?? '0');
 }
 
+/** Whether the member `p` (a profile row) joined less than `minAgeHours` ago. */
+const youngAccount = (minAgeHours: number) =>
+  sql<boolean>`p.created_at > now() - make_interval(hours => ${minAgeHours})`;
+
+/** Whether the member `p`'s rewards are being checked: a cash-out flag, or a flagged joining not
+ * released by an operator (docs/operations.md#reward-integrity). */
+const rewardsUnderCheck = sql<boolean>`(
+  EXISTS (SELECT 1 FROM reward_flags f WHERE f.subject_id = p.id AND f.signal = 'cash_out')
+  OR flagged_subject(p.id) AND EXISTS (
+    SELECT 1 FROM reward_ledger l WHERE l.subject_id = p.id AND l.status <> 'released'))`;
+
+/** Whether the sponsor never pays for the member `p` (a profile row), whatever the budget: one
+ * question for a member's own request and for a round's claims made for members. */
+export const unsponsoredMember = (minAgeHours: number) =>
+  sql<boolean>`(${youngAccount(minAgeHours)} OR ${rewardsUnderCheck})`;
+
 /** Why this member pays their own fee whatever the budget: an account too new, or one whose
  * joining was flagged and not released by an operator (docs/operations.md#reward-integrity). */
 async function memberUnsponsoredBecause(
@@ -91,11 +107,7 @@ async function memberUnsponsoredBecause(
   userId: string,
 ): Promise<string | null> {
   const { rows } = await sql<{ young: boolean; checked: boolean }>`
-    SELECT p.created_at > now() - make_interval(hours => ${settings.minAccountAgeHours}) AS young,
-           EXISTS (SELECT 1 FROM reward_flags f WHERE f.subject_id = p.id AND f.signal = 'cash_out')
-           OR flagged_subject(p.id) AND EXISTS (
-             SELECT 1 FROM reward_ledger l WHERE l.subject_id = p.id AND l.status <> 'released'
-           ) AS checked
+    SELECT ${youngAccount(settings.minAccountAgeHours)} AS young, ${rewardsUnderCheck} AS checked
       FROM profiles p WHERE p.id = ${userId}`.execute(db);
   const member = rows[0];
   if (!member) return null;

@@ -220,6 +220,8 @@ export interface DistributionRoundsTable {
   published_at: Timestamp | null;
   /** When the round's notices (claims for members, mails) were queued (migration 0033). */
   notices_at: Timestamp | null;
+  /** The reminders already sent for the round: 0, 7 or 30 (migration 0033). */
+  reminders_sent: ColumnType<number, number | undefined, number>;
 }
 
 export interface DistributionEntriesTable {
