@@ -3,6 +3,7 @@
 // with a mail they cannot turn off and a notice that makes their open dashboards read the activity
 // (and the bell's count) again. A sign-in is on a new device when its browser carries no device
 // cookie this member signed in with before.
+import { firstNameOf } from './names';
 import { createHash } from 'node:crypto';
 import { deviceName, type SecurityEventKind } from '@crw/core';
 import ipaddr from 'ipaddr.js';
@@ -59,12 +60,11 @@ export async function recordSecurityEvent(
       FROM event JOIN profiles p ON p.id = event.user_id`.execute(trx);
   const row = inserted.rows[0];
   if (!row) return; // a member without a profile (none in practice) gets the row, not a mail
-  const firstName = row.full_name.trim().split(/\s+/)[0] || null;
   await enqueueMail(
     trx,
     securityMail({
       to: row.email,
-      firstName,
+      firstName: firstNameOf(row.full_name),
       kind,
       at: new Date(row.at),
       device,

@@ -7,6 +7,7 @@
 import { formatReme } from '@crw/core';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../infra/db/schema';
+import { firstNameOf } from '../members/names';
 
 export interface NotificationMessage {
   subject: string;
@@ -46,16 +47,16 @@ interface CreditRow {
 /** What one credit was for, as the member reads it. */
 function creditWords(c: CreditRow): string {
   if (c.kind === 'care_action') return `A care action was credited: ${c.description}`;
-  if (c.level === 1)
-    return c.friend ? `${c.friend} joined through your link` : 'A friend joined through your link';
+  if (c.level === 1) {
+    const friend = firstNameOf(c.friend);
+    return friend ? `${friend} joined through your link` : 'A friend joined through your link';
+  }
   return `Someone your friends invited joined (level ${c.level})`;
 }
 
-/** Credits with the level-1 friend's first name: `WHERE` on `l` follows. */
+/** Credits with the full name of the member whose joining they reward: `WHERE` on `l` follows. */
 const CREDITS = sql`
-  SELECT l.kind, l.caps, l.level, l.status, l.release_at, l.description,
-         CASE WHEN l.kind = 'referral' AND l.level = 1
-              THEN nullif(left(split_part(btrim(f.full_name), ' ', 1), 40), '') END AS friend
+  SELECT l.kind, l.caps, l.level, l.status, l.release_at, l.description, f.full_name AS friend
     FROM reward_ledger l LEFT JOIN profiles f ON f.id = l.from_user_id`;
 
 async function creditMessage(

@@ -1,10 +1,11 @@
 // Writes a queued notification mail as the outbox worker sends it: only if the member still wants
 // its topic, with the words of messages.ts, the member's first name, and the one-click
 // unsubscribe (List-Unsubscribe and List-Unsubscribe-Post, RFC 8058) whose link needs no sign-in.
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DB } from '../../infra/db/schema';
 import type { RenderNotification } from '../../infra/mail/outbox';
 import { notificationMail } from '../../infra/mail/templates';
+import { firstNameOf } from '../members/names';
 import { notificationMessage } from './messages';
 import { unsubscribeQuery } from './preferences';
 
@@ -27,9 +28,7 @@ export function notificationRenderer(
         'mail_rounds',
         'mail_credits_version',
         'mail_rounds_version',
-        sql<string | null>`nullif(left(split_part(btrim(full_name), ' ', 1), 40), '')`.as(
-          'first_name',
-        ),
+        'full_name',
       ])
       .where('id', '=', mail.user_id)
       .executeTakeFirst();
@@ -49,7 +48,7 @@ export function notificationRenderer(
     const query = unsubscribeQuery(signingKey, mail.user_id, mail.topic, version);
     const written = notificationMail({
       to: mail.to,
-      firstName: member.first_name,
+      firstName: firstNameOf(member.full_name),
       subject: message.subject,
       heading: message.heading,
       lines: message.lines,

@@ -1,5 +1,6 @@
 // The referrals feature's reads and writes, through the referral SQL functions (described in
 // docs/product.md) so the screens and the functions can never disagree.
+import { firstNameOf } from '../members/names';
 import { PENDING_REFERRAL_EXPIRY_MS, shortAddress } from '@crw/core';
 import { getAddress } from 'ethers';
 import { sql, type Kysely } from 'kysely';
@@ -80,14 +81,6 @@ export async function referrerByCode(db: Kysely<DB>, code: string | null) {
     .select(['id', 'full_name'])
     .where('referral_code', '=', code)
     .executeTakeFirst();
-}
-
-/** The name another member is shown by (the inviter on a referral link's page, a friend on the
- * network page): the first word of the name they gave, at most 40 characters, or null when they
- * gave none (never the username, which is often the e-mail's local part, nor the e-mail). */
-export function firstNameOf(fullName: string | null | undefined): string | null {
-  const first = fullName?.trim().split(/\s+/)[0] ?? '';
-  return first ? first.slice(0, 40) : null;
 }
 
 /** A pending referral finishes the sign-up it was made at: a member without a referrer may

@@ -19,13 +19,13 @@ import { memberRoutes } from '../../guards/member-scope';
 import type { AppServices } from '../../../services';
 import {
   creditHistory,
-  firstNameOf,
   mayAttachReferrer,
   networkStats,
   processReferral,
   referralBalance,
   referrerByCode,
 } from '../../../domain/referrals/network';
+import { firstNameOf } from '../../../domain/members/names';
 
 export const referralRoutes =
   (services: AppServices, limitAttempts: preHandlerAsyncHookHandler): FastifyPluginAsyncZod =>
