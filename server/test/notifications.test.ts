@@ -13,6 +13,7 @@ import {
   registerBody,
   type MemberKeys,
   joinNamed,
+  type NamedMember,
 } from './helpers/members';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import { testDbKind } from './helpers/test-database';
@@ -49,13 +50,6 @@ afterAll(async () => {
 
 const db = () => t.services.database.db;
 
-interface Member {
-  id: string;
-  keys: MemberKeys;
-  cookie: string;
-  code: string;
-}
-
 const join = (firstName: string, referralCode?: string) =>
   joinNamed(t.app, db(), base, firstName, referralCode);
 
@@ -76,7 +70,7 @@ function mailsTo(email: string) {
     });
 }
 
-const settings = (m: Member, body?: object) =>
+const settings = (m: NamedMember, body?: object) =>
   t.app.inject({
     method: body ? 'PUT' : 'GET',
     url: '/api/notifications/settings',
@@ -106,8 +100,8 @@ const publish = async () => {
 const sponsor = () => claimForMeSponsor(t.services.config, t.services.relayer);
 
 describe(`notifications by mail (${testDbKind})`, () => {
-  let rosa: Member;
-  let maya: Member;
+  let rosa: NamedMember;
+  let maya: NamedMember;
 
   it('a referrer is mailed "Maya joined through your link (+100 CAPs)", with a one-click unsubscribe and no secret', async () => {
     rosa = await join('Rosa');

@@ -9,7 +9,13 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUSH_SUBSCRIPTIONS_MAX } from '@crw/core';
-import { makeMemberKeys, ORIGIN, type MemberKeys, joinNamed } from './helpers/members';
+import {
+  joinNamed,
+  makeMemberKeys,
+  ORIGIN,
+  type MemberKeys,
+  type NamedMember,
+} from './helpers/members';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import { testDbKind } from './helpers/test-database';
 import { until } from './helpers/until';
@@ -43,19 +49,13 @@ afterAll(async () => {
 
 const db = () => t.services.database.db;
 
-interface Member {
-  id: string;
-  cookie: string;
-  code: string;
-}
-
 const join = (firstName: string, referralCode?: string) =>
   joinNamed(t.app, db(), base, firstName, referralCode);
 
 const call = (
   method: 'GET' | 'POST' | 'DELETE',
   url: string,
-  m: Member | null,
+  m: NamedMember | null,
   payload?: unknown,
   headers: Record<string, string> = {},
 ) =>
@@ -72,7 +72,7 @@ const call = (
     ...(payload === undefined ? {} : { payload: payload as string | object }),
   });
 
-const subscribe = (m: Member, s: TestSubscription, topics = ['credits', 'rounds']) =>
+const subscribe = (m: NamedMember, s: TestSubscription, topics = ['credits', 'rounds']) =>
   call('POST', '/api/push/subscriptions', m, { endpoint: s.endpoint, keys: s.keys, topics });
 
 /** The pushes the service received for a subscription, their payloads parsed. */
@@ -90,8 +90,8 @@ async function deliver(): Promise<void> {
 }
 
 describe(`web push (${testDbKind})`, () => {
-  let rosa: Member;
-  let maya: Member;
+  let rosa: NamedMember;
+  let maya: NamedMember;
   let phone: TestSubscription;
   let laptop: TestSubscription;
 

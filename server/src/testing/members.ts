@@ -213,15 +213,22 @@ export async function signedInCookie(app: FastifyInstance, keys: MemberKeys): Pr
   return cookieOf(res.headers['set-cookie']);
 }
 
-/** A confirmed, signed-in member with `firstName` (joined through `referralCode` when given): their
- * id, keys, session cookie and own referral code. */
+/** A confirmed, signed-in member: their id, keys, session cookie and own referral code. */
+export interface NamedMember {
+  id: string;
+  keys: MemberKeys;
+  cookie: string;
+  code: string;
+}
+
+/** A confirmed, signed-in member with `firstName` (joined through `referralCode` when given). */
 export async function joinNamed(
   app: FastifyInstance,
   db: Kysely<DB>,
   base: MemberKeys,
   firstName: string,
   referralCode?: string,
-): Promise<{ id: string; keys: MemberKeys; cookie: string; code: string }> {
+): Promise<NamedMember> {
   const keys = await cloneMemberKeys(base);
   const res = await app.inject({
     method: 'POST',

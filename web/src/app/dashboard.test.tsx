@@ -227,6 +227,19 @@ describe('a sponsored claim on the dashboard', () => {
     forMe: false,
   };
 
+  /** The relayer moves the claim on: the server answers `latest`, the page's event stream says so
+   * (taken before serving, which forgets the streams), and the card's heading becomes `heading`. */
+  async function announce(latest: Record<string, unknown>, heading: string) {
+    const stream = eventSources.at(-1)!;
+    serveMember(undefined, sponsored(latest));
+    act(() => void stream.dispatchEvent(new Event('changed')));
+    await waitFor(() =>
+      expect(
+        within(screen.getByTestId('sponsored-claim')).getByRole('heading', { name: heading }),
+      ).toBeTruthy(),
+    );
+  }
+
   // While the claim is on its way the REME are still unclaimed on chain.
   const toClaim = () => ({
     ...member,
@@ -234,8 +247,7 @@ describe('a sponsored claim on the dashboard', () => {
   });
 
   it('follows it from queued to sent to confirmed from the server’s record, and keeps Claim disabled meanwhile', async () => {
-    let latest: Record<string, unknown> = { ...claim, status: 'queued' };
-    serveMember(toClaim, sponsored(latest));
+    serveMember(toClaim, sponsored({ ...claim, status: 'queued' }));
     renderAt('/dashboard');
     const card = await screen.findByTestId('sponsored-claim');
     expect(within(card).getByRole('heading', { name: 'Processing' })).toBeTruthy();
@@ -243,17 +255,9 @@ describe('a sponsored claim on the dashboard', () => {
     expect(screen.getByRole('button', { name: /^Claim .* REME$/ }).hasAttribute('disabled')).toBe(
       true,
     );
-    latest = { ...claim, status: 'confirmed', txHash: `0x${'ab'.repeat(32)}` };
-    // The page's event stream, taken before serving the new answers (serving forgets the streams).
-    const stream = eventSources.at(-1)!;
-    serveMember(undefined, sponsored(latest));
-    act(() => void stream.dispatchEvent(new Event('changed')));
-    await waitFor(() =>
-      expect(
-        within(screen.getByTestId('sponsored-claim')).getByRole('heading', {
-          name: 'Claim confirmed',
-        }),
-      ).toBeTruthy(),
+    await announce(
+      { ...claim, status: 'confirmed', txHash: `0x${'ab'.repeat(32)}` },
+      'Claim confirmed',
     );
     expect(
       screen.getByText(
@@ -267,24 +271,17 @@ describe('a sponsored claim on the dashboard', () => {
   });
 
   it('one the community sends without the member asking (claim for me) says so, on its way and done', async () => {
-    let latest: Record<string, unknown> = { ...claim, id: 11, status: 'sent', forMe: true };
-    serveMember(toClaim, sponsored(latest));
+    const sent = { ...claim, id: 11, status: 'sent', forMe: true };
+    serveMember(toClaim, sponsored(sent));
     renderAt('/dashboard');
     const card = await screen.findByTestId('sponsored-claim');
     expect(within(card).getByRole('heading', { name: 'Claiming for you' })).toBeTruthy();
     expect(card.textContent).toContain(
       'Your community is claiming 200.00 REME for you and pays the network fee. Nothing to do',
     );
-    latest = { ...latest, status: 'confirmed', txHash: `0x${'cd'.repeat(32)}` };
-    const stream = eventSources.at(-1)!;
-    serveMember(undefined, sponsored(latest));
-    act(() => void stream.dispatchEvent(new Event('changed')));
-    await waitFor(() =>
-      expect(
-        within(screen.getByTestId('sponsored-claim')).getByRole('heading', {
-          name: 'Claimed for you',
-        }),
-      ).toBeTruthy(),
+    await announce(
+      { ...sent, status: 'confirmed', txHash: `0x${'cd'.repeat(32)}` },
+      'Claimed for you',
     );
     expect(screen.getByTestId('sponsored-claim').textContent).toContain(
       'Claimed for you200.00 REME are in your wallet. Your community sent the claim for you',
