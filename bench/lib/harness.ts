@@ -130,6 +130,8 @@ export async function startServer(
       REWARD_HOLD_HOURS: '0',
       SPONSOR_MIN_ACCOUNT_AGE_HOURS: '0',
       SPONSOR_NETWORK_SHARE_PERCENT: '100',
+      // Members claim themselves: the relayer claiming for them would take the claim a benchmark times.
+      CLAIM_FOR_ME_DEFAULT: 'false',
       ...env,
     },
     stdio: 'inherit',
