@@ -5,10 +5,14 @@
 // embedded chain. Afterwards every member's proof is derived from the stored nodes, a sample of
 // proofs served by getClaimData is checked with @openzeppelin/merkle-tree against the root read
 // from the chain, and a few of them are claimed on chain.
+// Each phase of the round is timed (entitlements read, tree built, nodes stored, leaves stored,
+// commit, root published) and the process's peak memory during the round is printed beside it:
+// the largest resident set sampled every 10 ms and at each phase's end (a timer cannot fire while
+// the tree is hashed, so the process's own high-water mark, resourceUsage().maxRSS, is printed too).
 // Usage: DATABASE_URL=postgres://… npm run bench:distribute [-- 100000 1000000]; --smoke: 1,000
 // members, 20 proofs checked.
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { StandardMerkleTree } from '@openzeppelin/merkle-tree';
 import { LEAF_ENCODING, proofAt } from '@crw/core';
@@ -20,7 +24,7 @@ import type { Config } from '@crw/server/config';
 import { openDatabase } from '@crw/server/infra/db/database';
 import { setUpSchema } from '@crw/server/setup-schema';
 import { claimData } from '@crw/server/domain/distribution/claims';
-import { publishRound } from '@crw/server/domain/distribution/rounds';
+import { publishRound, type RoundPhase } from '@crw/server/domain/distribution/rounds';
 import { createPostgresDatabase } from '@crw/server/testing/database';
 import { sized } from './lib/harness';
 import { memberCounts, seconds, seedMembers } from './lib/seed';
@@ -44,12 +48,22 @@ for (const size of sizes) {
       silent,
     );
 
-    const marks: Record<string, number> = {};
+    const marks: Partial<Record<RoundPhase | 'prepared', number>> = {};
+    const memory = peakMemory();
     t = performance.now();
-    const published = await publishRound(database.db, chain, (step) => {
-      marks[step] = performance.now() - t;
-    });
+    const published = await publishRound(
+      database.db,
+      chain,
+      (step) => {
+        if (step === 'prepared') marks.prepared = performance.now() - t;
+      },
+      (phase) => {
+        marks[phase] = performance.now() - t;
+        memory.sample();
+      },
+    );
     const endToEndMs = performance.now() - t;
+    const peakRss = memory.stop();
 
     t = performance.now();
     const { nodes } = await database.db
@@ -108,10 +122,26 @@ for (const size of sizes) {
     }>`SELECT octet_length(nodes) AS bytes FROM distribution_rounds WHERE round_index = 1`.execute(
       database.db,
     );
+    const phases: [string, RoundPhase | 'prepared'][] = [
+      ['entitlements read', 'entitlements'],
+      ['tree built', 'tree'],
+      ['nodes stored', 'nodes'],
+      [`${published.members.toLocaleString('en')} leaves stored`, 'leaves'],
+      ['committed', 'commit'],
+      ['round read back', 'prepared'],
+    ];
+    let before = 0;
+    const steps = phases.map(([label, phase]) => {
+      const at = marks[phase] ?? NaN;
+      const step = `${label} ${seconds(at - before)}`;
+      before = at;
+      return step;
+    });
+    steps.push(`root published on chain ${seconds(endToEndMs - before)}`);
     console.log(
-      `${size.toLocaleString('en')} members (seeded in ${seconds(seedMs)}): round published end to end in ${seconds(endToEndMs)} ` +
-        `(entitlements read, tree built, nodes and ${published.members.toLocaleString('en')} leaves stored: ${seconds(marks.prepared ?? NaN)}; ` +
-        `root published on chain: ${seconds(endToEndMs - (marks.prepared ?? 0))}); stored nodes ${(Number(stored.rows[0]!.bytes) / 1e6).toFixed(1)} MB; ` +
+      `${size.toLocaleString('en')} members (seeded in ${seconds(seedMs)}): round published end to end in ${seconds(endToEndMs)}, ` +
+        `peak RSS ${mb(peakRss)} (process max ${mb(process.resourceUsage().maxRSS * 1024)}) ` +
+        `[${steps.join(', ')}]; load ${loadavg()[0]!.toFixed(2)}; stored nodes ${(Number(stored.rows[0]!.bytes) / 1e6).toFixed(1)} MB; ` +
         `every proof derived from the stored nodes in ${seconds(proofsMs)} (${proofHashes.toLocaleString('en')} hashes); ` +
         `served proofs verified by @openzeppelin/merkle-tree against the chain's root: ${verified}/${sample.length}; claimed on chain: ${claimedOk}/${CLAIMS}`,
     );
@@ -119,6 +149,27 @@ for (const size of sizes) {
     await database.close();
     await created.drop();
   }
+}
+
+/** The largest resident set seen from now until stop(): sampled every 10 ms and at each sample(). */
+function peakMemory() {
+  let peak = process.memoryUsage.rss();
+  const sample = () => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  };
+  const timer = setInterval(sample, 10);
+  return {
+    sample,
+    stop: () => {
+      clearInterval(timer);
+      sample();
+      return peak;
+    },
+  };
+}
+
+function mb(bytes: number): string {
+  return `${Math.round(bytes / 2 ** 20).toLocaleString('en')} MB`;
 }
 
 function memberId(i: number): string {

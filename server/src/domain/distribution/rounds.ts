@@ -20,6 +20,10 @@ export class RoundConflict extends Error {}
 /** Test seam: called after each recorded step, so a test can interrupt the run there. */
 export type StepHook = (step: 'prepared' | 'sent' | 'broadcast') => Promise<void> | void;
 
+/** What preparing a round spends its time on, each reported as it ends (bench/distribute.ts). */
+export type RoundPhase = 'entitlements' | 'tree' | 'nodes' | 'leaves' | 'commit';
+export type PhaseClock = (phase: RoundPhase) => void;
+
 /** The round an earlier run stored and did not finish (at most one exists), if any. */
 export async function openRound(db: Kysely<DB>) {
   return db
@@ -54,9 +58,11 @@ export async function prepareRound(
   db: Kysely<DB>,
   index: number,
   members: MemberEntitlement[],
+  clock: PhaseClock = () => {},
 ): Promise<{ root: string; total: bigint }> {
   const tree = await buildTree(members);
   const total = members.reduce((sum, m) => sum + m.amount, 0n);
+  clock('tree');
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('distribution_rounds')
@@ -68,6 +74,7 @@ export async function prepareRound(
         nodes: tree.nodes,
       })
       .execute();
+    clock('nodes');
     for (let start = 0; start < members.length; start += INSERT_BATCH) {
       const batch = members.slice(start, start + INSERT_BATCH);
       await sql`
@@ -77,7 +84,9 @@ export async function prepareRound(
         trx,
       );
     }
+    clock('leaves');
   });
+  clock('commit');
   return { root: tree.root, total };
 }
 
@@ -85,6 +94,7 @@ export async function publishRound(
   db: Kysely<DB>,
   chain: Chain,
   hook: StepHook = () => {},
+  clock: PhaseClock = () => {},
 ): Promise<PublishRoundResult> {
   let round = await db
     .selectFrom('distribution_rounds')
@@ -101,6 +111,7 @@ export async function publishRound(
     const chainIndex = Number(await chain.distributor.getFunction('currentIndex')());
     const behindChain = chainIndex > previous;
     const members = await entitlements(db, previous);
+    clock('entitlements');
     if (
       members.length === 0 ||
       (!behindChain &&
@@ -123,7 +134,7 @@ export async function publishRound(
       };
     }
     const index = Math.max(previous, chainIndex) + 1;
-    await prepareRound(db, index, members);
+    await prepareRound(db, index, members, clock);
     round = await db
       .selectFrom('distribution_rounds')
       .selectAll()
