@@ -74,6 +74,10 @@ const envSchema = z
      * past either closes the oldest (docs/security.md#limits-proxies-files-logs). */
     EVENT_STREAMS_PER_SESSION: z.coerce.number().int().min(1).max(1_000).default(8),
     EVENT_STREAMS_PER_CLIENT: z.coerce.number().int().min(1).max(1_000_000).default(1_000),
+    /** On SIGTERM, /api/health answers 503 for this long while requests are still served, so a proxy
+     * in front (deploy/haproxy.cfg checks every 2 s, out after two failures) stops sending any before
+     * the process stops listening. 0 without a proxy (docs/operations.md#scale-out). */
+    SHUTDOWN_DRAIN_SECONDS: z.coerce.number().int().min(0).max(60).default(0),
     MAIL_FROM: z.string().min(3).default('Community Rewards <no-reply@localhost>'),
     AUTH_SECRET: z.string().min(32).optional(),
     REQUIRE_EMAIL_CONFIRMATION: booleanString.default(true),

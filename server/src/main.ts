@@ -1,5 +1,6 @@
 // Starts the one server process: config, database + migrations, mail worker, HTTP. SIGTERM and
-// SIGINT let in-flight requests finish and exit within 10 s.
+// SIGINT first drain for SHUTDOWN_DRAIN_SECONDS (health answers 503, so a proxy takes the process
+// out while it still serves), then let in-flight requests finish and exit within 10 s.
 import { existsSync } from 'node:fs';
 import { buildApp } from './app';
 import { drainInFlight } from './http/plugins/in-flight';
@@ -41,12 +42,18 @@ let shuttingDown = false;
 async function shutdown(signal: string): Promise<void> {
   if (shuttingDown) return;
   shuttingDown = true;
-  app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+  const drainMs = config.SHUTDOWN_DRAIN_SECONDS * 1000;
   setTimeout(() => {
     app.log.error('shutdown deadline passed; exiting');
     process.exit(1);
-  }, SHUTDOWN_DEADLINE_MS).unref();
+  }, drainMs + SHUTDOWN_DEADLINE_MS).unref();
   try {
+    if (drainMs > 0) {
+      app.log.info({ signal, drainMs }, 'shutting down: draining (health answers 503)');
+      services.lifecycle.draining = true;
+      await new Promise((resolve) => setTimeout(resolve, drainMs));
+    }
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     await app.close();
     process.exit(0);
   } catch (error) {

@@ -70,6 +70,9 @@ export interface AppServices {
   notices: LeaderLoop;
   /** Sends queued web pushes in every process (infra/push/worker.ts); holds the VAPID public key. */
   push: PushWorker;
+  /** Set when the process is shutting down: /api/health answers 503 "draining" so a proxy takes it
+   * out while it still serves (SHUTDOWN_DRAIN_SECONDS). */
+  lifecycle: { draining: boolean };
 }
 
 /** The embedded chain's relayer starts with this much ETH from the faucet (and is topped up to it). */
@@ -268,6 +271,7 @@ export async function openServices(
     rewardRelease,
     notices,
     push,
+    lifecycle: { draining: false },
   };
 }
 

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 
 /** GET /api/health: 200 when the database answers, 503 otherwise; same body either way. */
 export const healthResponse = z.object({
-  status: z.enum(['ok', 'degraded']),
+  status: z.enum(['ok', 'degraded', 'draining']),
   version: z.string(),
   uptimeSeconds: z.number(),
   database: z.object({

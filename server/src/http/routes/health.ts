@@ -29,8 +29,13 @@ export const healthRoutes =
           : undefined;
         const asOf = figuresAsOf(state);
         const operator = hasBearer(request, services.operatorKey);
+        const { draining } = services.lifecycle;
         const body = {
-          status: databaseUp ? ('ok' as const) : ('degraded' as const),
+          status: draining
+            ? ('draining' as const)
+            : databaseUp
+              ? ('ok' as const)
+              : ('degraded' as const),
           version,
           uptimeSeconds: Math.round(process.uptime()),
           database: {
@@ -64,7 +69,7 @@ export const healthRoutes =
             },
           },
         };
-        return reply.status(databaseUp ? 200 : 503).send(body);
+        return reply.status(databaseUp && !draining ? 200 : 503).send(body);
       },
     );
 
