@@ -41,6 +41,20 @@ describe('dashboard refresh ("refreshes every 10 s, on window focus, and when an
     expect(meCacheControl.at(-1)).toBe('');
   });
 
+  it('reads the details again when the event stream reconnects (what changed while it was down), not when it first opens', async () => {
+    serveMember();
+    renderAt('/dashboard');
+    await screen.findByRole('heading', { name: 'Hello, Ada Lovelace' });
+    const stream = eventSources.at(-1)!;
+    act(() => void stream.dispatchEvent(new Event('ready')));
+    await act(() => vi.advanceTimersByTimeAsync(100));
+    const before = meCalls();
+    // The server process went away; the browser reconnected (to another one) on its own.
+    act(() => void stream.dispatchEvent(new Event('ready')));
+    await waitFor(() => expect(meCalls()).toBe(before + 1));
+    expect(meCacheControl.at(-1)).toBe('no-cache');
+  });
+
   it('says what just arrived: a referral credited or REME claimed glows once with its amount, never on opening', async () => {
     let details = member;
     serveMember(() => details);

@@ -4,7 +4,9 @@
 // "signed-out" when the session the stream was opened with ended: if this browser's session is
 // gone too (signed out elsewhere, revoked, the password changed), the page signs out at once; if
 // it was only replaced (turning on two-factor sign-in renews it), the stream opens again. Another
-// tab's Logout arrives even sooner, over the browser's own channel.
+// tab's Logout arrives even sooner, over the browser's own channel. When the browser reconnects
+// by itself (the server process restarted, the network dropped), each "ready" after the first
+// refetches: nothing said while the stream was down is missed.
 import { userDetailsResponse } from '@crw/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -61,6 +63,11 @@ export function useMemberEvents(
       }
     };
     source.addEventListener('changed', () => void refresh());
+    let opened = false;
+    source.addEventListener('ready', () => {
+      if (opened) void refresh();
+      opened = true;
+    });
     source.addEventListener('signed-out', () => void recheck());
     // A stream refused when reconnecting (401) is closed for good by the browser.
     source.addEventListener('error', () => {

@@ -8,6 +8,7 @@
 import { memberRoutes } from '../../guards/member-scope';
 import { EVERY_SESSION, markSessionSeen } from '../../../infra/identity/session';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { randomInt } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { AppServices } from '../../../services';
 import { clientNetwork } from '../../guards/client-network';
@@ -15,6 +16,11 @@ import { clientNetwork } from '../../guards/client-network';
 const HEARTBEAT_MS = 25_000;
 /** An open page marks its session as seen (the account page's "last seen") this often. */
 const SEEN_EVERY_HEARTBEATS = 12;
+/** A browser whose stream dropped (its server process stopped) tries again after a delay drawn
+ * between these, its own for each stream: a process's thousands of streams come back spread over
+ * 3 s, not in one burst on the process that remains (bench/soak.ts). */
+const RECONNECT_MIN_MS = 1_000;
+const RECONNECT_SPREAD_MS = 3_000;
 /** A superseded stream's browser waits this long before it tries again. */
 const SUPERSEDED_RETRY_MS = 300_000;
 
@@ -77,7 +83,8 @@ export const eventRoutes =
           const send = (text: string) => {
             if (!res.writableEnded && !res.destroyed) res.write(text);
           };
-          send('retry: 3000\nevent: ready\ndata: {}\n\n');
+          const retry = RECONNECT_MIN_MS + randomInt(RECONNECT_SPREAD_MS);
+          send(`retry: ${retry}\nevent: ready\ndata: {}\n\n`);
           open.add(res);
           const unsubscribe = services.events.subscribe(userId, () =>
             send(`event: changed\ndata: ${JSON.stringify({ at: new Date().toISOString() })}\n\n`),
