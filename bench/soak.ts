@@ -333,6 +333,13 @@ RSS of the first process: minute 2 ${rss2?.toFixed(0) ?? '—'} MB, last minute 
   console.log(
     `/api/me over 500 ms: ${slow.length} — ${near(began, 15)} in the first 15 s, ${near(creditsFrom, 15)} in 15 s from the credits, ${near(killedAt, 15)} in 15 s from the kill, ${near(roundSent, 15)} in 15 s from the round`,
   );
+  const statuses = new Map<number, number>();
+  for (const r of me) statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+  console.log(
+    `/api/me answers: ${[...statuses].map(([status, n]) => `${status || 'no answer'} ×${n}`).join(', ')}`,
+  );
+  if (process.env.SOAK_SERVER_LOG)
+    for (const s of servers) console.log(s.output().split('\n').slice(-30).join('\n'));
   if (lost > 0) process.exitCode = 1;
 } finally {
   await stopProxy();

@@ -9,6 +9,7 @@ import { logOptions } from './logging';
 import { closeServices, openServices } from './services';
 
 const SHUTDOWN_DEADLINE_MS = 9_000;
+const LISTEN_BACKLOG = 4096;
 /** How long handlers still at work get to finish before the database closes. */
 const DRAIN_DEADLINE_MS = 5_000;
 
@@ -65,7 +66,10 @@ process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
 
 try {
-  await app.listen({ port: config.PORT, host: config.HOST });
+  // A queue of connections not yet accepted as long as the kernel allows (net.core.somaxconn, 4096 on
+  // current Linux; Node's default is 511): a process restarting behind the proxy gets thousands of
+  // event streams at once, and a full queue drops them into TCP's 1 s, 3 s, 7 s retransmissions.
+  await app.listen({ port: config.PORT, host: config.HOST, backlog: LISTEN_BACKLOG });
   services.worker.start();
   app.log.info(
     `Community rewards wallet on ${config.publicUrl} (database: ${services.database.kind}, mail: ${services.transport.kind})`,
