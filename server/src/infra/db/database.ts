@@ -5,6 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, type Dialect } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema';
+import { CopyingClient } from './copy';
 import { postgresLeaderLock, processLeaderLock, type LeaderLock } from './leader-lock';
 import { pgliteDialect, SessionLock } from './pglite-dialect';
 import {
@@ -148,6 +149,8 @@ async function openPostgres(
     connectionString: url,
     max: poolSize,
     connectionTimeoutMillis: 5_000,
+    // pg's client, able to run copyRows()'s COPY … FROM STDIN (copy.ts).
+    Client: CopyingClient,
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
         if (oid === INT8_OID) return (value: string) => Number(value);

@@ -12,6 +12,7 @@ import {
   type Driver,
   type QueryResult,
 } from 'kysely';
+import { copyOf, type CopyResult } from './copy';
 
 /** A FIFO lock; run() holds it for the duration of fn. */
 export class SessionLock {
@@ -42,6 +43,16 @@ class PgliteConnection implements DatabaseConnection {
   ) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const copy = copyOf(query.sql, query.parameters);
+    if (copy) {
+      // PGlite's COPY reads its rows from the blob passed beside the statement.
+      const loaded = await this.pglite.query(
+        query.sql.replace(/ FROM STDIN$/, " FROM '/dev/blob'"),
+        [],
+        { blob: new Blob([...copy.chunks]) },
+      );
+      return { rows: [{ copied: loaded.affectedRows ?? 0 } satisfies CopyResult as R] };
+    }
     const result = await this.pglite.query<R>(query.sql, [...query.parameters]);
     // Kysely reads affected rows from numAffectedRows (PGlite calls it affectedRows).
     return {
