@@ -7,6 +7,7 @@ import {
   leafHash,
   processProof,
   proofAt,
+  sortedLeaves,
   verifyProof,
 } from './merkle';
 
@@ -37,6 +38,45 @@ describe('buildTree', () => {
       expect(ours.treeIndex[i]).toBe(dump.values[i]!.treeIndex);
       expect(proofAt(ours.nodes, ours.treeIndex[i]!)).toEqual(reference.getProof(i));
     });
+  });
+
+  it('agrees with the library on 3,000 random addresses and amounts up to 2^256 - 1', async () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 16807) % 2147483647);
+    const hex = (digits: number) =>
+      Array.from({ length: digits }, () => (random() % 16).toString(16)).join('');
+    const values = Array.from({ length: 3_000 }, (_, i) => ({
+      address: `0x${hex(40)}`,
+      amount: i === 0 ? (1n << 256n) - 1n : i === 1 ? 0n : BigInt(`0x${hex(1 + (random() % 40))}`),
+    }));
+    const ours = await buildTree(values);
+    const reference = StandardMerkleTree.of(
+      values.map((e) => [e.address, e.amount.toString()]),
+      [...LEAF_ENCODING],
+    );
+    expect(ours.root).toBe(reference.root);
+    const dump = reference.dump();
+    values.forEach((_, i) => expect(ours.treeIndex[i]).toBe(dump.values[i]!.treeIndex));
+  });
+
+  it('sorts leaves by their whole hash, stably, also when many share their first bytes', () => {
+    // 600 hashes over 3 first-four-byte prefixes, with exact duplicates among them.
+    const count = 600;
+    const leaves = new Uint8Array(count * 32);
+    for (let i = 0; i < count; i++) {
+      const at = i * 32;
+      leaves.set([0xab, 0xcd, i % 3, 0x01], at);
+      leaves[at + 4] = (i * 37) % 11;
+      leaves[at + 31] = (i * 13) % 5;
+    }
+    const expected = Array.from({ length: count }, (_, i) => i).sort((a, b) => {
+      for (let k = 0; k < 32; k++) {
+        const diff = leaves[a * 32 + k]! - leaves[b * 32 + k]!;
+        if (diff !== 0) return diff;
+      }
+      return 0;
+    });
+    expect(Array.from(sortedLeaves(leaves, count))).toEqual(expected);
   });
 
   it('handles a single member (the proof is empty, the root is the leaf)', async () => {

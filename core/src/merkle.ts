@@ -60,13 +60,28 @@ function bulkKeccak(): Promise<Keccak> {
   return wasmKeccak;
 }
 
+const UINT256_LIMIT = 1n << 256n;
+
+/** abi.encode(address, uint256) into the 64 bytes of `into` (checked: a 0x-prefixed 20-byte
+ * address, an amount that fits 256 bits). */
+function encodeLeaf(address: string, amount: bigint, into: Uint8Array): void {
+  if (address.length !== 42 || !address.startsWith('0x'))
+    throw new Error(`not an address: ${address}`);
+  if (amount < 0n || amount >= UINT256_LIMIT) throw new Error(`amount out of range: ${amount}`);
+  into.fill(0);
+  try {
+    hexToBytes(address, into, 12);
+  } catch {
+    throw new Error(`not an address: ${address}`);
+  }
+  const hex = amount.toString(16);
+  hexToBytes(hex.length % 2 === 0 ? hex : `0${hex}`, into, 64 - Math.ceil(hex.length / 2));
+}
+
 /** keccak256(keccak256(abi.encode(address, uint256))): the contract's leaf. */
 export function leafHash(address: string, amount: bigint, keccak: Keccak = keccak_256): Uint8Array {
-  if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw new Error(`not an address: ${address}`);
-  if (amount < 0n || amount >= 1n << 256n) throw new Error(`amount out of range: ${amount}`);
   const encoded = new Uint8Array(64);
-  hexToBytes(address, encoded, 12);
-  hexToBytes(amount.toString(16).padStart(64, '0'), encoded, 32);
+  encodeLeaf(address, amount, encoded);
   return keccak(keccak(encoded));
 }
 
@@ -95,34 +110,70 @@ function hashPair(
   out.set(keccak(pair), outOffset);
 }
 
+/**
+ * The leaves' indices in ascending order of their hashes, as the library sorts them (a stable sort:
+ * equal hashes keep their order). A radix sort on each hash's first four bytes, then the rare runs
+ * that share them sorted by the whole hash: for a million leaves about a tenth of the time of
+ * Array.prototype.sort with a comparator.
+ */
+export function sortedLeaves(leaves: Uint8Array, count: number): Uint32Array {
+  const key = new Uint32Array(count);
+  for (let i = 0, at = 0; i < count; i++, at += NODE)
+    key[i] =
+      ((leaves[at]! << 24) | (leaves[at + 1]! << 16) | (leaves[at + 2]! << 8) | leaves[at + 3]!) >>>
+      0;
+  let order = new Uint32Array(count);
+  for (let i = 0; i < count; i++) order[i] = i;
+  let sorted = new Uint32Array(count);
+  const starts = new Uint32Array(0x10001);
+  for (const shift of [0, 16]) {
+    starts.fill(0);
+    for (let i = 0; i < count; i++) starts[((key[order[i]!]! >>> shift) & 0xffff) + 1]!++;
+    for (let digit = 0; digit < 0x10000; digit++) starts[digit + 1]! += starts[digit]!;
+    for (let i = 0; i < count; i++) {
+      const index = order[i]!;
+      sorted[starts[(key[index]! >>> shift) & 0xffff]!++] = index;
+    }
+    [order, sorted] = [sorted, order];
+  }
+  for (let start = 0; start < count;) {
+    let end = start + 1;
+    while (end < count && key[order[end]!] === key[order[start]!]) end++;
+    // Insertion sort (stable) of a run of hashes that share their first four bytes.
+    for (let i = start + 1; i < end; i++) {
+      const index = order[i]!;
+      let j = i;
+      for (; j > start && compareBytes(leaves, order[j - 1]! * NODE, leaves, index * NODE) > 0; j--)
+        order[j] = order[j - 1]!;
+      order[j] = index;
+    }
+    start = end;
+  }
+  return order;
+}
+
 export async function buildTree(entitlements: readonly Entitlement[]): Promise<DistributionTree> {
   const count = entitlements.length;
   if (count === 0) throw new Error('a tree needs at least one entitlement');
   const keccak = await bulkKeccak();
   const leaves = new Uint8Array(count * NODE);
-  const prefix = new Float64Array(count);
-  entitlements.forEach(({ address, amount }, i) => {
-    const hash = leafHash(address, amount, keccak);
-    leaves.set(hash, i * NODE);
-    prefix[i] =
-      hash[0]! * 2 ** 40 +
-      hash[1]! * 2 ** 32 +
-      hash[2]! * 2 ** 24 +
-      hash[3]! * 2 ** 16 +
-      hash[4]! * 2 ** 8 +
-      hash[5]!;
-  });
-  const order = Array.from({ length: count }, (_, i) => i);
-  order.sort((a, b) => prefix[a]! - prefix[b]! || compareBytes(leaves, a * NODE, leaves, b * NODE));
+  const encoded = new Uint8Array(64);
+  for (let i = 0; i < count; i++) {
+    const { address, amount } = entitlements[i]!;
+    encodeLeaf(address, amount, encoded);
+    leaves.set(keccak(keccak(encoded)), i * NODE);
+  }
+  const order = sortedLeaves(leaves, count);
 
   const length = 2 * count - 1;
   const nodes = new Uint8Array(length * NODE);
   const treeIndex = new Uint32Array(count);
-  order.forEach((valueIndex, leafIndex) => {
+  for (let leafIndex = 0; leafIndex < count; leafIndex++) {
+    const valueIndex = order[leafIndex]!;
     const at = length - 1 - leafIndex;
     nodes.set(leaves.subarray(valueIndex * NODE, valueIndex * NODE + NODE), at * NODE);
     treeIndex[valueIndex] = at;
-  });
+  }
   for (let i = length - 1 - count; i >= 0; i--) {
     hashPair(nodes, (2 * i + 1) * NODE, nodes, (2 * i + 2) * NODE, nodes, i * NODE, keccak);
   }
