@@ -5,6 +5,7 @@ import {
   buildTree,
   bytesToHex,
   leafHash,
+  leafLayer,
   processProof,
   proofAt,
   sortedLeaves,
@@ -77,6 +78,18 @@ describe('buildTree', () => {
       return 0;
     });
     expect(Array.from(sortedLeaves(leaves, count))).toEqual(expected);
+  });
+
+  it('hashes the inner nodes a slice at a time into the same tree', async () => {
+    const whole = await buildTree(entitlements);
+    const growing = await leafLayer(entitlements);
+    expect(() => growing.root()).toThrow(/not hashed/);
+    let slices = 1;
+    while (!growing.hashNodes(7)) slices++;
+    expect(slices).toBe(Math.ceil((entitlements.length - 1) / 7));
+    expect(growing.root()).toBe(whole.root);
+    expect(growing.nodes).toEqual(whole.nodes);
+    expect(growing.treeIndex).toEqual(whole.treeIndex);
   });
 
   it('handles a single member (the proof is empty, the root is the leaf)', async () => {

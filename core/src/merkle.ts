@@ -152,7 +152,17 @@ export function sortedLeaves(leaves: Uint8Array, count: number): Uint32Array {
   return order;
 }
 
-export async function buildTree(entitlements: readonly Entitlement[]): Promise<DistributionTree> {
+/** A tree whose leaves are hashed and placed, and whose inner nodes are hashed a slice at a time
+ * (a round's storage interleaves them with sending its leaves to the database). */
+export interface GrowingTree extends Omit<DistributionTree, 'root'> {
+  /** Hashes up to `count` more inner nodes, children before parents; true once the root is. */
+  hashNodes(count: number): boolean;
+  /** The root, once hashNodes() has returned true. */
+  root(): string;
+}
+
+/** The leaf layer of the tree: every leaf hashed, sorted and placed, with each one's tree index. */
+export async function leafLayer(entitlements: readonly Entitlement[]): Promise<GrowingTree> {
   const count = entitlements.length;
   if (count === 0) throw new Error('a tree needs at least one entitlement');
   const keccak = await bulkKeccak();
@@ -174,10 +184,35 @@ export async function buildTree(entitlements: readonly Entitlement[]): Promise<D
     nodes.set(leaves.subarray(valueIndex * NODE, valueIndex * NODE + NODE), at * NODE);
     treeIndex[valueIndex] = at;
   }
-  for (let i = length - 1 - count; i >= 0; i--) {
-    hashPair(nodes, (2 * i + 1) * NODE, nodes, (2 * i + 2) * NODE, nodes, i * NODE, keccak);
-  }
-  return { nodes, treeIndex, root: bytesToHex(nodes.subarray(0, NODE)) };
+  // The inner nodes are 0 … count - 2; the last of them is hashed first.
+  let next = count - 2;
+  return {
+    nodes,
+    treeIndex,
+    hashNodes(budget) {
+      for (const stop = Math.max(-1, next - budget); next > stop; next--)
+        hashPair(
+          nodes,
+          (2 * next + 1) * NODE,
+          nodes,
+          (2 * next + 2) * NODE,
+          nodes,
+          next * NODE,
+          keccak,
+        );
+      return next < 0;
+    },
+    root() {
+      if (next >= 0) throw new Error('the tree is not hashed up to its root yet');
+      return bytesToHex(nodes.subarray(0, NODE));
+    },
+  };
+}
+
+export async function buildTree(entitlements: readonly Entitlement[]): Promise<DistributionTree> {
+  const tree = await leafLayer(entitlements);
+  tree.hashNodes(Infinity);
+  return { nodes: tree.nodes, treeIndex: tree.treeIndex, root: tree.root() };
 }
 
 /** The tree indices of the proof of the node at `index`: its siblings, leaf to root. */

@@ -3,7 +3,7 @@
 // starts, so a rerun after an interruption finishes the open round instead of starting another,
 // and a transaction already sent is found by its hash (or sent again, byte for byte). A round is
 // marked published only once the distributor is seen holding exactly the root built here.
-import { buildTree, type PublishRoundResult, type RoundPreview } from '@crw/core';
+import { leafLayer, type GrowingTree, type PublishRoundResult, type RoundPreview } from '@crw/core';
 import { getAddress, Transaction, type BlockTag } from 'ethers';
 import type { Kysely } from 'kysely';
 import type { Chain } from '../../infra/chain/chain';
@@ -32,8 +32,10 @@ export class RoundConflict extends Error {}
 /** Test seam: called after each recorded step, so a test can interrupt the run there. */
 export type StepHook = (step: 'prepared' | 'sent' | 'broadcast') => Promise<void> | void;
 
-/** What preparing a round spends its time on, each reported as it ends (bench/distribute.ts). */
-export type RoundPhase = 'entitlements' | 'tree' | 'nodes' | 'leaves' | 'commit';
+/** What preparing a round spends its time on, each reported as it ends (bench/distribute.ts):
+ * the entitlements read, the leaves hashed and sorted ('tree'), the leaves stored while the inner
+ * nodes are hashed, the nodes stored with the round's row, the commit. */
+export type RoundPhase = 'entitlements' | 'tree' | 'leaves' | 'nodes' | 'commit';
 export type PhaseClock = (phase: RoundPhase) => void;
 
 /** The round an earlier run stored and did not finish (at most one exists), if any. */
@@ -65,56 +67,66 @@ export async function previewRound(db: Kysely<DB>, limit = 20): Promise<RoundPre
   };
 }
 
-/** Stores round `index`: its tree's nodes and each member's leaf (address, amount, tree index). */
+/**
+ * Stores round `index`: each member's leaf (address, amount, tree index) and its tree's nodes. The
+ * leaves are hashed and sorted first (that fixes each one's tree index); then, while the database
+ * takes in the leaves by COPY, the inner nodes are hashed a slice per chunk of leaves sent, so this
+ * process hashes while the database writes; the nodes go in last, with the round's row.
+ */
 export async function prepareRound(
   db: Kysely<DB>,
   index: number,
   members: MemberEntitlement[],
   clock: PhaseClock = () => {},
 ): Promise<{ root: string; total: bigint }> {
-  const tree = await buildTree(members);
+  const tree = await leafLayer(members);
   const total = members.reduce((sum, m) => sum + m.amount, 0n);
   clock('tree');
-  await db.transaction().execute(async (trx) => {
+  const root = await db.transaction().execute(async (trx) => {
+    const copied = await copyRows(
+      trx,
+      'distribution_entries',
+      ['round_index', 'user_id', 'wallet_address', 'cumulative_amount', 'tree_index'],
+      new CopyRows(entryLines(index, members, tree)),
+    );
+    if (copied !== members.length)
+      throw new Error(`round ${index}: ${copied} of ${members.length} leaves stored`);
+    tree.hashNodes(Infinity);
+    clock('leaves');
     await trx
       .insertInto('distribution_rounds')
       .values({
         round_index: index,
-        root: tree.root,
+        root: tree.root(),
         total,
         member_count: members.length,
         nodes: tree.nodes,
       })
       .execute();
     clock('nodes');
-    const copied = await copyRows(
-      trx,
-      'distribution_entries',
-      ['round_index', 'user_id', 'wallet_address', 'cumulative_amount', 'tree_index'],
-      new CopyRows(entryLines(index, members, tree.treeIndex)),
-    );
-    if (copied !== members.length)
-      throw new Error(`round ${index}: ${copied} of ${members.length} leaves stored`);
-    clock('leaves');
+    return tree.root();
   });
   clock('commit');
-  return { root: tree.root, total };
+  return { root, total };
 }
 
 /** Each member's leaf as COPY text, in chunks of lines (the members come in user id order, the
- * order of the leaves' primary key, so each new key lands on the index's last page). */
+ * order of the leaves' primary key, so each new key lands on the index's last page), and between
+ * two chunks the tree's share of inner nodes hashed. */
 function* entryLines(
   index: number,
   members: readonly MemberEntitlement[],
-  treeIndex: Uint32Array,
+  tree: GrowingTree,
 ): Generator<string> {
+  const nodesPerChunk = Math.ceil((members.length - 1) / Math.ceil(members.length / COPY_CHUNK));
   for (let start = 0; start < members.length; start += COPY_CHUNK) {
     let lines = '';
     for (let i = start; i < Math.min(members.length, start + COPY_CHUNK); i++) {
       const m = members[i]!;
-      lines += `${index}\t${copyField(m.userId)}\t${copyField(m.address)}\t${m.amount}\t${treeIndex[i]}\n`;
+      lines += `${index}\t${copyField(m.userId)}\t${copyField(m.address)}\t${m.amount}\t${tree.treeIndex[i]}\n`;
     }
     yield lines;
+    tree.hashNodes(nodesPerChunk);
   }
 }
 
