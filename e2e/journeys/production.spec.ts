@@ -4,7 +4,10 @@
 // other, and the dashboard shows the claimed REME from the database once the follower has seen the
 // block. Then the node stops: the figures stay, marked as possibly out of date, and the claim
 // screen says the network cannot be reached. (Without TEST_DATABASE_URL the two "processes" are
-// one server on PGlite: PGlite belongs to one process.)
+// one server on PGlite: PGlite belongs to one process.) On PostgreSQL the two processes also stand
+// behind HAProxy running deploy/haproxy.cfg, as deploy/ runs them: a member signs up and keeps an
+// open dashboard through the proxy while each process in turn restarts, and a credit made after
+// both restarts reaches the page without a reload.
 import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +16,7 @@ import { promisify } from 'node:util';
 import { JsonRpcProvider, parseEther, Wallet } from 'ethers';
 import { startHardhatNode, type HardhatNode } from '../../server/test/helpers/hardhat-node';
 import { freePort } from '../../server/test/helpers/ports';
+import { startProxy, type Proxy } from '../../server/src/testing/proxy';
 import {
   repoRoot,
   spawnServer,
@@ -25,6 +29,7 @@ import {
   registerOnRegisterScreen,
   signInOnAuthScreen,
 } from '../fixtures/member';
+import { request } from '@playwright/test';
 import { expect, test } from '../fixtures/test';
 
 const PASSWORD = 'Caring-Friends-9';
@@ -34,6 +39,8 @@ let node: HardhatNode;
 let dropDatabase: (() => Promise<void>) | undefined;
 const servers: ServerProcess[] = [];
 let env: Record<string, string>;
+let proxy: Proxy | undefined;
+const OPERATOR_KEY = 'production-journey-operator-key-0123456789';
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
@@ -70,19 +77,34 @@ test.beforeAll(async () => {
     env.DATABASE_URL = created.url;
     processes = 2;
   }
+  // With two processes, HAProxy in front: the address in the mails' links (PUBLIC_URL); each
+  // process still answers its own address too.
+  const proxyPort = processes > 1 ? await freePort() : undefined;
+  if (proxyPort)
+    Object.assign(env, {
+      TRUST_PROXY: '127.0.0.1',
+      SHUTDOWN_DRAIN_SECONDS: '5',
+      OPERATOR_API_KEY: OPERATOR_KEY,
+    });
   for (let i = 0; i < processes; i++) {
     const port = await freePort();
     const server = spawnServer({
       ...env,
       PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      PUBLIC_URL: `http://127.0.0.1:${proxyPort ?? port}`,
     });
     servers.push(server);
     await waitForHealthy(server);
   }
+  if (proxyPort)
+    proxy = await startProxy(
+      servers.map((s) => new URL(s.url).host),
+      proxyPort,
+    );
 });
 
 test.afterAll(async () => {
+  await proxy?.stop();
   for (const server of servers) await server.stop();
   await node?.stop();
   await dropDatabase?.();
@@ -92,9 +114,65 @@ const ops = async (server: ServerProcess, ...args: string[]) =>
   (
     await run(process.execPath, ['--import', 'tsx', 'server/src/cli/ops.ts', ...args], {
       cwd: repoRoot,
-      env: { PATH: process.env.PATH ?? '', SERVER_URL: server.url, DATA_DIR: env.DATA_DIR! },
+      env: {
+        PATH: process.env.PATH ?? '',
+        SERVER_URL: server.url,
+        DATA_DIR: env.DATA_DIR!,
+        ...(env.OPERATOR_API_KEY ? { OPERATOR_API_KEY: env.OPERATOR_API_KEY } : {}),
+      },
     })
   ).stdout;
+
+test('through HAProxy: an open dashboard stays live while each process restarts, and hears the next credit', async ({
+  browser,
+}) => {
+  test.skip(
+    !proxy,
+    'PostgreSQL only: PGlite belongs to one process, and one process needs no proxy',
+  );
+  test.setTimeout(240_000);
+  const context = await browser.newContext({ baseURL: proxy!.url });
+  const page = await context.newPage();
+  const email = newEmail('proxied');
+  await registerOnRegisterScreen(page, email, PASSWORD);
+  // The dev mailbox answers only requests made on this machine, never forwarded ones: read directly.
+  const mailbox = await request.newContext({ baseURL: servers[0]!.url });
+  await confirmByMail(page, mailbox, email);
+  await mailbox.dispose();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByTestId('caps-balance')).toHaveText('200');
+
+  // Each process in turn: SIGTERM (it drains, the proxy takes it out, its streams move), then back.
+  for (const [i, server] of servers.entries()) {
+    expect(await server.stop('SIGTERM')).toBe(0);
+    const port = new URL(server.url).port;
+    servers[i] = spawnServer({ ...env, PORT: port, PUBLIC_URL: proxy!.url });
+    await waitForHealthy(servers[i]!);
+    await expect(page.getByRole('heading', { name: /^Hello/ })).toBeVisible();
+  }
+
+  // A care action, credited through the proxy: the open page shows it without a reload.
+  const credited = await fetch(`${proxy!.url}/api/operator/care-actions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${OPERATOR_KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      email,
+      caps: 50,
+      description: 'Drove a neighbour to the clinic',
+      idempotencyKey: `proxied-${email}`,
+    }),
+  });
+  expect(credited.status).toBe(201);
+  await expect(page.getByTestId('caps-balance')).toHaveText('250', { timeout: 15_000 });
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({
+      path: test.info().outputPath(`dashboard-through-proxy-${width}.png`),
+      fullPage: true,
+    });
+  }
+  await context.close();
+});
 
 test('production path: register on one process, distribute, claim through the other, figures from the database', async ({
   browser,
@@ -114,7 +192,8 @@ test('production path: register on one process, distribute, claim through the ot
   const page = await context.newPage();
   const email = newEmail('production');
   await registerOnRegisterScreen(page, email, PASSWORD);
-  await confirmByMail(page, context.request, email);
+  // The mail's link names the proxy (PUBLIC_URL) when there is one: opened on this process.
+  await confirmByMail(page, context.request, email, first.url);
   await expect(page).toHaveURL(/\/dashboard$/);
   const address = (await page.evaluate(
     async () => (await (await fetch('/api/me')).json()).wallet.address,

@@ -186,6 +186,21 @@ describe(`the operator CLI against a running server (${testDbKind})`, () => {
       await expect(
         ops('care-action', '--email', keys.email, '--caps=-3', '--description', 'x'),
       ).rejects.toThrow(/positive whole number/);
+      // Without the key, ops says so, not that the (running) server could not be reached.
+      await expect(
+        promisify(execFile)(
+          process.execPath,
+          ['--import', 'tsx', 'server/src/cli/ops.ts', ...args],
+          {
+            cwd: repoRoot,
+            env: {
+              PATH: process.env.PATH ?? '',
+              SERVER_URL: server.url,
+              DATA_DIR: mkdtempSync(path.join(tmpdir(), 'crw-no-key-')),
+            },
+          },
+        ),
+      ).rejects.toThrow(/No OPERATOR_API_KEY and no key file/);
     } finally {
       expect(await server.stop()).toBe(0);
     }

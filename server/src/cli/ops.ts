@@ -70,13 +70,15 @@ Environment (deploy: CHAIN_RPC_URL, OPERATOR_PRIVATE_KEY, DATA_DIR):
 /** One operator API call; the answer is parsed with the API's own schema (core/src/api). */
 async function call<T>(pathname: string, schema: z.ZodMiniType<T>, body?: unknown): Promise<T> {
   const server = serverUrl();
+  // Outside the try: a missing key is said as such, not as a server that could not be reached.
+  const key = await operatorKey();
   let response: Response;
   try {
     response = await fetch(`${server}${pathname}`, {
       method: body === undefined ? 'GET' : 'POST',
       headers: {
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        authorization: `Bearer ${await operatorKey()}`,
+        authorization: `Bearer ${key}`,
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });

@@ -48,9 +48,10 @@ export function proxyConfig(
   return out.join('\n');
 }
 
-/** Starts HAProxy with deploy/haproxy.cfg in front of `servers`; resolves once it listens. */
-export async function startProxy(servers: string[]): Promise<Proxy> {
-  const port = await freePort();
+/** Starts HAProxy with deploy/haproxy.cfg in front of `servers` (on `port`, or a free one);
+ * resolves once it listens. */
+export async function startProxy(servers: string[], port?: number): Promise<Proxy> {
+  port ??= await freePort();
   const dir = mkdtempSync(path.join(tmpdir(), 'crw-proxy-'));
   const file = path.join(dir, 'haproxy.cfg');
   writeFileSync(file, proxyConfig(port, servers));
