@@ -35,6 +35,11 @@ const FENCE_TIMEOUT_MS = 2_000;
 
 type Listener = () => void;
 
+/** A broadcast's streams are told over this long each: 500 a second per process, about what one
+ * process reads afresh (/api/me with no-cache, bench/dashboard.ts); 5,000 streams over 10 s. */
+export const BROADCAST_MS_PER_STREAM = 2;
+export const BROADCAST_SPREAD_MAX_MS = 30_000;
+
 export class MemberEvents {
   readonly #listeners = new Map<string, Set<Listener>>();
   /** Told of every member's change (and '*') before the streams are; also when notices were missed. */
@@ -96,11 +101,22 @@ export class MemberEvents {
     };
   }
 
-  /** Payload '*' (a round published) reaches every open stream. */
+  /** Payload '*' (a round published) reaches every open stream, each at its own moment within
+   * BROADCAST_MS_PER_STREAM times the streams open here (at most BROADCAST_SPREAD_MAX_MS): every
+   * open dashboard reads its figures again when told, and thousands at once stalled everyone's
+   * requests (bench/soak.ts). A member's own change is told at once; the observers (the member
+   * cache) always hear at once. */
   publish(userId: string): void {
     for (const observer of this.#observers) observer(userId);
-    const sets =
-      userId === EVERY_MEMBER ? [...this.#listeners.values()] : [this.#listeners.get(userId) ?? []];
-    for (const set of sets) for (const listener of set) listener();
+    if (userId !== EVERY_MEMBER) {
+      for (const listener of this.#listeners.get(userId) ?? []) listener();
+      return;
+    }
+    const all = [...this.#listeners.values()].flatMap((set) => [...set]);
+    const spreadMs = Math.min(all.length * BROADCAST_MS_PER_STREAM, BROADCAST_SPREAD_MAX_MS);
+    for (const listener of all)
+      if (all.length === 1) listener();
+      // A stream closed meanwhile is told nothing: send() writes nothing to an ended stream.
+      else setTimeout(listener, Math.random() * spreadMs).unref();
   }
 }
