@@ -2,7 +2,8 @@
 // Hardhat node process with the contracts `ops deploy` put there, two server processes behind
 // HAProxy running deploy/haproxy.cfg (server/src/testing/proxy.ts), and N signed-in members
 // (seeded, their cookies signed as better-auth signs them). Each member does what an open
-// dashboard does, through the proxy: holds /api/events open (reconnecting after the server's
+// dashboard does, through the proxy (the dashboards open over the first 10 % of the run, at most
+// 30 s): holds /api/events open (reconnecting after the server's
 // retry), asks GET /api/me every 10 s (its own phase), and on each "changed" or reconnection reads
 // /api/me afresh (Cache-Control: no-cache) and /api/activity. During the run the operator credits a
 // care action to a tenth of the members (at 30 % of the run) and publishes a round for all of them
@@ -159,35 +160,43 @@ try {
   };
 
   let running = true;
-  const streams = seeded.map((member, i) => {
+  // The dashboards open one after another over the first RAMP_MS, as members arrive, not in one
+  // instant (a restart's reconnections are that instant, measured at the kill).
+  const rampMs = Math.min(30_000, runMs * 0.1);
+  const streams: MemberStream[] = [];
+  const opening = seeded.map((member, i) => {
     const refetch = () => {
       void askMe(member.cookie, true);
       void get('/api/activity', member.cookie);
     };
-    return new MemberStream({
-      url: proxy.url,
-      cookie: member.cookie,
-      onEvent: (event) => {
-        if (event.event === 'changed') {
-          changedAt[i]!.push(event.at);
-          refetch();
-        } else if (event.event === 'ready') {
-          // A reconnection reads afresh, as the dashboard does (web/src/lib/member-events.ts).
-          if (readyAt[i]!.length > 0) refetch();
-          readyAt[i]!.push(event.at);
-        }
-      },
-      onDrop: (at) => droppedAt[i]!.push(at),
-    });
+    const open = () =>
+      streams.push(
+        new MemberStream({
+          url: proxy.url,
+          cookie: member.cookie,
+          onEvent: (event) => {
+            if (event.event === 'changed') {
+              changedAt[i]!.push(event.at);
+              refetch();
+            } else if (event.event === 'ready') {
+              // A reconnection reads afresh, as the dashboard does (web/src/lib/member-events.ts).
+              if (readyAt[i]!.length > 0) refetch();
+              readyAt[i]!.push(event.at);
+            }
+          },
+          onDrop: (at) => droppedAt[i]!.push(at),
+        }),
+      );
+    return setTimeout(open, (i / seeded.length) * rampMs);
   });
-  const timers = seeded.map((member) => {
+  const timers = seeded.map((member, i) => {
     let timer: NodeJS.Timeout;
     const poll = () => {
       if (!running) return;
       void askMe(member.cookie, false);
       timer = setTimeout(poll, POLL_MS);
     };
-    timer = setTimeout(poll, Math.random() * POLL_MS);
+    timer = setTimeout(poll, (i / seeded.length) * rampMs + Math.random() * POLL_MS);
     return () => clearTimeout(timer);
   });
 
@@ -262,6 +271,7 @@ try {
   // Events still in flight get a few seconds.
   await new Promise((resolve) => setTimeout(resolve, 5_000));
   clearInterval(sampler);
+  for (const timer of opening) clearTimeout(timer);
   for (const stream of streams) stream.close();
   agent.destroy();
 
