@@ -200,11 +200,71 @@ try {
     return () => clearTimeout(timer);
   });
 
+  // Requests waiting for one of the load generator's sockets: when the servers fall behind, the
+  // wait is here (a browser would wait in its own connections), and it is part of each latency.
+  let waitingPeak = 0;
+  const waiting = setInterval(() => {
+    const queued = Object.values(agent.requests).reduce((n, list) => n + (list?.length ?? 0), 0);
+    waitingPeak = Math.max(waitingPeak, queued);
+  }, 1_000);
   const rss: Array<Array<number | undefined>> = [[], []];
   const sampler = setInterval(() => {
     const minute = minuteOf(Date.now());
     servers.forEach((s, i) => (rss[i]![minute] = rssMb(s) ?? rss[i]![minute]));
   }, 2_000);
+  // The servers' own view, each minute: their time in /api/me, their event loops' delay, their CPU.
+  const inside: Array<Array<{ minute: number; meMs: number; lagMs: number; cpu: number }>> = [
+    [],
+    [],
+  ];
+  const last = [0, 1].map(() => ({
+    pid: 0,
+    count: 0,
+    sum: 0,
+    cpu: 0,
+    activityCount: 0,
+    activitySum: 0,
+  }));
+  const metric = (text: string, pattern: RegExp) =>
+    [...text.matchAll(pattern)].reduce((sum, m) => sum + Number(m[1]), 0);
+  const timed = (kind: string, route = '/api/me') =>
+    new RegExp(
+      `^crw_http_request_duration_seconds_${kind}\\{[^}]*route="${route}"[^}]*\\} (\\S+)$`,
+      'gm',
+    );
+  const insideSampler = setInterval(() => {
+    servers.forEach((server, i) => {
+      void fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${OPERATOR_KEY}` } })
+        .then((r) => r.text())
+        .then(
+          (text) => {
+            // A restarted process counts from zero.
+            const before =
+              last[i]!.pid === server.child.pid ? last[i]! : { count: 0, sum: 0, cpu: 0 };
+            const now = {
+              pid: server.child.pid ?? 0,
+              count: metric(text, timed('count')),
+              sum: metric(text, timed('sum')),
+              cpu: metric(text, /^crw_process_cpu_seconds_total (\S+)$/gm),
+              activityCount: metric(text, timed('count', '/api/activity')),
+              activitySum: metric(text, timed('sum', '/api/activity')),
+            };
+            inside[i]!.push({
+              minute: minuteOf(Date.now()),
+              meMs: ((now.sum - before.sum) / Math.max(1, now.count - before.count)) * 1000,
+              activityMs:
+                ((now.activitySum - before.activitySum) /
+                  Math.max(1, now.activityCount - before.activityCount)) *
+                1000,
+              lagMs: metric(text, /^crw_nodejs_eventloop_lag_p99_seconds (\S+)$/gm) * 1000,
+              cpu: (now.cpu - before.cpu) / 60,
+            });
+            last[i] = now;
+          },
+          () => undefined,
+        );
+    });
+  }, 60_000);
 
   const at = (fraction: number) =>
     new Promise((resolve) =>
@@ -271,12 +331,16 @@ try {
   // Events still in flight get a few seconds.
   await new Promise((resolve) => setTimeout(resolve, 5_000));
   clearInterval(sampler);
+  clearInterval(insideSampler);
+  clearInterval(waiting);
   for (const timer of opening) clearTimeout(timer);
   for (const stream of streams) stream.close();
   agent.destroy();
 
   // Figures.
-  console.log('\nminute  /api/me  p50      p99      5xx  failed   RSS first (MB)  RSS second (MB)');
+  console.log(
+    '\nminute  /api/me  p50      p99      5xx  failed   RSS first (MB)  RSS second (MB)   each process: its /api/me mean, event-loop p99, CPU of a core',
+  );
   const lastMinute = minuteOf(Date.now());
   for (let m = 0; m <= Math.min(lastMinute, minutes - 1); m++) {
     const inMinute = me.filter((r) => minuteOf(r.at) === m);
@@ -284,8 +348,16 @@ try {
     const fivexx = inMinute.filter((r) => r.status >= 500).length;
     const failed = inMinute.filter((r) => r.status === 0).length;
     const second = m < killMinute ? killedRss[m] : rss[1]![m];
+    const view = inside
+      .map((list) => list.find((s) => s.minute === m + 1))
+      .map((own) =>
+        own
+          ? `${own.meMs.toFixed(1)} ms (activity ${own.activityMs.toFixed(0)} ms), ${own.lagMs.toFixed(0)} ms, ${(own.cpu * 100).toFixed(0)} %`
+          : '—',
+      )
+      .join(' | ');
     console.log(
-      `${String(m + 1).padStart(6)}  ${String(inMinute.length).padStart(7)}  ${ms(pct(times, 50)).padEnd(8)} ${ms(pct(times, 99)).padEnd(8)} ${String(fivexx).padStart(3)}  ${String(failed).padStart(6)}   ${(rss[0]![m]?.toFixed(0) ?? '—').padStart(14)}  ${(second?.toFixed(0) ?? '—').padStart(15)}${m === killMinute ? '   (kill -9 of the second process)' : ''}`,
+      `${String(m + 1).padStart(6)}  ${String(inMinute.length).padStart(7)}  ${ms(pct(times, 50)).padEnd(8)} ${ms(pct(times, 99)).padEnd(8)} ${String(fivexx).padStart(3)}  ${String(failed).padStart(6)}   ${(rss[0]![m]?.toFixed(0) ?? '—').padStart(14)}  ${(second?.toFixed(0) ?? '—').padStart(15)}   ${view}${m === killMinute ? '   (kill -9 of the second process)' : ''}`,
     );
   }
 
@@ -332,6 +404,7 @@ care action credited to ${credited.length.toLocaleString('en-GB')} members (${cr
 round published for ${seeded.length.toLocaleString('en-GB')} members (answered in ${roundAnswered - roundSent} ms): event after the answer p50 ${ms(pct(roundDelays, 50))}, p99 ${ms(pct(roundDelays, 99))}, max ${ms(pct(roundDelays, 100))} (the chain follower sees the root's block first)
 kill -9 of the second process: ${reconnections.length.toLocaleString('en-GB')} streams dropped and reconnected, p50 ${ms(pct(reconnections, 50))}, p99 ${ms(pct(reconnections, 99))} (goal p99 ≤ 5 s); it was back in ${((restartedAt - killedAt) / 1000).toFixed(1)} s
 events a member never received: ${lost} (goal 0)
+requests waiting for a socket of the load generator (${POLL_SOCKETS}), at most: ${waitingPeak}
 RSS of the first process: minute 2 ${rss2?.toFixed(0) ?? '—'} MB, last minute ${rssEnd?.toFixed(0) ?? '—'} MB${rss2 && rssEnd ? ` (${(((rssEnd - rss2) / rss2) * 100).toFixed(1)} %, goal ≤ 10 %)` : ''}; load at the end ${loadavg()
     .map((l) => l.toFixed(1))
     .join(' ')}`);

@@ -41,9 +41,15 @@ export function proxyConfig(
     if (/^\s*bind :80\s*$/.test(line)) out.push(`    bind 127.0.0.1:${port}`);
     else if (/^\s*maxconn \d+\s*$/.test(line))
       out.push(`    maxconn ${Math.min(maxconn, Number(line.trim().split(/\s+/)[1]))}`);
-    else if (/^\s*server app1 /.test(line))
-      servers.forEach((s, i) => out.push(`    server app${i + 1} ${s}`));
-    else if (!/^\s*server app\d+ /.test(line)) out.push(line);
+    else if (/^\s*server app1 /.test(line)) {
+      // Each backend's list of processes (with what follows the address: "track wallet/app1").
+      const rest = line.trim().split(/\s+/).slice(3).join(' ');
+      servers.forEach((s, i) =>
+        out.push(
+          `    server app${i + 1} ${s} ${rest.replace(/\bapp1\b/, `app${i + 1}`)}`.trimEnd(),
+        ),
+      );
+    } else if (!/^\s*server app\d+ /.test(line)) out.push(line);
   }
   return out.join('\n');
 }
