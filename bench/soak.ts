@@ -213,10 +213,14 @@ try {
     servers.forEach((s, i) => (rss[i]![minute] = rssMb(s) ?? rss[i]![minute]));
   }, 2_000);
   // The servers' own view, each minute: their time in /api/me, their event loops' delay, their CPU.
-  const inside: Array<Array<{ minute: number; meMs: number; lagMs: number; cpu: number }>> = [
-    [],
-    [],
-  ];
+  interface Inside {
+    minute: number;
+    meMs: number;
+    activityMs: number;
+    lagMs: number;
+    cpu: number;
+  }
+  const inside: Inside[][] = [[], []];
   const last = [0, 1].map(() => ({
     pid: 0,
     count: 0,
@@ -240,7 +244,9 @@ try {
           (text) => {
             // A restarted process counts from zero.
             const before =
-              last[i]!.pid === server.child.pid ? last[i]! : { count: 0, sum: 0, cpu: 0 };
+              last[i]!.pid === server.child.pid
+                ? last[i]!
+                : { count: 0, sum: 0, cpu: 0, activityCount: 0, activitySum: 0 };
             const now = {
               pid: server.child.pid ?? 0,
               count: metric(text, timed('count')),
