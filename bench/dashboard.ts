@@ -5,11 +5,9 @@
 // no-cache` (every read from the database, as after a "changed" event); then /api/me on two server
 // processes. RUNS rounds (default 3), DURATION seconds each (default 10); medians printed.
 // --smoke: one round of 1 s, 5 members.
-import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import {
   cloneMemberKeys,
@@ -18,6 +16,7 @@ import {
   registerBody,
 } from '@crw/server/testing/members';
 import { startHardhatNode } from '@crw/server/testing/hardhat-node';
+import { deployWithOps } from '@crw/server/testing/ops-deploy';
 import {
   freePort,
   median,
@@ -101,26 +100,8 @@ const node = await startHardhatNode();
 const database = await createPostgresDatabase();
 const servers: Array<{ stop: () => void }> = [];
 try {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'crw-bench-'));
-  const chainEnv = {
-    CHAIN_RPC_URL: node.url,
-    OPERATOR_PRIVATE_KEY: node.accounts[0]!,
-    DATA_DIR: dataDir,
-  };
-  const deployed = await promisify(execFile)(
-    process.execPath,
-    ['--import', 'tsx', 'server/src/cli/ops.ts', 'deploy', '--confirmations', '1'],
-    {
-      cwd: repoRoot,
-      env: { ...process.env, ...chainEnv },
-    },
-  );
-  const line = (name: string) =>
-    new RegExp(`^${name}=(\\S+)$`, 'm').exec(deployed.stdout)?.[1] ?? '';
   const env = {
-    ...chainEnv,
-    TOKEN_ADDRESS: line('TOKEN_ADDRESS'),
-    DISTRIBUTOR_ADDRESS: line('DISTRIBUTOR_ADDRESS'),
+    ...(await deployWithOps(node, mkdtempSync(path.join(tmpdir(), 'crw-bench-')))),
     DATABASE_URL: database.url,
     OPERATOR_API_KEY: operatorApiKey,
     REQUIRE_EMAIL_CONFIRMATION: 'false',

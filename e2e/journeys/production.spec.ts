@@ -16,6 +16,7 @@ import { promisify } from 'node:util';
 import { JsonRpcProvider, parseEther, Wallet } from 'ethers';
 import { startHardhatNode, type HardhatNode } from '../../server/test/helpers/hardhat-node';
 import { freePort } from '../../server/test/helpers/ports';
+import { deployWithOps } from '../../server/src/testing/ops-deploy';
 import { startProxy, type Proxy } from '../../server/src/testing/proxy';
 import {
   repoRoot,
@@ -47,24 +48,9 @@ test.beforeAll(async () => {
   node = await startHardhatNode();
   // Blocks keep coming, as on a real chain, so confirmations complete.
   await node.request('evm_setIntervalMining', [1_000]);
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'crw-prod-'));
-  const chain = {
-    CHAIN_RPC_URL: node.url,
-    OPERATOR_PRIVATE_KEY: node.accounts[0]!,
-    DATA_DIR: dataDir,
-  };
-  const deployed = await run(
-    process.execPath,
-    ['--import', 'tsx', 'server/src/cli/ops.ts', 'deploy', '--confirmations', '1'],
-    { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', ...chain } },
-  );
-  const line = (name: string) =>
-    new RegExp(`^${name}=(\\S+)$`, 'm').exec(deployed.stdout)?.[1] ?? '';
   env = {
-    ...chain,
-    TOKEN_ADDRESS: line('TOKEN_ADDRESS'),
-    DISTRIBUTOR_ADDRESS: line('DISTRIBUTOR_ADDRESS'),
-    CHAIN_CONFIRMATIONS: '1',
+    // `npm run ops -- deploy` puts the contracts on the node, as an operator does.
+    ...(await deployWithOps(node, mkdtempSync(path.join(tmpdir(), 'crw-prod-')))),
     CHAIN_POLL_INTERVAL_MS: '500',
     LOG_LEVEL: 'warn',
   };
