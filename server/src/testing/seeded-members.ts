@@ -4,7 +4,7 @@
 // servers take it as any sign-in's. Registering and signing in 10,000 members through the API would
 // take an hour of password hashing; what is measured here is what they do once signed in.
 import { createHmac, randomBytes } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../infra/db/schema';
 
 export interface SeededMember {
@@ -17,6 +17,20 @@ export interface SeededMember {
 export function sessionCookie(token: string, authSecret: string): string {
   const signature = createHmac('sha256', authSecret).update(token).digest('base64');
   return `crw.session_token=${encodeURIComponent(`${token}.${signature}`)}`;
+}
+
+/** Confirmed accounts, each with a profile and a wallet, one per row of `rows` (columns `id`,
+ * `name`, `email`): the seeding every many-member benchmark and test starts from. */
+export async function insertMembers(db: Kysely<DB>, rows: RawBuilder<unknown>): Promise<void> {
+  await sql`INSERT INTO "user" (id, name, email, "emailVerified", "createdAt", "updatedAt")
+            SELECT id, name, email, true, now(), now() FROM (${rows}) s`.execute(db);
+  await sql`INSERT INTO profiles (id, username, email) SELECT id, id, email FROM (${rows}) s`.execute(
+    db,
+  );
+  await sql`INSERT INTO user_wallets (user_id, wallet_address, encrypted_wallet)
+            SELECT id, '0x' || md5(id) || substr(md5('w' || id), 1, 8), '{}' FROM (${rows}) s`.execute(
+    db,
+  );
 }
 
 /** `count` confirmed members named `<prefix>-<n>`, each signed in for a week. */
@@ -34,15 +48,9 @@ export async function seedSignedInMembers(
   const ids = members.map((m) => m.id);
   const tokens = members.map((m) => m.token);
   const list = sql`SELECT * FROM unnest(${ids}::text[], ${tokens}::text[]) AS s(id, token)`;
-  await sql`INSERT INTO "user" (id, name, email, "emailVerified", "createdAt", "updatedAt")
-            SELECT id, 'Member ' || id, id || '@example.test', true, now(), now() FROM (${list}) s`.execute(
+  await insertMembers(
     db,
-  );
-  await sql`INSERT INTO profiles (id, username, email)
-            SELECT id, id, id || '@example.test' FROM (${list}) s`.execute(db);
-  await sql`INSERT INTO user_wallets (user_id, wallet_address, encrypted_wallet)
-            SELECT id, '0x' || md5(id) || substr(md5('w' || id), 1, 8), '{}' FROM (${list}) s`.execute(
-    db,
+    sql`SELECT id, 'Member ' || id AS name, id || '@example.test' AS email FROM (${list}) l`,
   );
   await sql`INSERT INTO user_token_distributions (user_id) SELECT id FROM (${list}) s`.execute(db);
   await sql`INSERT INTO session (id, token, "userId", "expiresAt", "createdAt", "updatedAt", "ipAddress", "userAgent")
