@@ -352,6 +352,26 @@ describe(`notifications by mail (${testDbKind})`, () => {
     expect((await older(items[0]!.at, 'x'.repeat(65))).statusCode).toBe(400);
   });
 
+  it('the bell of a member with no lines yet: nothing unread, the moment they looked kept, no one else’s lines', async () => {
+    const nia = await join('Nia');
+    // Nia's own lines gone (her sign-up credit voided, her security events removed); other
+    // members' lines stay in the tables.
+    await sql`UPDATE reward_ledger SET status = 'void' WHERE user_id = ${nia.id}`.execute(db());
+    await sql`DELETE FROM security_events WHERE user_id = ${nia.id}`.execute(db());
+    const bell = () =>
+      t.app.inject({ method: 'GET', url: '/api/activity', headers: { cookie: nia.cookie } });
+    expect((await bell()).json()).toEqual({ items: [], unread: 0, seenAt: null });
+    const upTo = new Date(Date.now() - 1_000).toISOString();
+    const seen = await t.app.inject({
+      method: 'POST',
+      url: '/api/activity/seen',
+      headers: { cookie: nia.cookie, origin: ORIGIN },
+      payload: { upTo },
+    });
+    expect(seen.statusCode, seen.body).toBe(200);
+    expect((await bell()).json()).toEqual({ items: [], unread: 0, seenAt: upTo });
+  });
+
   it('a script changing choices in a loop is stopped', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 32; i++)

@@ -40,13 +40,19 @@ export async function memberActivity(
   limit = ACTIVITY_LIMIT,
   before?: ActivityCursor,
 ): Promise<ActivityItem[]> {
+  const rows = await activityQuery(userId, limit, before).execute(db);
+  return rows.rows.map(activityItem);
+}
+
+/** The member's lines, newest first: one statement over every source. */
+function activityQuery(userId: string, limit: number, before?: ActivityCursor) {
   // Each source keeps only lines older than the cursor (moment, then id as text), so its own
   // LIMIT never cuts what the page needs.
   const older = (at: ReturnType<typeof sql>, id: ReturnType<typeof sql>) =>
     before
       ? sql`AND (${at}, ${id}) < (${before.at.toISOString()}::timestamptz, ${before.id})`
       : sql``;
-  const rows = await sql<Row>`
+  return sql<Row>`
     SELECT * FROM (
       (SELECT 'ledger-' || l.id AS id,
               CASE l.kind WHEN 'signup' THEN 'joined' WHEN 'care_action' THEN 'care' ELSE l.kind END AS kind,
@@ -102,8 +108,11 @@ export async function memberActivity(
     ) AS activity
     WHERE kind <> 'payout' OR reme::numeric > 0
     ORDER BY at DESC, id DESC
-    LIMIT ${limit}`.execute(db);
-  return rows.rows.map((r) => ({
+    LIMIT ${limit}`;
+}
+
+function activityItem(r: Row): ActivityItem {
+  return {
     id: r.id,
     kind: r.kind,
     at: iso(r.at)!,
@@ -117,7 +126,7 @@ export async function memberActivity(
     releaseAt: iso(r.release_at),
     ...(r.kind === 'claimed' || r.kind === 'claim_failed' ? { forYou: r.for_me === true } : {}),
     ...(r.kind === 'security' ? { securityEvent: r.security_event, device: r.device } : {}),
-  }));
+  };
 }
 
 /** The member's activity and how much of it came after they last opened the notification centre
@@ -126,15 +135,19 @@ export async function memberNotifications(
   db: Kysely<DB>,
   userId: string,
 ): Promise<{ items: ActivityItem[]; unread: number; seenAt: string | null }> {
-  const [items, profile] = await Promise.all([
-    memberActivity(db, userId),
-    db
-      .selectFrom('profiles')
-      .select('notifications_seen_at')
-      .where('id', '=', userId)
-      .executeTakeFirst(),
-  ]);
-  const seen = profile?.notifications_seen_at ? new Date(profile.notifications_seen_at) : null;
+  // One statement, the lines and the moment beside them: every open dashboard reads this at once
+  // after a round, and each round trip to the database counts then (bench/soak.ts).
+  const rows = await sql<Partial<Row> & { seen_at: Date | string | null }>`
+    SELECT p.notifications_seen_at AS seen_at, a.*
+      FROM profiles p
+      LEFT JOIN LATERAL (${activityQuery(userId, ACTIVITY_LIMIT)}) AS a ON true
+     WHERE p.id = ${userId}
+     ORDER BY a.at DESC, a.id DESC`.execute(db);
+  const items = rows.rows
+    .filter((r): r is Row & { seen_at: Date | string | null } => r.id != null)
+    .map(activityItem);
+  const seenAt = rows.rows[0]?.seen_at ?? null;
+  const seen = seenAt ? new Date(seenAt) : null;
   return {
     items,
     unread: items.filter((i) => seen === null || new Date(i.at) > seen).length,
