@@ -5,17 +5,22 @@
 // dashboard does, through the proxy (the dashboards open over the first 10 % of the run, at most
 // 30 s): holds /api/events open (reconnecting after the server's
 // retry), asks GET /api/me every 10 s (its own phase), and on each "changed" or reconnection reads
-// /api/me afresh (Cache-Control: no-cache) and /api/activity. During the run the operator credits a
+// /api/me afresh (Cache-Control: no-cache) and /api/activity; its requests go over its own two
+// kept-alive connections, as a browser's do. During the run the operator credits a
 // care action to a tenth of the members (at 30 % of the run) and publishes a round for all of them
 // (at 75 %); at half time one server process is killed (SIGKILL) and restarted a second later, as
 // systemd would. It prints, per minute: /api/me p50/p99, 5xx and failed requests, each process's
 // RSS; then the delay from each credit's commit to its event on the member's stream (p50, p99,
 // max), the same for the round, the killed process's streams' reconnection (p50, p99), and the
-// events a member never received (counting the refetch a reconnection makes).
+// events a member never received (counting the refetch a reconnection makes); and where the time
+// went: a slow answer's wait for its member's connection, its connecting and its answer, and per
+// minute the load generator's own event loop and CPU, HAProxy's and PostgreSQL's CPU, and how busy
+// the machine's cores were (the seconds both were full).
 // Usage: npm run bench:soak -- [--members N] [--minutes M]; --smoke: 300 members, 1 minute.
 // Needs PostgreSQL (TEST_DATABASE_URL or the local server) and haproxy (apt-get install haproxy).
 import http from 'node:http';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { tmpdir, loadavg } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -39,10 +44,13 @@ const flag = (name: string) => {
   const at = process.argv.indexOf(`--${name}`);
   return at >= 0 ? Number(process.argv[at + 1]) : undefined;
 };
-const POLL_SOCKETS = 256;
+/** Each member's own connections for its requests, as a browser has its own (a pool shared by all
+ * members queued a round's re-reads in the load generator instead of the servers). */
+const MEMBER_SOCKETS = 2;
 const minutes = flag('minutes') ?? sized(10, 1);
-// Each member is two descriptors in HAProxy (theirs, the server's); this machine's limit caps them.
-const proxyRoom = proxyMaxConnections() - POLL_SOCKETS - 200;
+// Each member is its stream and up to MEMBER_SOCKETS request connections in HAProxy, two
+// descriptors each (theirs, the server's); this machine's open-files limit caps them.
+const proxyRoom = Math.floor((proxyMaxConnections() - 200) / (1 + MEMBER_SOCKETS));
 const asked = flag('members') ?? sized(10_000, 300);
 const members = Math.min(asked, proxyRoom);
 const OPERATOR_KEY = 'soak-operator-key-0123456789abcdef0123';
@@ -73,6 +81,38 @@ function rssMb(server: ServerProcess): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** CPU seconds a process has used (with its ended children's, if asked), from /proc (100 ticks a
+ * second). */
+function cpuSeconds(pid: number | undefined, children = false): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const own = Number(fields[11]) + Number(fields[12]);
+    return (own + (children ? Number(fields[13]) + Number(fields[14]) : 0)) / 100;
+  } catch {
+    return 0;
+  }
+}
+/** The machine's CPU time so far, busy and all, in ticks (/proc/stat). */
+function machineTicks(): { busy: number; all: number } {
+  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
+  const n = fields.map(Number);
+  const all = n.reduce((a, b) => a + b, 0);
+  return { busy: all - n[3]! - n[4]!, all };
+}
+/** Every PostgreSQL process's CPU seconds together, with those of its ended backends. */
+function postgresCpuSeconds(): number {
+  let sum = 0;
+  for (const pid of readdirSync('/proc'))
+    if (/^\d+$/.test(pid))
+      try {
+        if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres')
+          sum += cpuSeconds(Number(pid), true);
+      } catch {
+        // gone meanwhile
+      }
+  return sum;
 }
 
 const node = await startHardhatNode();
@@ -119,7 +159,7 @@ try {
   console.log(
     `soak${smoke ? ' (smoke)' : ''}: ${members.toLocaleString('en-GB')} signed-in members (seeded in ${seedS.toFixed(1)} s)` +
       (members < asked
-        ? `, not ${asked.toLocaleString('en-GB')}: HAProxy holds two descriptors a member and this machine allows it ${(proxyRoom + POLL_SOCKETS + 200).toLocaleString('en-GB')} connections (open-files limit)`
+        ? `, not ${asked.toLocaleString('en-GB')}: a member is up to ${1 + MEMBER_SOCKETS} connections in HAProxy (two descriptors each) and this machine allows it ${proxyMaxConnections().toLocaleString('en-GB')} (open-files limit)`
         : '') +
       `; ${minutes} min; two server processes behind HAProxy (deploy/haproxy.cfg) on PostgreSQL; load ${loadavg()
         .map((l) => l.toFixed(1))
@@ -129,34 +169,62 @@ try {
   // What the members saw.
   const began = Date.now();
   const minuteOf = (at: number) => Math.floor((at - began) / 60_000);
-  const me: Array<{ at: number; ms: number; status: number }> = [];
+  const me: Array<{
+    at: number;
+    ms: number;
+    status: number;
+    waitMs: number;
+    connectMs: number;
+    answerMs: number;
+  }> = [];
   const changedAt = seeded.map(() => [] as number[]);
   const readyAt = seeded.map(() => [] as number[]);
   const droppedAt = seeded.map(() => [] as number[]);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: POLL_SOCKETS });
+  const agents = seeded.map(() => new http.Agent({ keepAlive: true, maxSockets: MEMBER_SOCKETS }));
 
-  const get = (pathname: string, cookie: string, fresh = false) =>
-    new Promise<number>((resolve) => {
+  /** Where a slow answer spent its time: waiting for the member's socket, connecting, the server. */
+  interface Phases {
+    status: number;
+    waitMs: number;
+    connectMs: number;
+    answerMs: number;
+  }
+  const get = (member: number, pathname: string, cookie: string, fresh = false) =>
+    new Promise<Phases>((resolve) => {
+      const sent = performance.now();
+      let socketAt = sent;
+      let connectedAt = sent;
+      const done = (status: number) =>
+        resolve({
+          status,
+          waitMs: socketAt - sent,
+          connectMs: connectedAt - socketAt,
+          answerMs: performance.now() - connectedAt,
+        });
       const req = http.get(
         {
           host: target.hostname,
           port: target.port,
           path: pathname,
-          agent,
+          agent: agents[member],
           headers: { cookie, ...(fresh ? { 'cache-control': 'no-cache' } : {}) },
         },
         (res) => {
           res.resume();
-          res.on('end', () => resolve(res.statusCode ?? 0));
-          res.on('error', () => resolve(0));
+          res.on('end', () => done(res.statusCode ?? 0));
+          res.on('error', () => done(0));
         },
       );
-      req.on('error', () => resolve(0));
+      req.on('socket', (socket) => {
+        socketAt = connectedAt = performance.now();
+        if (socket.connecting) socket.once('connect', () => (connectedAt = performance.now()));
+      });
+      req.on('error', () => done(0));
     });
-  const askMe = async (cookie: string, fresh: boolean) => {
+  const askMe = async (member: number, cookie: string, fresh: boolean) => {
     const sent = performance.now();
-    const status = await get('/api/me', cookie, fresh);
-    me.push({ at: Date.now(), ms: performance.now() - sent, status });
+    const phases = await get(member, '/api/me', cookie, fresh);
+    me.push({ at: Date.now(), ms: performance.now() - sent, ...phases });
   };
 
   let running = true;
@@ -166,8 +234,8 @@ try {
   const streams: MemberStream[] = [];
   const opening = seeded.map((member, i) => {
     const refetch = () => {
-      void askMe(member.cookie, true);
-      void get('/api/activity', member.cookie);
+      void askMe(i, member.cookie, true);
+      void get(i, '/api/activity', member.cookie);
     };
     const open = () =>
       streams.push(
@@ -193,20 +261,73 @@ try {
     let timer: NodeJS.Timeout;
     const poll = () => {
       if (!running) return;
-      void askMe(member.cookie, false);
+      void askMe(i, member.cookie, false);
       timer = setTimeout(poll, POLL_MS);
     };
     timer = setTimeout(poll, (i / seeded.length) * rampMs + Math.random() * POLL_MS);
     return () => clearTimeout(timer);
   });
 
-  // Requests waiting for one of the load generator's sockets: when the servers fall behind, the
-  // wait is here (a browser would wait in its own connections), and it is part of each latency.
+  // Requests waiting for one of their member's own sockets (a browser waits in its connections
+  // too): part of each latency.
   let waitingPeak = 0;
   const waiting = setInterval(() => {
-    const queued = Object.values(agent.requests).reduce((n, list) => n + (list?.length ?? 0), 0);
+    let queued = 0;
+    for (const agent of agents)
+      for (const list of Object.values(agent.requests)) queued += list?.length ?? 0;
     waitingPeak = Math.max(waitingPeak, queued);
   }, 1_000);
+  // The rest of the machine each minute: this load generator's own event loop (its delay is in
+  // every latency it measures) and CPU, HAProxy's CPU, PostgreSQL's.
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  const host: Array<{
+    lagP99: number;
+    lagMax: number;
+    self: number;
+    proxy: number;
+    pg: number;
+    machine: number;
+    saturated: number;
+  }> = [];
+  // The whole machine each second: how busy both cores were, and how many seconds they were full.
+  let ticks = machineTicks();
+  let machine = { busy: 0, all: 0, saturated: 0 };
+  const machineSampler = setInterval(() => {
+    const now = machineTicks();
+    const busy = (now.busy - ticks.busy) / Math.max(1, now.all - ticks.all);
+    machine = {
+      busy: machine.busy + now.busy - ticks.busy,
+      all: machine.all + now.all - ticks.all,
+      saturated: machine.saturated + (busy >= 0.95 ? 1 : 0),
+    };
+    ticks = now;
+  }, 1_000);
+  let hostBefore = {
+    self: process.cpuUsage(),
+    proxy: cpuSeconds(proxy.child.pid),
+    pg: postgresCpuSeconds(),
+  };
+  const hostSampler = setInterval(() => {
+    const now = {
+      self: process.cpuUsage(),
+      proxy: cpuSeconds(proxy.child.pid),
+      pg: postgresCpuSeconds(),
+    };
+    const self = process.cpuUsage(hostBefore.self);
+    host[minuteOf(Date.now()) - 1] = {
+      lagP99: loop.percentile(99) / 1e6,
+      lagMax: loop.max / 1e6,
+      self: (self.user + self.system) / 1e6 / 60,
+      proxy: (now.proxy - hostBefore.proxy) / 60,
+      pg: (now.pg - hostBefore.pg) / 60,
+      machine: machine.busy / Math.max(1, machine.all),
+      saturated: machine.saturated,
+    };
+    machine = { busy: 0, all: 0, saturated: 0 };
+    loop.reset();
+    hostBefore = now;
+  }, 60_000);
   const rss: Array<Array<number | undefined>> = [[], []];
   const sampler = setInterval(() => {
     const minute = minuteOf(Date.now());
@@ -337,11 +458,13 @@ try {
   // Events still in flight get a few seconds.
   await new Promise((resolve) => setTimeout(resolve, 5_000));
   clearInterval(sampler);
+  clearInterval(hostSampler);
+  clearInterval(machineSampler);
   clearInterval(insideSampler);
   clearInterval(waiting);
   for (const timer of opening) clearTimeout(timer);
   for (const stream of streams) stream.close();
-  agent.destroy();
+  for (const agent of agents) agent.destroy();
 
   // Figures.
   console.log(
@@ -366,6 +489,15 @@ try {
       `${String(m + 1).padStart(6)}  ${String(inMinute.length).padStart(7)}  ${ms(pct(times, 50)).padEnd(8)} ${ms(pct(times, 99)).padEnd(8)} ${String(fivexx).padStart(3)}  ${String(failed).padStart(6)}   ${(rss[0]![m]?.toFixed(0) ?? '—').padStart(14)}  ${(second?.toFixed(0) ?? '—').padStart(15)}   ${view}${m === killMinute ? '   (kill -9 of the second process)' : ''}`,
     );
   }
+
+  console.log(
+    '\nminute  load generator: event-loop delay p99 / max, CPU of a core   HAProxy CPU   PostgreSQL CPU   both cores busy, seconds full',
+  );
+  host.forEach((h, m) =>
+    console.log(
+      `${String(m + 1).padStart(6)}  ${`${h.lagP99.toFixed(0)} / ${h.lagMax.toFixed(0)} ms`.padStart(36)}, ${(h.self * 100).toFixed(0).padStart(3)} %   ${(h.proxy * 100).toFixed(0).padStart(9)} %   ${(h.pg * 100).toFixed(0).padStart(12)} %   ${(h.machine * 100).toFixed(0).padStart(14)} %, ${h.saturated} s`,
+    ),
+  );
 
   // Each credit: from its request to the first "changed" on the member's stream after it.
   const creditDelays: number[] = [];
@@ -410,7 +542,7 @@ care action credited to ${credited.length.toLocaleString('en-GB')} members (${cr
 round published for ${seeded.length.toLocaleString('en-GB')} members (answered in ${roundAnswered - roundSent} ms): event after the answer p50 ${ms(pct(roundDelays, 50))}, p99 ${ms(pct(roundDelays, 99))}, max ${ms(pct(roundDelays, 100))} (the chain follower sees the root's block first)
 kill -9 of the second process: ${reconnections.length.toLocaleString('en-GB')} streams dropped and reconnected, p50 ${ms(pct(reconnections, 50))}, p99 ${ms(pct(reconnections, 99))} (goal p99 ≤ 5 s); it was back in ${((restartedAt - killedAt) / 1000).toFixed(1)} s
 events a member never received: ${lost} (goal 0)
-requests waiting for a socket of the load generator (${POLL_SOCKETS}), at most: ${waitingPeak}
+requests waiting for one of their member's ${MEMBER_SOCKETS} sockets, at most: ${waitingPeak}
 RSS of the first process: minute 2 ${rss2?.toFixed(0) ?? '—'} MB, last minute ${rssEnd?.toFixed(0) ?? '—'} MB${rss2 && rssEnd ? ` (${(((rssEnd - rss2) / rss2) * 100).toFixed(1)} %, goal ≤ 10 %)` : ''}; load at the end ${loadavg()
     .map((l) => l.toFixed(1))
     .join(' ')}`);
@@ -422,6 +554,40 @@ RSS of the first process: minute 2 ${rss2?.toFixed(0) ?? '—'} MB, last minute 
   console.log(
     `/api/me over 500 ms: ${slow.length} — ${near(began, 15)} in the first 15 s, ${near(creditsFrom, 15)} in 15 s from the credits, ${near(killedAt, 15)} in 15 s from the kill, ${near(roundSent, 15)} in 15 s from the round`,
   );
+  if (slow.length > 0)
+    console.log(
+      `  their time, p50 / p99: waiting for the member's socket ${ms(
+        pct(
+          slow.map((r) => r.waitMs),
+          50,
+        ),
+      )} / ${ms(
+        pct(
+          slow.map((r) => r.waitMs),
+          99,
+        ),
+      )}, connecting ${ms(
+        pct(
+          slow.map((r) => r.connectMs),
+          50,
+        ),
+      )} / ${ms(
+        pct(
+          slow.map((r) => r.connectMs),
+          99,
+        ),
+      )}, from the request to its answer ${ms(
+        pct(
+          slow.map((r) => r.answerMs),
+          50,
+        ),
+      )} / ${ms(
+        pct(
+          slow.map((r) => r.answerMs),
+          99,
+        ),
+      )}`,
+    );
   const statuses = new Map<number, number>();
   for (const r of me) statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
   console.log(
