@@ -554,39 +554,11 @@ RSS of the first process: minute 2 ${rss2?.toFixed(0) ?? '—'} MB, last minute 
   console.log(
     `/api/me over 500 ms: ${slow.length} — ${near(began, 15)} in the first 15 s, ${near(creditsFrom, 15)} in 15 s from the credits, ${near(killedAt, 15)} in 15 s from the kill, ${near(roundSent, 15)} in 15 s from the round`,
   );
+  const p50p99 = (phase: (r: (typeof me)[number]) => number) =>
+    `${ms(pct(slow.map(phase), 50))} / ${ms(pct(slow.map(phase), 99))}`;
   if (slow.length > 0)
     console.log(
-      `  their time, p50 / p99: waiting for the member's socket ${ms(
-        pct(
-          slow.map((r) => r.waitMs),
-          50,
-        ),
-      )} / ${ms(
-        pct(
-          slow.map((r) => r.waitMs),
-          99,
-        ),
-      )}, connecting ${ms(
-        pct(
-          slow.map((r) => r.connectMs),
-          50,
-        ),
-      )} / ${ms(
-        pct(
-          slow.map((r) => r.connectMs),
-          99,
-        ),
-      )}, from the request to its answer ${ms(
-        pct(
-          slow.map((r) => r.answerMs),
-          50,
-        ),
-      )} / ${ms(
-        pct(
-          slow.map((r) => r.answerMs),
-          99,
-        ),
-      )}`,
+      `  their time, p50 / p99: waiting for the member's socket ${p50p99((r) => r.waitMs)}, connecting ${p50p99((r) => r.connectMs)}, from the request to its answer ${p50p99((r) => r.answerMs)}`,
     );
   const statuses = new Map<number, number>();
   for (const r of me) statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
