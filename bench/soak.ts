@@ -169,26 +169,20 @@ try {
   // What the members saw.
   const began = Date.now();
   const minuteOf = (at: number) => Math.floor((at - began) / 60_000);
-  const me: Array<{
-    at: number;
-    ms: number;
-    status: number;
-    waitMs: number;
-    connectMs: number;
-    answerMs: number;
-  }> = [];
-  const changedAt = seeded.map(() => [] as number[]);
-  const readyAt = seeded.map(() => [] as number[]);
-  const droppedAt = seeded.map(() => [] as number[]);
-  const agents = seeded.map(() => new http.Agent({ keepAlive: true, maxSockets: MEMBER_SOCKETS }));
-
-  /** Where a slow answer spent its time: waiting for the member's socket, connecting, the server. */
+  /** Where an answer's time went: waiting for the member's socket, connecting, the server. */
   interface Phases {
     status: number;
     waitMs: number;
     connectMs: number;
     answerMs: number;
   }
+  /** Each /api/me asked: when it was answered, and its whole time (the phases together). */
+  const me: Array<Phases & { at: number; ms: number }> = [];
+  const changedAt = seeded.map(() => [] as number[]);
+  const readyAt = seeded.map(() => [] as number[]);
+  const droppedAt = seeded.map(() => [] as number[]);
+  const agents = seeded.map(() => new http.Agent({ keepAlive: true, maxSockets: MEMBER_SOCKETS }));
+
   const get = (member: number, pathname: string, cookie: string, fresh = false) =>
     new Promise<Phases>((resolve) => {
       const sent = performance.now();
@@ -222,9 +216,12 @@ try {
       req.on('error', () => done(0));
     });
   const askMe = async (member: number, cookie: string, fresh: boolean) => {
-    const sent = performance.now();
     const phases = await get(member, '/api/me', cookie, fresh);
-    me.push({ at: Date.now(), ms: performance.now() - sent, ...phases });
+    me.push({
+      at: Date.now(),
+      ms: phases.waitMs + phases.connectMs + phases.answerMs,
+      ...phases,
+    });
   };
 
   let running = true;
