@@ -24,6 +24,9 @@ export const errorMessages = {
     'That code is not right. Check your authenticator app (or your backup code) and try again.',
   two_factor_expired: 'Signing in took too long. Please enter your e-mail and password again.',
   two_factor_locked: 'Too many wrong codes. Two-factor sign-in is locked for 15 minutes.',
+  passkey_failed:
+    'That passkey could not be used here. Try again, or sign in with your e-mail and password.',
+  passkey_expired: 'The passkey request ran out of time. Please try again.',
   invalid_api_key: 'A valid operator API key is required.',
   forbidden: 'You are not allowed to do that.',
   not_operator: 'This page is for the community’s operators.',

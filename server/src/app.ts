@@ -10,6 +10,7 @@ import { trustedOrigins } from './infra/identity/auth';
 import { recordTrustedAddress } from './http/guards/client-address';
 import { decorateMember } from './http/guards/member-scope';
 import { accountRoutes } from './http/routes/member/account';
+import { passkeyRoutes, passkeySignInRoutes } from './http/routes/member/passkeys';
 import { settingsRoutes } from './http/routes/member/settings';
 import { signupGateRoutes } from './http/routes/member/signup-gate';
 import { devRoutes } from './http/routes/dev';
@@ -106,6 +107,8 @@ export async function buildApp(
   await app.register(accountRoutes(services, limits.check, gate), { prefix: '/api' });
   await app.register(signupGateRoutes(gate, limits.check), { prefix: '/api' });
   await app.register(settingsRoutes(services), { prefix: '/api/account' });
+  await app.register(passkeyRoutes(services), { prefix: '/api/account/passkeys' });
+  await app.register(passkeySignInRoutes(services, limits.check), { prefix: '/api/passkeys' });
   await app.register(referralRoutes(services, limits.check), { prefix: '/api/referrals' });
   await app.register(conversionRoutes(services), { prefix: '/api/conversions' });
   await app.register(activityRoutes(services), { prefix: '/api/activity' });

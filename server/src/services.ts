@@ -32,6 +32,7 @@ import { notificationRenderer } from './domain/notifications/notification-mails'
 import { noticesPass, type ClaimForMeSponsor } from './domain/notifications/round-notices';
 import { sponsorSettings } from './domain/sponsorship/sponsor';
 import { PushWorker, type PushWorkerOptions } from './infra/push/worker';
+import { passkeyParty, passkeyVerdict } from './domain/members/passkeys';
 import { vapidKeys } from './infra/push/vapid';
 import { pushRenderer } from './domain/notifications/push-messages';
 
@@ -186,6 +187,7 @@ export async function openServices(
         await recordSecurityChange(database.db, config.publicUrl, userId, kind, client);
         worker.wake();
       },
+      verifyPasskey: (body) => passkeyVerdict(database.db, passkeyParty(config), body),
     },
     log,
   );

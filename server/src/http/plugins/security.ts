@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 const HSTS = 'max-age=31536000; includeSubDomains';
 
 /** Browser features the app never uses are denied to it and to anything it embeds; it copies to the
- * clipboard and shares a referral link, and may one day sign in with a passkey. */
+ * clipboard, shares a referral link and signs in with passkeys (made and used only by the app itself). */
 export const PERMISSIONS_POLICY = [
   'accelerometer=()',
   'camera=()',

@@ -9,6 +9,7 @@ import {
   resetLinkQuery,
   resetPasswordRequest,
   sendVerificationEmailRequest,
+  passkeySignInRequest,
   signInRequest,
   twoFactorDisableRequest,
   twoFactorEnableRequest,
@@ -31,6 +32,7 @@ import type {
   TwoFactorLock,
 } from '../guards/attempt-limits';
 import { JWKS_PATH, type Auth } from '../../infra/identity/auth';
+import { PASSKEY_REFUSALS, PASSKEY_SIGN_IN_PATH } from '../../infra/identity/passkey-sign-in';
 import type { SignupGate } from '../guards/signup-gate';
 
 const authErrors: Record<string, ErrorCode> = {
@@ -44,6 +46,8 @@ const authErrors: Record<string, ErrorCode> = {
   INVALID_TWO_FACTOR_COOKIE: 'two_factor_expired',
   TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: 'two_factor_expired',
   ACCOUNT_TEMPORARILY_LOCKED: 'two_factor_locked',
+  [PASSKEY_REFUSALS.failed]: 'passkey_failed',
+  [PASSKEY_REFUSALS.expired]: 'passkey_expired',
 };
 
 /** Calls where each one is an attempt worth limiting (sign-in is limited by its outcome too),
@@ -331,6 +335,13 @@ export const authRoutes =
       '/auth/sign-in/email',
       { preHandler: limits.check, schema: { hide: true, body: signInRequest } },
       (request, reply) => signIn(auth, config, limits, request, reply),
+    );
+    // A passkey's answer: limited per address as sign-in is (no e-mail is typed); the challenge it
+    // signed is single-use, so a replayed answer is refused (domain/members/passkeys.ts).
+    app.post(
+      `/auth${PASSKEY_SIGN_IN_PATH}`,
+      { preHandler: limits.check, schema: { hide: true, body: passkeySignInRequest } },
+      (request, reply) => forward(auth, config, request, reply),
     );
     for (const route of LIMITED_AUTH_ROUTES) {
       const form = route.gate;

@@ -441,6 +441,39 @@ export interface MemberDevicesTable {
   last_seen_at: Timestamp;
 }
 
+/** A member's passkey (migration 0037): the public key and counter WebAuthn checks with. */
+export interface PasskeysTable {
+  id: string;
+  user_id: string;
+  credential_id: string;
+  public_key: Uint8Array;
+  counter: ColumnType<string, number | undefined, number>;
+  transports: ColumnType<string[], string[] | undefined, never>;
+  synced: boolean;
+  prf: ColumnType<boolean, boolean | undefined, never>;
+  name: string;
+  created_at: CreatedAt;
+  last_used_at: Date | null;
+}
+
+/** The wallet's key wrapped for one passkey in the member's browser (migration 0037). */
+export interface PasskeyWalletKeysTable {
+  passkey_id: string;
+  prf_salt: string;
+  iv: string;
+  ciphertext: string;
+  created_at: CreatedAt;
+}
+
+/** Single-use WebAuthn challenges (migration 0037). */
+export interface WebauthnChallengesTable {
+  id: string;
+  challenge: string;
+  purpose: 'register' | 'sign_in';
+  user_id: string | null;
+  expires_at: Date;
+}
+
 export interface DB {
   distributor_funding: DistributorFundingTable;
   operators: OperatorsTable;
@@ -476,4 +509,7 @@ export interface DB {
   push_deliveries: PushDeliveriesTable;
   security_events: SecurityEventsTable;
   member_devices: MemberDevicesTable;
+  passkeys: PasskeysTable;
+  passkey_wallet_keys: PasskeyWalletKeysTable;
+  webauthn_challenges: WebauthnChallengesTable;
 }

@@ -15,6 +15,7 @@ import { enqueueMail, type NewMail } from '../mail/outbox';
 import { isDatabaseUnavailable } from '../db/unavailable';
 import { confirmationMail, passwordResetMail } from '../mail/templates';
 import { hashSecret, verifySecret } from './password-hash';
+import { passkeySignIn, type PasskeyVerdict } from './passkey-sign-in';
 
 export const AUTH_BASE_PATH = '/auth';
 export const CONFIRMED_CALLBACK = '/?confirmed=true';
@@ -61,6 +62,8 @@ export interface IdentityHooks {
     client: ClientSeen;
     renewal: boolean;
   }) => Promise<void>;
+  /** Which member a passkey's answer (POST /auth/passkey/sign-in's body) signs in, if any. */
+  verifyPasskey: (body: unknown) => Promise<PasskeyVerdict>;
   /** better-auth changed something the member must hear of: their password reset with a mailed
    * link, two-factor sign-in turned on or off. */
   securityChanged: (
@@ -134,7 +137,8 @@ export function createAuth(
         log[target]({ args: args.length > 0 ? args : undefined }, `better-auth: ${message}`);
       },
     },
-    plugins: authPlugins,
+    // Passkey sign-in adds an endpoint and no table, so the migrator's list stays authPlugins.
+    plugins: [...authPlugins, passkeySignIn(on.verifyPasskey, config.REQUIRE_EMAIL_CONFIRMATION)],
     // This process forgets an ended session before the answer leaves; the others hear of it from
     // the session table's trigger (infra/identity/session.ts).
     databaseHooks: {

@@ -14,12 +14,11 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../../app-error';
-import { reauthenticationLimits, type SignInOutcome } from '../../guards/attempt-limits';
+import { passwordCheck } from '../../guards/password-check';
 import { memberRoutes } from '../../guards/member-scope';
-import { hashSecret, verifySecret } from '../../../infra/identity/password-hash';
+import { hashSecret } from '../../../infra/identity/password-hash';
 import type { AppServices } from '../../../services';
 import {
-  credentialOf,
   deleteMemberRecords,
   exportOf,
   replacePasswordAndKeystore,
@@ -32,31 +31,7 @@ export const accountLifecycleRoutes = (services: AppServices): FastifyPluginAsyn
     const { database, config } = services;
     const db = database.db;
     const site: ProofSite = { publicUrl: config.publicUrl, chainId: services.chain.chainId };
-    const limits = reauthenticationLimits(config, db);
-
-    /** The member's current auth secret, or 403 wrong_password (counted: 429 past the limit). */
-    async function reauthenticate(
-      request: FastifyRequest,
-      userId: string,
-      authSecret: string,
-    ): Promise<{ id: string; password: string }> {
-      await limits.hold(request, userId);
-      let outcome: SignInOutcome = 'undecided';
-      try {
-        const credential = await credentialOf(db, userId);
-        if (
-          !credential ||
-          !(await verifySecret({ hash: credential.password, password: authSecret }))
-        ) {
-          outcome = 'refused';
-          throw new AppError(403, 'wrong_password');
-        }
-        outcome = 'succeeded';
-        return credential;
-      } finally {
-        await limits.settle(userId, outcome);
-      }
-    }
+    const { reauthenticate, limits } = passwordCheck(config, db);
 
     /** Where a request came from, for a security event's device and network. */
     const clientOf = (request: FastifyRequest) => ({
