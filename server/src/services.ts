@@ -187,7 +187,8 @@ export async function openServices(
         await recordSecurityChange(database.db, config.publicUrl, userId, kind, client);
         worker.wake();
       },
-      verifyPasskey: (body) => passkeyVerdict(database.db, passkeyParty(config), body),
+      verifyPasskey: (body, origin) =>
+        passkeyVerdict(database.db, passkeyParty(config, origin), body),
     },
     log,
   );

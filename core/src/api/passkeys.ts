@@ -95,6 +95,8 @@ export type WrappedWalletKey = z.infer<typeof wrappedWalletKey>;
 /** One of the member's passkeys. */
 export const passkeyItem = z.object({
   id: z.string(),
+  /** WebAuthn's id for it (public), which the browser asks the passkey by. */
+  credentialId: z.string(),
   name: z.string(),
   createdAt: z.string(),
   lastUsedAt: z.nullable(z.string()),

@@ -30,20 +30,23 @@ import { trustedOrigins } from '../../infra/identity/auth';
 import type { PasskeyVerdict } from '../../infra/identity/passkey-sign-in';
 import { recordSecurityEvent } from './security-events';
 
-/** Who the passkeys are for: the site's host name (WebAuthn's RP ID) and the origins a ceremony
- * may come from (the public URL's, and the dev server's outside production). */
+/** Who the passkeys are for: the site's host name (WebAuthn's RP ID) and the origin a ceremony
+ * must come from. That is the public URL's; outside production a request from another origin this
+ * server trusts (the dev server, localhost beside 127.0.0.1) gets that origin's, as the browser
+ * there can only make and use passkeys for its own host. */
 export interface RelyingParty {
   rpID: string;
   rpName: string;
-  origins: string[];
+  origin: string;
 }
 
-export function passkeyParty(config: Config): RelyingParty {
-  return {
-    rpID: new URL(config.publicUrl).hostname,
-    rpName: 'REME Wallet',
-    origins: trustedOrigins(config),
-  };
+export function passkeyParty(config: Config, requestOrigin?: string | null): RelyingParty {
+  const trusted = trustedOrigins(config);
+  const origin =
+    requestOrigin && trusted.includes(requestOrigin)
+      ? requestOrigin
+      : new URL(config.publicUrl).origin;
+  return { rpID: new URL(origin).hostname, rpName: 'REME Wallet', origin };
 }
 
 /** How long a ceremony may take, from the options to the answer. */
@@ -145,6 +148,7 @@ export async function registrationOptions(
 
 const itemOf = (row: {
   id: string;
+  credential_id: string;
   name: string;
   created_at: Date;
   last_used_at: Date | null;
@@ -153,6 +157,7 @@ const itemOf = (row: {
   unlocks_wallet: boolean;
 }): PasskeyItem => ({
   id: row.id,
+  credentialId: row.credential_id,
   name: row.name,
   createdAt: new Date(row.created_at).toISOString(),
   lastUsedAt: row.last_used_at ? new Date(row.last_used_at).toISOString() : null,
@@ -179,7 +184,7 @@ export async function addPasskey(
       // The schema bounded every field; the library reads the same JSON shape.
       response: response as Parameters<typeof verifyRegistrationResponse>[0]['response'],
       expectedChallenge: challenge,
-      expectedOrigin: rp.origins,
+      expectedOrigin: rp.origin,
       expectedRPID: rp.rpID,
       requireUserVerification: true,
     });
@@ -212,7 +217,7 @@ export async function addPasskey(
       })
       // A credential already kept (for anyone) is not taken again.
       .onConflict((oc) => oc.column('credential_id').doNothing())
-      .returning(['id', 'name', 'created_at', 'last_used_at', 'synced', 'prf'])
+      .returning(['id', 'credential_id', 'name', 'created_at', 'last_used_at', 'synced', 'prf'])
       .executeTakeFirst();
     if (!row) throw new AppError(409, 'passkey_failed');
     await recordSecurityEvent(trx, publicUrl, userId, 'passkey_added', client);
@@ -227,6 +232,7 @@ export async function listPasskeys(db: Kysely<DB>, userId: string): Promise<Pass
     .leftJoin('passkey_wallet_keys as k', 'k.passkey_id', 'p.id')
     .select([
       'p.id',
+      'p.credential_id',
       'p.name',
       'p.created_at',
       'p.last_used_at',
@@ -334,7 +340,7 @@ export async function verifySignIn(
     verified = await verifyAuthenticationResponse({
       response: response as Parameters<typeof verifyAuthenticationResponse>[0]['response'],
       expectedChallenge: challenge,
-      expectedOrigin: rp.origins,
+      expectedOrigin: rp.origin,
       expectedRPID: rp.rpID,
       requireUserVerification: true,
       credential: {

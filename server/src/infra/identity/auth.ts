@@ -62,8 +62,8 @@ export interface IdentityHooks {
     client: ClientSeen;
     renewal: boolean;
   }) => Promise<void>;
-  /** Which member a passkey's answer (POST /auth/passkey/sign-in's body) signs in, if any. */
-  verifyPasskey: (body: unknown) => Promise<PasskeyVerdict>;
+  /** Which member a passkey's answer (POST /auth/passkey/sign-in's body, from `origin`) signs in. */
+  verifyPasskey: (body: unknown, origin: string | null) => Promise<PasskeyVerdict>;
   /** better-auth changed something the member must hear of: their password reset with a mailed
    * link, two-factor sign-in turned on or off. */
   securityChanged: (

@@ -17,7 +17,7 @@ export const PASSKEY_SIGN_IN_PATH = '/passkey/sign-in';
 export const PASSKEY_REFUSALS = { failed: 'PASSKEY_FAILED', expired: 'PASSKEY_EXPIRED' } as const;
 
 export function passkeySignIn(
-  verify: (body: unknown) => Promise<PasskeyVerdict>,
+  verify: (body: unknown, origin: string | null) => Promise<PasskeyVerdict>,
   requireEmailVerification: boolean,
 ): BetterAuthPlugin {
   return {
@@ -27,7 +27,7 @@ export function passkeySignIn(
         PASSKEY_SIGN_IN_PATH,
         { method: 'POST', metadata: { isAction: false } },
         async (ctx) => {
-          const verdict = await verify(ctx.body);
+          const verdict = await verify(ctx.body, ctx.request?.headers.get('origin') ?? null);
           if ('refused' in verdict)
             throw new APIError('BAD_REQUEST', {
               code: PASSKEY_REFUSALS[verdict.refused],

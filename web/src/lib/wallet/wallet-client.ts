@@ -1,10 +1,10 @@
 // Runs one wallet task in a fresh worker and resolves with its result; progress is reported as a
 // fraction from 0 to 1. The worker (and the key material in it) is gone when the task ends.
-import type { WalletResult, WalletTask, WorkerMessage } from './wallet-protocol';
+import type { WalletFailure, WalletResult, WalletTask, WorkerMessage } from './wallet-protocol';
 
 export class WalletTaskError extends Error {
   constructor(
-    readonly reason: 'invalid_password' | 'invalid_mnemonic' | 'wrong_wallet' | 'error',
+    readonly reason: WalletFailure,
     message: string,
   ) {
     super(message);

@@ -1,6 +1,17 @@
 // Messages between the page and the wallet worker (scrypt runs there, never on the main thread).
 // Tasks that hand a wallet to the server also sign its challenge there (proof of possession).
-import type { ClaimRequest, WalletChallenge, WalletProof } from '@crw/core';
+import type { ClaimRequest, SealedWalletKey, WalletChallenge, WalletProof } from '@crw/core';
+
+/** What opens the wallet for one task: the password (scrypt over the keystore) or a passkey's PRF
+ * output with the copy of the key sealed for it (docs/decisions/0026-passkeys.md). */
+export type WalletUnlock =
+  | { with: 'password'; keystore: string; password: string }
+  | {
+      with: 'passkey';
+      sealed: SealedWalletKey;
+      prfOutput: Uint8Array<ArrayBuffer>;
+      address: string;
+    };
 
 export type WalletTask =
   | { kind: 'create'; password: string; challenge: WalletChallenge }
@@ -20,15 +31,22 @@ export type WalletTask =
       challenge: WalletChallenge;
     }
   /** The recovery phrase the keystore holds (null for a keystore made before it kept one). */
-  | { kind: 'reveal'; keystore: string; password: string }
+  | { kind: 'reveal'; unlock: WalletUnlock }
+  /** The wallet's key and phrase, opened with the password, sealed for a passkey's PRF output. */
+  | {
+      kind: 'seal';
+      keystore: string;
+      password: string;
+      prfOutput: Uint8Array<ArrayBuffer>;
+      prfSalt: string;
+    }
   /** The typed-back phrase, proved with the key it makes (checked against `expectedAddress` when
    * the member's wallet is known; the server checks the address is a member's either way). */
   | { kind: 'proveBackup'; phrase: string; expectedAddress?: string; challenge: WalletChallenge }
-  | { kind: 'sign'; keystore: string; password: string; tx: LegacyTransaction }
+  | { kind: 'sign'; unlock: WalletUnlock; tx: LegacyTransaction }
   | {
       kind: 'signClaimRequest';
-      keystore: string;
-      password: string;
+      unlock: WalletUnlock;
       chainId: number;
       distributor: string;
       request: ClaimRequest;
@@ -60,6 +78,7 @@ export type WalletResult =
   | { kind: 'reencrypt'; wallet: EncryptedWallet }
   | { kind: 'restore'; wallet: EncryptedWallet }
   | { kind: 'reveal'; address: string; phrase: string | null }
+  | { kind: 'seal'; address: string; sealed: SealedWalletKey }
   | { kind: 'proveBackup'; address: string; proof: WalletProof }
   | { kind: 'sign'; from: string; raw: string }
   | { kind: 'signClaimRequest'; from: string; signature: string };
@@ -69,6 +88,11 @@ export type WorkerMessage =
   | { type: 'done'; result: WalletResult }
   | {
       type: 'failed';
-      reason: 'invalid_password' | 'invalid_mnemonic' | 'wrong_wallet' | 'error';
+      reason: WalletFailure;
       message: string;
     };
+
+/** Why a task failed: a wrong password, a passkey's copy that did not open, a phrase that is not
+ * one or not this wallet's, or anything else. */
+export type WalletFailure =
+  'invalid_password' | 'passkey_unlock_failed' | 'invalid_mnemonic' | 'wrong_wallet' | 'error';

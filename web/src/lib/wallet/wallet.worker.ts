@@ -3,6 +3,8 @@
 // locked by the password (ethers' "x-ethers" part), so the member can see the phrase again with the
 // password; keystores made before that hold the key only (docs/security.md#the-recovery-phrase).
 import {
+  openWalletSecret,
+  sealWalletSecret,
   claimRequestDomain,
   claimRequestTypes,
   walletProofMessage,
@@ -10,7 +12,14 @@ import {
   type WalletProof,
 } from '@crw/core';
 import { HDNodeWallet, Mnemonic, Wallet } from 'ethers';
-import type { EncryptedWallet, WalletResult, WalletTask, WorkerMessage } from './wallet-protocol';
+import type {
+  EncryptedWallet,
+  WalletFailure,
+  WalletResult,
+  WalletTask,
+  WalletUnlock,
+  WorkerMessage,
+} from './wallet-protocol';
 
 const PATH = "m/44'/60'/0'/0/0";
 const post = (message: WorkerMessage) => self.postMessage(message);
@@ -30,7 +39,7 @@ const progress = (from: number, to: number) => {
 
 class TaskFailure extends Error {
   constructor(
-    readonly reason: 'invalid_password' | 'invalid_mnemonic' | 'wrong_wallet',
+    readonly reason: Exclude<WalletFailure, 'error'>,
     message: string,
   ) {
     super(message);
@@ -50,6 +59,28 @@ async function open(
   }
 }
 
+/** The wallet `unlock` opens: the keystore with the password, or a passkey's sealed copy with its
+ * PRF output (HKDF → AES-GCM, core's wallet-key-wrap.ts), checked to be the member's own wallet. */
+async function unlocked(
+  unlock: WalletUnlock,
+  onProgress: (f: number) => void,
+): Promise<Wallet | HDNodeWallet> {
+  if (unlock.with === 'password') return open(unlock.keystore, unlock.password, onProgress);
+  let secret;
+  try {
+    secret = await openWalletSecret(unlock.sealed, unlock.prfOutput);
+  } catch {
+    throw new TaskFailure('passkey_unlock_failed', 'The passkey did not open the wallet');
+  }
+  onProgress(1);
+  const wallet = secret.phrase
+    ? HDNodeWallet.fromMnemonic(Mnemonic.fromPhrase(secret.phrase), PATH)
+    : new Wallet(secret.privateKey);
+  if (wallet.address.toLowerCase() !== unlock.address.toLowerCase())
+    throw new TaskFailure('wrong_wallet', 'The passkey opened another wallet');
+  return wallet;
+}
+
 /** The wallet a typed phrase makes, when it is the member's (`expectedAddress`, when given). */
 function fromPhrase(phrase: string, expectedAddress?: string): HDNodeWallet {
   let hd: HDNodeWallet;
@@ -65,6 +96,9 @@ function fromPhrase(phrase: string, expectedAddress?: string): HDNodeWallet {
     throw new TaskFailure('wrong_wallet', 'Invalid mnemonic provided');
   return hd;
 }
+
+const phraseOf = (wallet: Wallet | HDNodeWallet) =>
+  'mnemonic' in wallet ? (wallet.mnemonic?.phrase ?? null) : null;
 
 async function prove(
   wallet: Wallet | HDNodeWallet,
@@ -119,9 +153,17 @@ async function run(task: WalletTask): Promise<WalletResult> {
       };
     }
     case 'reveal': {
+      const wallet = await unlocked(task.unlock, progress(0, 1));
+      return { kind: 'reveal', address: wallet.address, phrase: phraseOf(wallet) };
+    }
+    case 'seal': {
       const wallet = await open(task.keystore, task.password, progress(0, 1));
-      const phrase = 'mnemonic' in wallet ? (wallet.mnemonic?.phrase ?? null) : null;
-      return { kind: 'reveal', address: wallet.address, phrase };
+      const sealed = await sealWalletSecret(
+        { privateKey: wallet.privateKey, phrase: phraseOf(wallet) },
+        task.prfOutput,
+        task.prfSalt,
+      );
+      return { kind: 'seal', address: wallet.address, sealed };
     }
     case 'proveBackup': {
       // The words typed back make the member's wallet: its key signs that the phrase is saved.
@@ -129,7 +171,7 @@ async function run(task: WalletTask): Promise<WalletResult> {
       return { kind: 'proveBackup', address: hd.address, proof: await prove(hd, task.challenge) };
     }
     case 'sign': {
-      const wallet = await open(task.keystore, task.password, progress(0, 1));
+      const wallet = await unlocked(task.unlock, progress(0, 1));
       const { to, data, gasLimit, gasPrice, nonce, chainId } = task.tx;
       const raw = await wallet.signTransaction({
         type: 0,
@@ -144,7 +186,7 @@ async function run(task: WalletTask): Promise<WalletResult> {
     }
     case 'signClaimRequest': {
       // A sponsored claim: the member's key signs what it asks the operator to claim (EIP-712).
-      const wallet = await open(task.keystore, task.password, progress(0, 1));
+      const wallet = await unlocked(task.unlock, progress(0, 1));
       const signature = await wallet.signTypedData(
         claimRequestDomain(task.chainId, task.distributor),
         claimRequestTypes,

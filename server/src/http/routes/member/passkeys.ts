@@ -40,7 +40,6 @@ const refusals = { 400: errorResponse, 401: errorResponse, 404: errorResponse, 4
 export const passkeySignInRoutes =
   (services: AppServices, limitAttempts: preHandlerAsyncHookHandler): FastifyPluginAsyncZod =>
   async (app) => {
-    const rp = passkeyParty(services.config);
     app.post(
       '/sign-in/options',
       {
@@ -50,7 +49,8 @@ export const passkeySignInRoutes =
           response: { 200: passkeyCeremony, 429: errorResponse },
         },
       },
-      async () => signInOptions(services.database.db, rp),
+      async (request) =>
+        signInOptions(services.database.db, passkeyParty(services.config, request.headers.origin)),
     );
   };
 
@@ -58,7 +58,6 @@ export const passkeyRoutes = (services: AppServices): FastifyPluginAsyncZod =>
   memberRoutes(services.sessions, async (app) => {
     const { database, config } = services;
     const db = database.db;
-    const rp = passkeyParty(config);
     const { reauthenticate } = passwordCheck(config, db);
 
     app.get(
@@ -84,7 +83,7 @@ export const passkeyRoutes = (services: AppServices): FastifyPluginAsyncZod =>
       async (request) => {
         const { userId } = request.member;
         await reauthenticate(request, userId, request.body.authSecret);
-        return registrationOptions(db, rp, userId);
+        return registrationOptions(db, passkeyParty(config, request.headers.origin), userId);
       },
     );
 
@@ -101,7 +100,7 @@ export const passkeyRoutes = (services: AppServices): FastifyPluginAsyncZod =>
         const { challengeId, response } = request.body;
         const item = await addPasskey(
           db,
-          rp,
+          passkeyParty(config, request.headers.origin),
           config.publicUrl,
           request.member.userId,
           challengeId,

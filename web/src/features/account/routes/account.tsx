@@ -11,6 +11,7 @@ import { NotificationsSection } from '../components/notifications-section';
 import { PushSection } from '../components/push-section';
 import { DeleteSection } from '../components/delete-section';
 import { ExportSection } from '../components/export-section';
+import { PasskeysSection } from '../components/passkeys-section';
 import { PasswordSection } from '../components/password-section';
 import { ProfileSection } from '../components/profile-section';
 import { RecoveryPhraseSection } from '../components/recovery-phrase-section';
@@ -35,6 +36,7 @@ export function Component() {
         <ProfileSection me={me.data} />
         <PasswordSection me={me.data} />
         <RecoveryPhraseSection me={me.data} />
+        <PasskeysSection me={me.data} />
         <TwoFactorSection me={me.data} />
         <SessionsSection />
         <NotificationsSection>

@@ -22,7 +22,9 @@ import { CardSection } from '../../../ui/card-section';
 import card from '../../../ui/card.module.css';
 import { FormMessage, WorkProgress } from '../../../ui/form-message';
 import { PhraseWords } from '../../../ui/phrase-words';
-import { PasswordField, PhraseField } from '../../../ui/text-field';
+import { PhraseField } from '../../../ui/text-field';
+import { WalletUnlockField } from '../../../ui/wallet-unlock-field';
+import { unlockProblem, useWalletUnlock } from '../../../lib/wallet/passkey-unlock';
 import styles from '../components/account.module.css';
 
 export function Component() {
@@ -51,7 +53,7 @@ const WRONG_WORDS = "These words don't make your wallet. Check each word and the
 function RecoveryPhrase({ me }: { me: UserDetails }) {
   const client = useQueryClient();
   const [step, setStep] = useState<Step>({ at: 'password' });
-  const [password, setPassword] = useState('');
+  const unlocker = useWalletUnlock(me.wallet);
   const [typed, setTyped] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
@@ -60,22 +62,18 @@ function RecoveryPhrase({ me }: { me: UserDetails }) {
 
   async function reveal(event: FormEvent) {
     event.preventDefault();
-    if (!password) return setError('Enter your password.');
+    if (!unlocker.ready) return setError('Enter your password.');
     setError(null);
     setProgress(0);
     try {
       const { phrase } = await runWalletTask(
-        { kind: 'reveal', keystore: me.wallet.keystore, password },
+        { kind: 'reveal', unlock: await unlocker.unlock() },
         setProgress,
       );
-      setPassword('');
+      unlocker.setPassword('');
       setStep(phrase ? { at: 'show', phrase } : { at: 'type', phrase: null });
     } catch (e) {
-      setError(
-        e instanceof WalletTaskError && e.reason === 'invalid_password'
-          ? 'That password is not right.'
-          : 'Your wallet could not be opened. Please try again.',
-      );
+      setError(unlockProblem(e) ?? 'Your wallet could not be opened. Please try again.');
     } finally {
       setProgress(null);
     }
@@ -123,15 +121,10 @@ function RecoveryPhrase({ me }: { me: UserDetails }) {
         <CardSection titleId="phrase-password" title="Show my recovery phrase">
           <form onSubmit={(e) => void reveal(e)} noValidate className={styles.stack}>
             <p className={card.muted}>
-              Your password opens your wallet here, in this browser; the words never leave it.
+              Your {unlocker.mode === 'passkey' ? 'passkey' : 'password'} opens your wallet here, in
+              this browser; the words never leave it.
             </p>
-            <PasswordField
-              label="Password"
-              value={password}
-              onChange={setPassword}
-              autoComplete="current-password"
-              error={error}
-            />
+            <WalletUnlockField unlocker={unlocker} error={error} />
             {progress !== null ? (
               <WorkProgress label="Opening your wallet…" fraction={progress} />
             ) : null}

@@ -1,6 +1,7 @@
-import { BACKUP_CODE_PATTERN, deriveAuthSecret, signInResponse } from '@crw/core';
+import { BACKUP_CODE_PATTERN, deriveAuthSecret, passkeyCeremony, signInResponse } from '@crw/core';
 import * as z from 'zod/mini';
 import { apiFetch } from '../../../lib/api-client';
+import { answerSignIn, signInBody } from '../../../lib/passkeys';
 
 /** better-auth's email sign-in, with the derived auth secret in place of the password. When the
  * member turned on two-factor sign-in, the session comes only with their code (verifySignInCode). */
@@ -30,4 +31,19 @@ export async function verifySignInCode(code: string): Promise<void> {
       body: { code: trimmed },
     },
   );
+}
+
+/** Signs in with a passkey (decision 0026): no e-mail, no password, and no code after it (a
+ * passkey with the device's lock is two factors). `autofill`: the answer comes when the member picks
+ * a passkey in the e-mail field's suggestions, not from a prompt. */
+export async function signInWithPasskey(autofill = false): Promise<void> {
+  const ceremony = await apiFetch('/api/passkeys/sign-in/options', passkeyCeremony, {
+    method: 'POST',
+    body: {},
+  });
+  const response = await answerSignIn(ceremony.options, autofill);
+  await apiFetch('/auth/passkey/sign-in', z.object({ ok: z.literal(true) }), {
+    method: 'POST',
+    body: signInBody(ceremony.challengeId, response),
+  });
 }

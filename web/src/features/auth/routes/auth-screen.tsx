@@ -1,11 +1,12 @@
 // The auth screen: sign in, create account, reset password.
 import { findReferralCode, validateResend, validateSignIn } from '@crw/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { Fingerprint } from 'lucide-react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { ApiError } from '../../../lib/api-client';
 import { carryOver } from '../../../lib/carry-over';
-import { meQuery } from '../../../lib/session';
+import { meQuery, useLogout } from '../../../lib/session';
 import { writeStored } from '../../../lib/storage';
 import { checkKeystoreInBackground } from '../../../lib/wallet/keystore-check';
 import { Button, LinkButton } from '../../../ui/button';
@@ -13,7 +14,13 @@ import { FormMessage, useForm } from '../../../ui/form-message';
 import { PasswordField, TextField } from '../../../ui/text-field';
 import { requestPasswordReset, resendConfirmation } from '../api/email-links';
 import { processPendingReferral } from '../api/pending-referral';
-import { signIn } from '../api/sign-in';
+import { signIn, signInWithPasskey } from '../api/sign-in';
+import {
+  autofillSupported,
+  cancelPasskeyRequest,
+  PasskeyCancelled,
+  passkeysSupported,
+} from '../../../lib/passkeys';
 import { AuthCard } from '../components/auth-card';
 import { ReferralNotice, useReferralCheck } from '../components/referral-notice';
 import { SignUpForm } from '../components/sign-up-form';
@@ -25,6 +32,9 @@ import { GateUnavailableError } from '../../../lib/gate/solve-gate';
 import { otherError, signInError } from '../messages';
 
 type Mode = 'signin' | 'signup' | 'reset';
+
+const PASSWORD_RESET_FIRST =
+  'Your password was reset. Sign in once with your e-mail and new password to unlock your wallet with it.';
 
 const screens: Record<Mode, { title: string; subtitle: string }> = {
   signin: {
@@ -45,6 +55,7 @@ export function Component() {
   const location = useLocation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const logout = useLogout();
   const referralCode = findReferralCode(location);
   const registeredEmail = (location.state as { registeredEmail?: string } | null)?.registeredEmail;
   const [linkNotice] = useState(() => confirmationLinkNotice(location.search));
@@ -69,6 +80,7 @@ export function Component() {
   );
   const [busy, setBusy] = useState(false);
   const [codeStep, setCodeStep] = useState(false);
+  const [passkeyBusy, setPasskeyBusy] = useState(false);
   const setError = (message: string) => setProblem({ message });
   // The form on screen passes the sign-up gate: asking for a reset link, or (once the Resend
   // e-mail button shows) resending the confirmation. The sign-up form has its own.
@@ -101,26 +113,82 @@ export function Component() {
 
   /** Signed in: fetch the member and open the dashboard at once (docs/product.md: no 1 s wait); the
    * keystore is checked in the worker meanwhile. After a password reset it opens only with the old
-   * password, and the server says so: the recovery screen comes first. */
-  async function openWallet() {
+   * password, and the server says so: the recovery screen comes first, which needs the new password
+   * (a passkey sign-in has none: the member is asked to sign in with it once). */
+  async function openWallet(withPasskey = false) {
     setCodeStep(false);
     setBusy(true);
     try {
       // Fetched fresh, and left in the cache for the dashboard that opens next.
       const me = await queryClient.fetchQuery({ ...meQuery, staleTime: 0 });
+      if (me.wallet.lockedByOldPassword && withPasskey) {
+        setBusy(false);
+        return await logout({ notice: PASSWORD_RESET_FIRST });
+      }
       if (me.wallet.lockedByOldPassword) {
         carryOver.put('recoveryPassword', password);
         return navigate('/recover-wallet');
       }
       writeStored('allowed', 'true');
       await processPendingReferral(me.id);
-      checkKeystoreInBackground(me.wallet.keystore, password);
+      if (!withPasskey) {
+        checkKeystoreInBackground(me.wallet.keystore, password);
+        carryOver.put('passwordSignIn', 'yes');
+      }
       navigate('/dashboard');
     } catch (e) {
       setBusy(false);
       setError(signInError(e));
     }
   }
+
+  /** The passkey button: the browser's prompt, then the wallet opens as after a password. */
+  async function onPasskey() {
+    setProblem(null);
+    setSuccess(null);
+    setPasskeyBusy(true);
+    try {
+      await signInWithPasskey();
+    } catch (e) {
+      setPasskeyBusy(false);
+      return setError(
+        e instanceof PasskeyCancelled
+          ? 'Your passkey was not used. Try again, or sign in with your e-mail and password.'
+          : signInError(e),
+      );
+    }
+    await openWallet(true);
+    setPasskeyBusy(false);
+  }
+
+  // Where the browser offers passkeys among the e-mail field's suggestions, one is asked for as
+  // the screen opens; picking it signs in as the button does. Closing the screen stops the request.
+  const offerAutofill = mode === 'signin' && !codeStep && passkeysSupported();
+  useEffect(() => {
+    if (!offerAutofill) return;
+    let live = true;
+    void autofillSupported().then((supported) => {
+      if (!supported || !live) return;
+      signInWithPasskey(true).then(
+        () => live && void openWallet(true),
+        (e: unknown) => {
+          // A cancelled request (the button, leaving) or a refused one says nothing here: the
+          // button and the password are still there.
+          if (
+            live &&
+            !(e instanceof PasskeyCancelled) &&
+            !(e instanceof ApiError && e.status === 429)
+          )
+            setError(signInError(e));
+        },
+      );
+    });
+    return () => {
+      live = false;
+      cancelPasskeyRequest();
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per sign-in screen shown
+  }, [offerAutofill]);
 
   async function onReset() {
     if (!email.trim()) return setProblem({ field: 'email', message: 'Email address is required' });
@@ -200,7 +268,12 @@ export function Component() {
         <SignUpForm referralCode={referralCode} initialEmail={email} />
       ) : (
         <form onSubmit={onSubmit} noValidate>
-          <TextField label="Email" type="email" autoComplete="email" {...field('email')} />
+          <TextField
+            label="Email"
+            type="email"
+            autoComplete={mode === 'signin' ? 'email webauthn' : 'email'}
+            {...field('email')}
+          />
           {mode === 'signin' ? (
             <PasswordField
               label="Password"
@@ -214,9 +287,23 @@ export function Component() {
             </div>
           ) : null}
           <FormMessage error={formError} success={success} />
-          <Button type="submit" busy={busy}>
+          <Button type="submit" busy={busy && !passkeyBusy}>
             {mode === 'signin' ? 'Sign in' : 'Send reset link'}
           </Button>
+          {mode === 'signin' && passkeysSupported() ? (
+            <>
+              <p className={styles.or}>or</p>
+              <Button
+                variant="secondary"
+                busy={passkeyBusy}
+                disabled={busy && !passkeyBusy}
+                onClick={() => void onPasskey()}
+              >
+                <Fingerprint aria-hidden="true" size={18} />
+                Sign in with a passkey
+              </Button>
+            </>
+          ) : null}
         </form>
       )}
       {canResend ? (

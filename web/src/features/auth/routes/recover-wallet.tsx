@@ -72,7 +72,11 @@ export function Component() {
       navigate('/dashboard', { replace: true });
     } catch (e) {
       setProgress(null);
-      if (e instanceof WalletTaskError && e.reason !== 'error')
+      if (
+        e instanceof WalletTaskError &&
+        e.reason !== 'error' &&
+        e.reason !== 'passkey_unlock_failed'
+      )
         setProblem({ field: 'secret', message: RECOVERY_PROBLEMS[e.reason] });
       else setProblem({ message: e instanceof Error ? e.message : String(e) });
     }

@@ -15,12 +15,13 @@ import { Navigate, useLocation, useNavigate } from 'react-router';
 import { ApiError } from '../../../lib/api-client';
 import { rpc, writePendingClaim } from '../../../lib/chain';
 import { meQuery, publicConfigQuery } from '../../../lib/session';
-import { runWalletTask, WalletTaskError } from '../../../lib/wallet/wallet-client';
+import { runWalletTask } from '../../../lib/wallet/wallet-client';
 import { Button } from '../../../ui/button';
 import callout from '../../../ui/callout.module.css';
 import { FormMessage, WorkProgress } from '../../../ui/form-message';
 import { PageLoading } from '../../../ui/page-loading';
-import { PasswordField } from '../../../ui/text-field';
+import { WalletUnlockField } from '../../../ui/wallet-unlock-field';
+import { unlockProblem, useWalletUnlock } from '../../../lib/wallet/passkey-unlock';
 import { claimDataQuery } from '../api/claim-data';
 import { feeBalanceQuery } from '../api/fee-balance';
 import { requestSponsoredClaim, sponsorshipQuery } from '../api/sponsorship';
@@ -33,8 +34,6 @@ import styles from '../components/claim.module.css';
 const CLAIM_FAILED = errorMessages.claim_failed;
 const UNREACHABLE =
   'The blockchain network cannot be reached right now, so claiming is not possible. Please try again shortly.';
-/** A wrong password, in plain words (the original said "Invalid Wallet"). */
-const WRONG_PASSWORD = 'That password is not right.';
 
 /** How often the ETH balance is read again while it cannot pay the fee. */
 const FEE_BALANCE_RECHECK_MS = 4_000;
@@ -77,7 +76,7 @@ function ClaimScreen() {
         : false;
     },
   });
-  const [password, setPassword] = useState('');
+  const unlocker = useWalletUnlock(me.data?.wallet);
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -133,8 +132,7 @@ function ClaimScreen() {
     const signed = await runWalletTask(
       {
         kind: 'signClaimRequest',
-        keystore: me.data.wallet.keystore,
-        password,
+        unlock: await unlocker.unlock(),
         chainId: config.data.chain.chainId,
         distributor: config.data.chain.distributorAddress,
         request,
@@ -165,12 +163,10 @@ function ClaimScreen() {
         await completeSponsored();
       } catch (failure) {
         setProgress(null);
-        if (failure instanceof WalletTaskError && failure.reason === 'invalid_password')
-          setError(WRONG_PASSWORD);
-        else
-          setError(
+        setError(
+          unlockProblem(failure) ??
             `${CLAIM_FAILED} ${failure instanceof Error ? failure.message : String(failure)}`,
-          );
+        );
       }
       return;
     }
@@ -191,8 +187,7 @@ function ClaimScreen() {
       const signed = await runWalletTask(
         {
           kind: 'sign',
-          keystore: me.data.wallet.keystore,
-          password,
+          unlock: await unlocker.unlock(),
           tx: {
             to: priced.data.to,
             data: priced.data.data,
@@ -215,9 +210,7 @@ function ClaimScreen() {
       navigate('/dashboard', { state: { broadcast: true } });
     } catch (failure) {
       setProgress(null);
-      if (failure instanceof WalletTaskError && failure.reason === 'invalid_password')
-        setError(WRONG_PASSWORD);
-      else setError(`${CLAIM_FAILED} ${failureReason(failure)}`);
+      setError(unlockProblem(failure) ?? `${CLAIM_FAILED} ${failureReason(failure)}`);
     }
   }
 
@@ -231,9 +224,11 @@ function ClaimScreen() {
   return (
     <ClaimCard title={`Claim ${formatReme(amount)} REME`}>
       <p className={styles.note}>
-        {askPassword
-          ? 'Your password unlocks your wallet here, in this browser, to sign the claim.'
-          : 'Your wallet signs the claim once it can pay the fee.'}
+        {!askPassword
+          ? 'Your wallet signs the claim once it can pay the fee.'
+          : unlocker.mode === 'passkey'
+            ? 'Your passkey unlocks your wallet here, in this browser, to sign the claim.'
+            : 'Your password unlocks your wallet here, in this browser, to sign the claim.'}
       </p>
       <form onSubmit={(e) => void complete(e)} className={styles.form} noValidate>
         <dl className={styles.figures}>
@@ -300,16 +295,7 @@ function ClaimScreen() {
         {claim.data.distributedTokens === '0' || amount === '0' ? (
           <FormMessage error="There is nothing to claim yet." />
         ) : null}
-        {askPassword ? (
-          <PasswordField
-            label="Password"
-            value={password}
-            onChange={setPassword}
-            autoComplete="current-password"
-            required
-            disabled={busy}
-          />
-        ) : null}
+        {askPassword ? <WalletUnlockField unlocker={unlocker} disabled={busy} /> : null}
         {busy ? (
           <WorkProgress
             label={sponsored ? 'Signing your claim…' : 'Unlocking your wallet…'}
@@ -322,9 +308,14 @@ function ClaimScreen() {
             <Button
               type="submit"
               busy={busy}
-              disabled={(!sponsored && !priced.data) || !password || amount === '0'}
+              disabled={
+                (!sponsored && !priced.data) ||
+                !unlocker.ready ||
+                unlocker.pending ||
+                amount === '0'
+              }
             >
-              Complete
+              {unlocker.mode === 'passkey' ? 'Complete with passkey' : 'Complete'}
             </Button>
           ) : null}
           <Button variant="secondary" onClick={() => navigate('/dashboard')} disabled={busy}>

@@ -20,6 +20,7 @@ import { ExploreMore } from '../components/explore-more';
 import { FiguresNote } from '../components/figures-note';
 import { HeldRewards, useJoiningBonusWait } from '../components/held-rewards';
 import { InstallCard } from '../components/install-card';
+import { PasskeyOffer } from '../components/passkey-offer';
 import { ProcessingCard } from '../components/processing-card';
 import { SponsoredClaimCard, useSponsoredClaim } from '../components/sponsored-claim-card';
 import { useDashboardDetails } from '../hooks/use-dashboard-details';
@@ -58,6 +59,7 @@ export function Component() {
         }
       />
       {details.wallet.phraseSaved ? null : <BackupTask />}
+      <PasskeyOffer />
       <InstallCard claimed={details.tokens.claimed !== null && details.tokens.claimed !== '0'} />
       <FiguresNote asOf={details.tokens.asOf} />
       <HeldRewards />
