@@ -6,7 +6,14 @@
 // and the screens say so. WebAuthn needs a host name, not an IP address, so these pages are
 // opened at localhost (the servers trust their localhost origin outside production).
 import type { CDPSession, Page } from '@playwright/test';
-import { confirmationLink, joinThroughApi, newEmail, waitForMail } from '../fixtures/member';
+import {
+  confirmationLink,
+  joinThroughApi,
+  newEmail,
+  resetPasswordByMail,
+  signInOnAuthScreen,
+  waitForMail,
+} from '../fixtures/member';
 import { ops, opsNoConfirm } from '../fixtures/ops';
 import { capture } from '../fixtures/screens';
 import { mainPort, noConfirmPort } from '../fixtures/servers';
@@ -14,6 +21,7 @@ import { expect, test } from '../fixtures/test';
 import { turnOnTwoFactor } from '../fixtures/two-factor';
 
 const PASSWORD = 'Gentle-Hands-31';
+const NEW_PASSWORD = 'Gentle-Hands-32';
 const sponsoredBase = `http://localhost:${noConfirmPort}`;
 const selfPaidBase = `http://localhost:${mainPort}`;
 /** Unlocking with a password is scrypt in the worker: slow on a busy machine. */
@@ -132,9 +140,7 @@ test.describe('passkeys on the sponsored server', () => {
     );
     await expect(page.getByTestId('tokens-to-claim')).toHaveText('200.00');
     await page.getByRole('button', { name: 'Claim 200.00 REME' }).click();
-    await expect(
-      page.getByText('Your passkey unlocks your wallet: your device asks'),
-    ).toBeVisible();
+    await expect(page.getByText('With your passkey: your device asks')).toBeVisible();
     await expect(page.getByLabel('Password', { exact: true })).toHaveCount(0);
     await capture(page, 'claim-with-passkey');
     await page.setViewportSize({ width: 375, height: 812 });
@@ -207,11 +213,16 @@ test.describe('passkeys on the sponsored server', () => {
 test.describe('passkeys on the server where members pay the fee', () => {
   test.use({ baseURL: selfPaidBase });
 
-  test('self-paid claim with the passkey: the REME arrive on chain', async ({ page }) => {
+  test('self-paid claim with the passkey: the REME arrive on chain; after a password reset the passkey opens the wallet to lock it with the new password', async ({
+    page,
+  }) => {
     test.setTimeout(300_000);
     await page.setViewportSize({ width: 1280, height: 900 });
     await virtualAuthenticator(page, true);
-    const { address } = await join(page, 'passkey-self-paid');
+    await page.addInitScript(() => {
+      PublicKeyCredential.isConditionalMediationAvailable = async () => false;
+    });
+    const { address, email } = await join(page, 'passkey-self-paid');
     const section = await addPasskey(page);
     await expect(section.getByRole('status')).toContainText('unlocks your wallet', UNLOCK);
     expect(await ops('distribute', '--publish')).toMatch(/Published round \d+|Nothing changed/);
@@ -225,6 +236,18 @@ test.describe('passkeys on the server where members pay the fee', () => {
     await expect(page.getByRole('heading', { name: 'Claim confirmed' })).toBeVisible({
       timeout: 60_000,
     });
+    await expect(page.getByTestId('reme-balance')).toHaveText('200.00');
+
+    // A password reset by mail keeps the passkey and its copy of the wallet's key (decision 0026):
+    // after it, the passkey opens the wallet so that it is locked with the new password.
+    await signOut(page);
+    await resetPasswordByMail(page, page.context().request, email, NEW_PASSWORD);
+    await signInOnAuthScreen(page, email, NEW_PASSWORD, selfPaidBase);
+    await expect(page).toHaveURL(/\/recover-wallet$/, { timeout: 20_000 });
+    await page.getByLabel('Your passkey').check();
+    await capture(page, 'recover-with-passkey');
+    await page.getByRole('button', { name: 'Recover' }).click();
+    await expect(page).toHaveURL(/\/dashboard$/, UNLOCK);
     await expect(page.getByTestId('reme-balance')).toHaveText('200.00');
   });
 });

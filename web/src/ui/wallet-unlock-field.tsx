@@ -23,7 +23,7 @@ export function WalletUnlockField({
       <div className={styles.passkey}>
         <p className={styles.line}>
           <Fingerprint aria-hidden="true" size={20} className={styles.icon} />
-          Your passkey unlocks your wallet: your device asks for your fingerprint, face or PIN.
+          With your passkey: your device asks for your fingerprint, face or PIN.
         </p>
         <LinkButton type="button" onClick={unlocker.usePassword} disabled={disabled}>
           Use my password instead

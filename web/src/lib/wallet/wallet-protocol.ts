@@ -23,6 +23,8 @@ export type WalletTask =
       newPassword: string;
       challenge: WalletChallenge;
     }
+  /** The wallet a passkey opens, locked with a new password (recovery after a password reset). */
+  | { kind: 'relock'; unlock: WalletUnlock; newPassword: string; challenge: WalletChallenge }
   | {
       kind: 'restore';
       phrase: string;
@@ -77,6 +79,7 @@ export type WalletResult =
   | { kind: 'check'; opens: boolean; address: string | null }
   | { kind: 'reencrypt'; wallet: EncryptedWallet }
   | { kind: 'restore'; wallet: EncryptedWallet }
+  | { kind: 'relock'; wallet: EncryptedWallet }
   | { kind: 'reveal'; address: string; phrase: string | null }
   | { kind: 'seal'; address: string; sealed: SealedWalletKey }
   | { kind: 'proveBackup'; address: string; proof: WalletProof }

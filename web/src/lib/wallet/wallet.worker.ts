@@ -145,6 +145,13 @@ async function run(task: WalletTask): Promise<WalletResult> {
         wallet: await encrypted(wallet, task.newPassword, task.challenge, progress(0.5, 1)),
       };
     }
+    case 'relock': {
+      const wallet = await unlocked(task.unlock, progress(0, 0.1));
+      return {
+        kind: 'relock',
+        wallet: await encrypted(wallet, task.newPassword, task.challenge, progress(0.1, 1)),
+      };
+    }
     case 'restore': {
       const hd = fromPhrase(task.phrase, task.expectedAddress);
       return {

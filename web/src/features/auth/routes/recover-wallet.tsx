@@ -7,6 +7,7 @@ import { carryOver } from '../../../lib/carry-over';
 import { meQuery, saveWallet, useLogout, walletChallenge } from '../../../lib/session';
 import { writeStored } from '../../../lib/storage';
 import { runWalletTask, WalletTaskError } from '../../../lib/wallet/wallet-client';
+import { unlockProblem, useWalletUnlock } from '../../../lib/wallet/passkey-unlock';
 import { Button, LinkButton } from '../../../ui/button';
 import { FormMessage, useForm, WorkProgress } from '../../../ui/form-message';
 import { PageLoading } from '../../../ui/page-loading';
@@ -14,7 +15,7 @@ import { PasswordField, PhraseField } from '../../../ui/text-field';
 import { AuthCard } from '../components/auth-card';
 import styles from '../components/auth.module.css';
 
-type Method = 'password' | 'mnemonic';
+type Method = 'password' | 'mnemonic' | 'passkey';
 
 /** What went wrong, in plain words (the original said "Invalid mnemonic provided"). */
 const RECOVERY_PROBLEMS = {
@@ -33,6 +34,9 @@ export function Component() {
   const { values, set, field, setProblem, formError } = useForm({ secret: '' });
   const { secret } = values;
   const [progress, setProgress] = useState<number | null>(null);
+  // A passkey that holds a copy of the wallet's key opens it as well (decision 0026).
+  const unlocker = useWalletUnlock(me.data?.wallet);
+  const withPasskey = unlocker.mode === 'passkey';
 
   if (!newPassword || me.isError) return <Navigate replace to="/" />;
   if (!me.data) return <PageLoading />;
@@ -45,34 +49,46 @@ export function Component() {
     try {
       const challenge = await walletChallenge('save-wallet');
       const result =
-        method === 'password'
+        method === 'passkey'
           ? await runWalletTask(
               {
-                kind: 'reencrypt',
-                keystore: wallet.keystore,
-                oldPassword: secret,
+                kind: 'relock',
+                unlock: await unlocker.unlock(),
                 newPassword: newPassword!,
                 challenge,
               },
               setProgress,
             )
-          : await runWalletTask(
-              {
-                kind: 'restore',
-                phrase: secret,
-                expectedAddress: wallet.address,
-                newPassword: newPassword!,
-                challenge,
-              },
-              setProgress,
-            );
+          : method === 'password'
+            ? await runWalletTask(
+                {
+                  kind: 'reencrypt',
+                  keystore: wallet.keystore,
+                  oldPassword: secret,
+                  newPassword: newPassword!,
+                  challenge,
+                },
+                setProgress,
+              )
+            : await runWalletTask(
+                {
+                  kind: 'restore',
+                  phrase: secret,
+                  expectedAddress: wallet.address,
+                  newPassword: newPassword!,
+                  challenge,
+                },
+                setProgress,
+              );
       await saveWallet(result.wallet);
       carryOver.clear('recoveryPassword');
       writeStored('allowed', 'true');
       navigate('/dashboard', { replace: true });
     } catch (e) {
       setProgress(null);
-      if (
+      const passkeyProblem = method === 'passkey' ? unlockProblem(e) : null;
+      if (passkeyProblem) setProblem({ message: passkeyProblem });
+      else if (
         e instanceof WalletTaskError &&
         e.reason !== 'error' &&
         e.reason !== 'passkey_unlock_failed'
@@ -85,7 +101,7 @@ export function Component() {
   return (
     <AuthCard
       title="Recover your wallet"
-      subtitle="Your password changed, so unlock your wallet once with your 12 recovery words or your old password."
+      subtitle={`Your password changed, so unlock your wallet once with your 12 recovery words${withPasskey ? ', your passkey' : ''} or your old password.`}
     >
       <form onSubmit={(e) => void recover(e)} noValidate>
         <fieldset className={styles.choices}>
@@ -94,6 +110,7 @@ export function Component() {
             [
               ['mnemonic', '12-word recovery phrase'],
               ['password', 'Old password'],
+              ...(withPasskey ? ([['passkey', 'Your passkey']] as const) : []),
             ] as const
           ).map(([value, label]) => (
             <label key={value}>
@@ -112,7 +129,12 @@ export function Component() {
             </label>
           ))}
         </fieldset>
-        {method === 'password' ? (
+        {method === 'passkey' ? (
+          <p className={styles.subtitle}>
+            Your passkey holds its own locked copy of your wallet’s key: your device asks for your
+            fingerprint, face or PIN.
+          </p>
+        ) : method === 'password' ? (
           <PasswordField label="Your old password" autoComplete="off" {...field('secret')} />
         ) : (
           <PhraseField label="Your 12 words" {...field('secret')} />
@@ -121,7 +143,11 @@ export function Component() {
         {progress !== null ? (
           <WorkProgress label="Securing your wallet with your new password…" fraction={progress} />
         ) : null}
-        <Button type="submit" busy={progress !== null} disabled={!secret.trim()}>
+        <Button
+          type="submit"
+          busy={progress !== null}
+          disabled={method !== 'passkey' && !secret.trim()}
+        >
           Recover
         </Button>
       </form>
