@@ -41,7 +41,7 @@ test.describe.serial('messages', () => {
     await page.goto('/');
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password', { exact: true }).fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   }
 
   async function authSignUp(page: Page, email: string, password: string, confirm: string) {

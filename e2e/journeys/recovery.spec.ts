@@ -104,7 +104,7 @@ test('the recovery screen has a way back and a way out: Back to the sign-in card
   await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(NEW);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Recover your wallet' })).toBeVisible({
     timeout: 20_000,
   });
