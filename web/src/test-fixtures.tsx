@@ -219,6 +219,10 @@ function memberDefaults(path: string, details: () => unknown): unknown {
       return memberActivity;
     case '/api/notifications/settings':
       return notificationChoices;
+    case '/api/account/passkeys':
+      return { passkeys: [] };
+    case '/api/account/passkeys/wallet-keys':
+      return { keys: [] };
     case '/auth/sign-out':
       return {};
     case '/api/handoff':

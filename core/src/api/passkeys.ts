@@ -24,13 +24,18 @@ const transports = z.optional(
     .check(z.maxLength(7)),
 );
 
-/** A new passkey, as the browser made it (navigator.credentials.create). */
-export const registrationResponse = z.object({
+/** What every credential the browser hands over carries. */
+const credentialFields = {
   id: credentialIdField,
   rawId: credentialIdField,
   type: z.literal('public-key'),
   authenticatorAttachment: z.optional(z.enum(['platform', 'cross-platform'])),
   clientExtensionResults: extensionResults,
+};
+
+/** A new passkey, as the browser made it (navigator.credentials.create). */
+export const registrationResponse = z.object({
+  ...credentialFields,
   response: z.object({
     clientDataJSON: base64url(4096),
     attestationObject: base64url(16384),
@@ -44,11 +49,7 @@ export type PasskeyRegistrationResponse = z.infer<typeof registrationResponse>;
 
 /** A passkey's signature over a challenge (navigator.credentials.get). */
 export const authenticationResponse = z.object({
-  id: credentialIdField,
-  rawId: credentialIdField,
-  type: z.literal('public-key'),
-  authenticatorAttachment: z.optional(z.enum(['platform', 'cross-platform'])),
-  clientExtensionResults: extensionResults,
+  ...credentialFields,
   response: z.object({
     clientDataJSON: base64url(4096),
     authenticatorData: base64url(8192),

@@ -5,7 +5,7 @@
 import type { PasskeyItem, UserDetails } from '@crw/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Fingerprint, KeyRound } from 'lucide-react';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../../lib/api-client';
 import { formatMoment } from '../../../lib/dates';
 import { PasskeyCancelled, passkeysSupported, PrfUnavailable } from '../../../lib/passkeys';
@@ -23,6 +23,7 @@ import {
   renamePasskey,
 } from '../api/passkeys';
 import styles from './account.module.css';
+import { StepForm } from './step-form';
 
 type Stage =
   | { at: 'idle' }
@@ -43,38 +44,6 @@ function problemText(e: unknown, fallback: string): string {
   if (e instanceof ApiError)
     return e.code === 'wrong_password' ? 'That password is not right.' : e.message;
   return fallback;
-}
-
-/** A small form under a passkey or the list: its fields, its problem, submit and Cancel. */
-function InlineForm({
-  onSubmit,
-  submitLabel,
-  busy,
-  error,
-  onCancel,
-  children,
-}: {
-  onSubmit: (event: FormEvent) => void;
-  submitLabel: string;
-  busy: boolean;
-  error: string | null;
-  onCancel: () => void;
-  children: ReactNode;
-}) {
-  return (
-    <form onSubmit={onSubmit} noValidate className={styles.form}>
-      {children}
-      <FormMessage error={error} />
-      <div className={styles.actions}>
-        <Button type="submit" busy={busy} className={styles.action}>
-          {submitLabel}
-        </Button>
-        <Button variant="secondary" className={styles.action} onClick={onCancel} disabled={busy}>
-          Cancel
-        </Button>
-      </div>
-    </form>
-  );
 }
 
 function whatItDoes(passkey: PasskeyItem): string {
@@ -180,7 +149,8 @@ export function PasskeysSection({ me }: { me: UserDetails }) {
     />
   );
   const list = passkeys.data?.passkeys ?? [];
-  const cancel = () => to({ at: 'idle' });
+  /** What every step's form shares: its problem, whether it is working, and Cancel. */
+  const step = { error, busy, onCancel: () => to({ at: 'idle' }) };
 
   return (
     <CardSection
@@ -259,13 +229,7 @@ export function PasskeysSection({ me }: { me: UserDetails }) {
                 ) : null}
               </div>
               {stage.at === 'rename' && stage.id === passkey.id ? (
-                <InlineForm
-                  onSubmit={onRename(passkey)}
-                  submitLabel="Save name"
-                  busy={busy}
-                  error={error}
-                  onCancel={cancel}
-                >
+                <StepForm onSubmit={onRename(passkey)} submitLabel="Save name" {...step}>
                   <TextField
                     label="Passkey name"
                     value={name}
@@ -273,37 +237,25 @@ export function PasskeysSection({ me }: { me: UserDetails }) {
                     maxLength={60}
                     autoFocus
                   />
-                </InlineForm>
+                </StepForm>
               ) : null}
               {stage.at === 'remove' && stage.id === passkey.id ? (
-                <InlineForm
-                  onSubmit={onRemove(passkey)}
-                  submitLabel="Remove passkey"
-                  busy={busy}
-                  error={error}
-                  onCancel={cancel}
-                >
+                <StepForm onSubmit={onRemove(passkey)} submitLabel="Remove passkey" {...step}>
                   <p className={styles.hint}>
                     Also remove it from your device’s passkey list (Settings → Passwords) if you no
                     longer want it there.
                   </p>
                   {passwordField}
-                </InlineForm>
+                </StepForm>
               ) : null}
               {stage.at === 'unlock' && stage.id === passkey.id ? (
-                <InlineForm
-                  onSubmit={onUnlock(passkey)}
-                  submitLabel="Continue"
-                  busy={busy}
-                  error={error}
-                  onCancel={cancel}
-                >
+                <StepForm onSubmit={onUnlock(passkey)} submitLabel="Continue" {...step}>
                   <p className={styles.hint}>
                     Your password opens your wallet here once; your passkey then keeps its own
                     locked copy of the wallet’s key, which only it can open.
                   </p>
                   {passwordField}
-                </InlineForm>
+                </StepForm>
               ) : null}
             </li>
           ))}
@@ -311,19 +263,13 @@ export function PasskeysSection({ me }: { me: UserDetails }) {
       ) : null}
       <FormMessage success={success} />
       {stage.at === 'add' ? (
-        <InlineForm
-          onSubmit={onAdd}
-          submitLabel="Continue"
-          busy={busy}
-          error={error}
-          onCancel={cancel}
-        >
+        <StepForm onSubmit={onAdd} submitLabel="Continue" {...step}>
           <p className={styles.hint}>
             After your password, your browser asks for your fingerprint, face or PIN (once to make
             the passkey, once more to let it unlock your wallet).
           </p>
           {passwordField}
-        </InlineForm>
+        </StepForm>
       ) : null}
       {stage.at === 'idle' && supported && passkeys.data ? (
         <Button

@@ -4,7 +4,7 @@
 import type { UserDetails } from '@crw/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Check, Copy, ShieldCheck, Smartphone } from 'lucide-react';
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { ApiError } from '../../../lib/api-client';
 import { useCopy } from '../../../lib/use-copy';
 import { Button } from '../../../ui/button';
@@ -16,6 +16,7 @@ import { notify } from '../../../ui/toaster';
 import hidden from '../../../ui/visually-hidden.module.css';
 import { confirmTwoFactor, securityQuery, startTwoFactor, turnOffTwoFactor } from '../api/settings';
 import styles from './account.module.css';
+import { StepForm } from './step-form';
 
 interface Enrolment {
   uri: string;
@@ -76,38 +77,6 @@ function ManualKey({ secret }: { secret: string }) {
         {copied ? 'Copied' : 'Copy key'}
       </Button>
     </div>
-  );
-}
-
-/** One step's form: its fields, the step's problem, then submit and Cancel. */
-function StepForm({
-  onSubmit,
-  error,
-  submitLabel,
-  busy,
-  onCancel,
-  children,
-}: {
-  onSubmit: (event: FormEvent) => void;
-  error: string | null;
-  submitLabel: string;
-  busy: boolean;
-  onCancel: () => void;
-  children: ReactNode;
-}) {
-  return (
-    <form onSubmit={onSubmit} noValidate className={styles.form}>
-      {children}
-      <FormMessage error={error} />
-      <div className={styles.actions}>
-        <Button type="submit" busy={busy} className={styles.action}>
-          {submitLabel}
-        </Button>
-        <Button variant="secondary" className={styles.action} onClick={onCancel}>
-          Cancel
-        </Button>
-      </div>
-    </form>
   );
 }
 
