@@ -210,6 +210,51 @@ test.describe('passkeys on the sponsored server', () => {
   });
 });
 
+test.describe('the offer to add a passkey', () => {
+  test.use({ baseURL: sponsoredBase });
+
+  test('after a password sign-in on a device with passkeys the dashboard offers one once; Not now keeps it away; Add a passkey opens the account page there', async ({
+    page,
+  }) => {
+    test.setTimeout(240_000);
+    await page.setViewportSize({ width: 375, height: 812 });
+    await virtualAuthenticator(page, true);
+    await page.addInitScript(() => {
+      PublicKeyCredential.isConditionalMediationAvailable = async () => false;
+    });
+    const { email } = await join(page, 'passkey-offer');
+    const offer = page.getByRole('region', { name: 'Sign in faster next time' });
+    // Joined through the API, not signed in with the password here: nothing offered.
+    await expect(page.getByRole('heading', { name: /^Hello/ })).toBeVisible();
+    await expect(offer).toHaveCount(0);
+
+    await signOut(page);
+    await signInOnAuthScreen(page, email, PASSWORD, sponsoredBase);
+    await expect(offer).toBeVisible({ timeout: 20_000 });
+    await capture(page, 'passkey-offer', { include: '[aria-labelledby="passkey-offer-title"]' });
+    await page.setViewportSize({ width: 375, height: 812 });
+    await offer.getByRole('button', { name: 'Not now' }).click();
+    await expect(offer).toHaveCount(0);
+    // Closed: not again on this device after the next sign-in.
+    await signOut(page);
+    await signInOnAuthScreen(page, email, PASSWORD, sponsoredBase);
+    await expect(page.getByRole('heading', { name: /^Hello/ })).toBeVisible({ timeout: 20_000 });
+    await expect(offer).toHaveCount(0);
+
+    // Fourteen days later (the moment it was closed, moved back), it is offered again; Add a
+    // passkey opens the account page at its passkeys.
+    await page.evaluate(() =>
+      localStorage.setItem('passkey-prompt-closed-at', String(Date.now() - 15 * 86_400_000)),
+    );
+    await signOut(page);
+    await signInOnAuthScreen(page, email, PASSWORD, sponsoredBase);
+    await offer.getByRole('button', { name: 'Add a passkey' }).click();
+    const section = page.getByRole('region', { name: /Passkeys/ });
+    await expect(section).toBeInViewport();
+    await expect(section.getByRole('button', { name: 'Add a passkey' })).toBeVisible();
+  });
+});
+
 test.describe('passkeys on the server where members pay the fee', () => {
   test.use({ baseURL: selfPaidBase });
 

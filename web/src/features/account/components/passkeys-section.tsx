@@ -5,7 +5,8 @@
 import type { PasskeyItem, UserDetails } from '@crw/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Fingerprint, KeyRound } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
+import { useLocation } from 'react-router';
 import { ApiError } from '../../../lib/api-client';
 import { formatMoment } from '../../../lib/dates';
 import { PasskeyCancelled, passkeysSupported, PrfUnavailable } from '../../../lib/passkeys';
@@ -61,6 +62,19 @@ export function PasskeysSection({ me }: { me: UserDetails }) {
   const [error, setError] = useState<string | null>(null);
   const [success, setSuccess] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const { hash } = useLocation();
+
+  // Arriving from the dashboard's "Add a passkey" (/account#passkeys): this section, in sight and
+  // focused (its title), once it has loaded.
+  const loaded = passkeys.data !== undefined;
+  useEffect(() => {
+    if (hash !== '#passkeys' || !loaded) return;
+    const title = document.getElementById('passkeys-title');
+    if (!title) return;
+    title.setAttribute('tabindex', '-1');
+    title.scrollIntoView({ block: 'start' });
+    title.focus({ preventScroll: true });
+  }, [hash, loaded]);
 
   const to = (next: Stage, initialName = '') => {
     setStage(next);

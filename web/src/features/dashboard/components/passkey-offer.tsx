@@ -54,7 +54,7 @@ export function PasskeyOffer() {
         <Button
           onClick={() => {
             carryOver.clear('passwordSignIn');
-            navigate('/account#passkeys-title');
+            navigate('/account#passkeys');
           }}
         >
           Add a passkey
