@@ -256,8 +256,9 @@ export function PasskeysSection({ me }: { me: UserDetails }) {
               {stage.at === 'remove' && stage.id === passkey.id ? (
                 <StepForm onSubmit={onRemove(passkey)} submitLabel="Remove passkey" {...step}>
                   <p className={styles.hint}>
-                    Also remove it from your device’s passkey list (Settings → Passwords) if you no
-                    longer want it there.
+                    Removing it here stops it signing in. If the device is lost, also sign it out
+                    under “Where you’re signed in”; you may remove the passkey from the device’s own
+                    list too (Settings → Passwords).
                   </p>
                   {passwordField}
                 </StepForm>
