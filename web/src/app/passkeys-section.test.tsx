@@ -59,7 +59,9 @@ describe('passkeys on the account page', () => {
     expect(phone!.textContent).toContain('Signs you in and unlocks your wallet');
     expect(key!.textContent).toContain('not used yet');
     expect(key!.textContent).toContain('Signs you in · your password unlocks your wallet');
-    expect(section.textContent).toContain('This browser cannot use passkeys.');
+    expect(section.textContent).toContain(
+      'Passkeys cannot be used in this browser or at this address.',
+    );
     expect(within(section).queryByRole('button', { name: /Add a passkey/ })).toBeNull();
   });
 

@@ -31,7 +31,15 @@ export const passkeysQuery = queryOptions({
   queryFn: () => apiFetch('/api/account/passkeys', passkeysResponse),
 });
 
-export const passkeysSupported = (): boolean => browserSupportsWebAuthn();
+/** WebAuthn takes a host name only: at an IP address (a local test server) browsers refuse every
+ * ceremony ("invalid domain"), so nothing is offered there. */
+const hostIsAddress = (host: string) =>
+  /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.startsWith('[');
+
+/** Whether passkeys can be made and used on this page: the browser has WebAuthn and the page is
+ * at a host name. */
+export const passkeysSupported = (): boolean =>
+  browserSupportsWebAuthn() && !hostIsAddress(location.hostname);
 
 /** Whether this device has its own passkey store (a phone's or a laptop's lock). */
 export async function devicePasskeysAvailable(): Promise<boolean> {

@@ -188,7 +188,7 @@ export function PasskeysSection({ me }: { me: UserDetails }) {
         working.
       </p>
       {!supported ? (
-        <FormMessage error="This browser cannot use passkeys. Your password signs you in here." />
+        <FormMessage error="Passkeys cannot be used in this browser or at this address. Your password signs you in here." />
       ) : null}
       {passkeys.isPending ? <SkeletonRows label="Loading your passkeys…" /> : null}
       {passkeys.isError ? (

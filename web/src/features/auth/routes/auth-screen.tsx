@@ -169,18 +169,11 @@ export function Component() {
     let live = true;
     void autofillSupported().then((supported) => {
       if (!supported || !live) return;
+      // Offered, never insisted on: a request that fails (cancelled by the button or by leaving,
+      // refused, limited) says nothing here; the button and the password are still there.
       signInWithPasskey(true).then(
         () => live && void openWallet(true),
-        (e: unknown) => {
-          // A cancelled request (the button, leaving) or a refused one says nothing here: the
-          // button and the password are still there.
-          if (
-            live &&
-            !(e instanceof PasskeyCancelled) &&
-            !(e instanceof ApiError && e.status === 429)
-          )
-            setError(signInError(e));
-        },
+        () => undefined,
       );
     });
     return () => {
