@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import type { BrowserContext, BrowserContextOptions, Page } from '@playwright/test';
 import { passGate } from '@crw/server/testing/signup-gate';
 import { makeMemberKeys, registerBody } from '@crw/server/testing/members';
+import { virtualAuthenticatorOptions } from '@crw/server/testing/virtual-authenticator';
 import {
   launchChromium,
   median,
@@ -144,16 +145,7 @@ async function passkeyMember(run: number): Promise<Page> {
   const cdp = await context.newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      ctap2Version: 'ctap2_1',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-      hasPrf: true,
-    },
+    options: virtualAuthenticatorOptions(true),
   });
   await page.goto(`${localUrl}/`);
   await page.getByLabel('Email').fill(keys.email);

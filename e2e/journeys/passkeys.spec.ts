@@ -5,6 +5,7 @@
 // wallet. A second authenticator without PRF: the passkey signs in but cannot unlock the wallet,
 // and the screens say so. WebAuthn needs a host name, not an IP address, so these pages are
 // opened at localhost (the servers trust their localhost origin outside production).
+import { virtualAuthenticatorOptions } from '@crw/server/testing/virtual-authenticator';
 import type { CDPSession, Page } from '@playwright/test';
 import {
   confirmationLink,
@@ -32,16 +33,7 @@ async function virtualAuthenticator(page: Page, prf: boolean): Promise<CDPSessio
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      ctap2Version: 'ctap2_1',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-      hasPrf: prf,
-    },
+    options: virtualAuthenticatorOptions(prf),
   });
   return cdp;
 }

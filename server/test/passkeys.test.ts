@@ -5,14 +5,7 @@
 // challenge of another member's, a wrong origin or RP ID, no user verification, a cloned
 // authenticator's counter, a removed passkey, another member's passkey, malformed and oversized
 // bodies, and many attempts from one address.
-import {
-  deriveAuthSecret,
-  openWalletSecret,
-  newPrfSalt,
-  sealWalletSecret,
-  type PasskeyCeremony,
-  type PasskeyItem,
-} from '@crw/core';
+import { deriveAuthSecret, openWalletSecret, newPrfSalt, sealWalletSecret } from '@crw/core';
 import { sql } from 'kysely';
 import { TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,13 +18,11 @@ import {
   signIn,
   walletProof,
   type MemberKeys,
-  type NamedMember,
 } from './helpers/members';
+import { passkeyCalls } from './helpers/passkeys';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import { testDbKind } from './helpers/test-database';
 
-const PIXEL =
-  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
 /** The sign-in limit per address in this app: low enough to reach in the limits test. */
 const PER_IP = 60;
 
@@ -54,68 +45,8 @@ afterAll(() => t?.close());
 
 let names = 0;
 const newMember = () => joinNamed(t.app, db(), base, `Ada${++names}`);
-
-function call(
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
-  url: string,
-  opts: { cookie?: string; payload?: unknown; remoteAddress?: string; origin?: string } = {},
-) {
-  return t.app.inject({
-    method,
-    url,
-    headers: {
-      origin: opts.origin ?? ORIGIN,
-      'user-agent': PIXEL,
-      ...(opts.cookie ? { cookie: opts.cookie } : {}),
-    },
-    ...(opts.remoteAddress ? { remoteAddress: opts.remoteAddress } : {}),
-    ...(opts.payload !== undefined ? { payload: opts.payload as object } : {}),
-  });
-}
-
-async function registrationCeremony(m: NamedMember): Promise<PasskeyCeremony> {
-  const res = await call('POST', '/api/account/passkeys/options', {
-    cookie: m.cookie,
-    payload: { authSecret: m.keys.authSecret },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json() as PasskeyCeremony;
-}
-
-/** Adds a passkey made by `authenticator` to the member's account. */
-async function addPasskey(
-  m: NamedMember,
-  authenticator: SoftAuthenticator,
-  opts: { prf?: boolean } = {},
-): Promise<PasskeyItem> {
-  const ceremony = await registrationCeremony(m);
-  const response = authenticator.create(ceremony.options as never, opts);
-  const res = await call('POST', '/api/account/passkeys', {
-    cookie: m.cookie,
-    payload: { challengeId: ceremony.challengeId, response },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json() as PasskeyItem;
-}
-
-async function signInCeremony(remoteAddress?: string): Promise<PasskeyCeremony> {
-  const res = await call('POST', '/api/passkeys/sign-in/options', { remoteAddress });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json() as PasskeyCeremony;
-}
-
-const passkeySignIn = (payload: unknown, remoteAddress?: string) =>
-  call('POST', '/auth/passkey/sign-in', { payload, remoteAddress });
-
-/** Who a session cookie belongs to (their e-mail), or the status when it opens nothing. */
-async function whoIs(cookie: string): Promise<string | number> {
-  const res = await call('GET', '/api/me', { cookie });
-  return res.statusCode === 200 ? (res.json().email as string) : res.statusCode;
-}
-
-const listOf = async (cookie: string) =>
-  ((await call('GET', '/api/account/passkeys', { cookie })).json() as { passkeys: PasskeyItem[] })
-    .passkeys;
+const { call, registrationCeremony, addPasskey, signInCeremony, passkeySignIn, whoIs, listOf } =
+  passkeyCalls(() => t.app);
 
 describe(`passkeys: adding one (${testDbKind})`, () => {
   it('asks for the password, keeps the passkey with the device as its name, and tells the member by mail and in the activity', async () => {
@@ -399,7 +330,7 @@ describe(`passkeys: signing in (${testDbKind})`, () => {
           challengeId: crypto.randomUUID(),
           response: stranger.get({ challenge: 'AAAA', rpId: 'localhost' }),
         },
-        address,
+        { remoteAddress: address },
       );
       if (res.statusCode === 429) limited += 1;
       else expect(res.json().code).toBe('passkey_expired');

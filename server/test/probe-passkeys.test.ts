@@ -1,7 +1,7 @@
 // Security probes for passkeys (issue 31, decision 0026): what a stranger, a thief of one member's
 // session or a second member would try. Each test asserts the SAFE outcome, so a pass means the
 // attack failed; the few marked "informational" record behaviour that is allowed by design.
-import { deriveAuthSecret, newPrfSalt, type PasskeyCeremony, type PasskeyItem } from '@crw/core';
+import { deriveAuthSecret, newPrfSalt, type PasskeyItem } from '@crw/core';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config';
@@ -18,13 +18,11 @@ import {
   walletProof,
   cloneMemberKeys,
   type MemberKeys,
-  type NamedMember,
 } from './helpers/members';
+import { hasSession, passkeyCalls, sessionOf } from './helpers/passkeys';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import { testDbKind } from './helpers/test-database';
 
-const PIXEL =
-  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
 /** Per-address limit: high enough for the set-up traffic of every member here from 127.0.0.1. */
 const PER_IP = 150;
 const EVIL = 'https://evil.example';
@@ -48,84 +46,8 @@ afterAll(() => t?.close());
 
 let names = 0;
 const newMember = () => joinNamed(t.app, db(), base, `Probe${++names}`);
-
-interface CallOpts {
-  cookie?: string;
-  payload?: unknown;
-  remoteAddress?: string;
-  /** null: no Origin header at all. */
-  origin?: string | null;
-  headers?: Record<string, string>;
-}
-
-function call(
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
-  url: string,
-  opts: CallOpts = {},
-) {
-  const origin = opts.origin === undefined ? ORIGIN : opts.origin;
-  return t.app.inject({
-    method,
-    url,
-    headers: {
-      ...(origin !== null ? { origin } : {}),
-      'user-agent': PIXEL,
-      ...(opts.cookie ? { cookie: opts.cookie } : {}),
-      ...opts.headers,
-    },
-    ...(opts.remoteAddress ? { remoteAddress: opts.remoteAddress } : {}),
-    ...(opts.payload !== undefined ? { payload: opts.payload as object } : {}),
-  });
-}
-
-async function registrationCeremony(m: NamedMember, opts: CallOpts = {}): Promise<PasskeyCeremony> {
-  const res = await call('POST', '/api/account/passkeys/options', {
-    cookie: m.cookie,
-    payload: { authSecret: m.keys.authSecret },
-    ...opts,
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json() as PasskeyCeremony;
-}
-
-async function addPasskey(
-  m: NamedMember,
-  authenticator: SoftAuthenticator,
-  opts: CallOpts = {},
-): Promise<PasskeyItem> {
-  const ceremony = await registrationCeremony(m, opts);
-  const response = authenticator.create(ceremony.options as never);
-  const res = await call('POST', '/api/account/passkeys', {
-    cookie: m.cookie,
-    payload: { challengeId: ceremony.challengeId, response },
-    ...opts,
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json() as PasskeyItem;
-}
-
-async function signInCeremony(opts: CallOpts = {}): Promise<PasskeyCeremony> {
-  const res = await call('POST', '/api/passkeys/sign-in/options', opts);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json() as PasskeyCeremony;
-}
-
-const passkeySignIn = (payload: unknown, opts: CallOpts = {}) =>
-  call('POST', '/auth/passkey/sign-in', { payload, ...opts });
-
-const sessionOf = (res: { headers: Record<string, unknown> }) =>
-  cookieOf(res.headers['set-cookie'] as string[] | string | undefined);
-const hasSession = (res: { headers: Record<string, unknown> }) =>
-  /session_token=[^;]/.test(sessionOf(res));
-
-async function whoIs(cookie: string): Promise<string | number> {
-  const res = await call('GET', '/api/me', { cookie });
-  return res.statusCode === 200 ? (res.json().email as string) : res.statusCode;
-}
-
-const listOf = async (cookie: string) =>
-  ((await call('GET', '/api/account/passkeys', { cookie })).json() as { passkeys: PasskeyItem[] })
-    .passkeys;
+const { call, registrationCeremony, addPasskey, signInCeremony, passkeySignIn, whoIs, listOf } =
+  passkeyCalls(() => t.app);
 
 let addressCounter = 0;
 /** A fresh client address, so one probe's attempts do not count against another's. */
