@@ -73,6 +73,16 @@ const HIDDEN: Target[] = [
   },
   {
     method: 'POST',
+    path: '/auth/passkey/sign-in',
+    body: {
+      type: 'object',
+      properties: { challengeId: { type: 'string' }, response: { type: 'object' } },
+    },
+    query: [],
+    params: [],
+  },
+  {
+    method: 'POST',
     path: '/auth/request-password-reset',
     body: {
       type: 'object',
