@@ -60,6 +60,13 @@ Commands:
       database at DATABASE_URL. Refuses a changed or damaged archive, a wrong passphrase, a newer
       schema, another chain or other contracts, and a folder or database that is not empty; says
       what the backup cannot bring back.
+  verify-round <index> [--url <service>] [--rpc <endpoint>] [--tree <file>]
+      Anyone's check of a published round (no key needed): download its public tree.json (or read
+      --tree), check it holds together and rebuilds its root, compare the root and the sum of its
+      leaves with what the chain recorded, and, for the current round, that the distributor holds
+      what the unclaimed leaves can draw. --url defaults to SERVER_URL; --rpc to the service's /rpc
+      (which serves the current round only: older rounds need a node with eth_getLogs). Exits 1 and
+      says why on any mismatch.
   fund <address> <eth>
       Development chain only: send ETH from the faucet to an address (e.g. fund 0xabc… 0.05).
 
@@ -244,6 +251,8 @@ try {
   else if (command === 'relayer') await relayer();
   else if (command === 'fund-relayer') await fundRelayer(rest);
   else if (command === 'fund-distributor') await fundDistributor();
+  else if (command === 'verify-round')
+    await (await import('./verify-round')).verifyRoundCommand(rest, serverUrl());
   else {
     console.log(usage);
     process.exitCode = command && command !== 'help' && command !== '--help' ? 1 : 0;
