@@ -188,7 +188,11 @@ export function PasskeysSection({ me }: { me: UserDetails }) {
         working.
       </p>
       {!supported ? (
-        <FormMessage error="Passkeys cannot be used in this browser or at this address. Your password signs you in here." />
+        // Information, not a fault: no alert (a page's alerts are for what went wrong).
+        <p className={styles.hint}>
+          Passkeys cannot be used in this browser or at this address. Your password signs you in
+          here.
+        </p>
       ) : null}
       {passkeys.isPending ? <SkeletonRows label="Loading your passkeys…" /> : null}
       {passkeys.isError ? (
