@@ -89,6 +89,9 @@ test('the dashboard by keyboard: the appearance on the account page, copy, the C
   await tabTo('Account');
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/account$/);
+  // The account screen is loaded on demand: the URL changes first, and a Tab pressed before the
+  // screen replaces the dashboard would land on a link that is about to go.
+  await expect(page.getByRole('heading', { name: 'Account and security' })).toBeVisible();
   await tabTo('Crimson');
   await page.keyboard.press('Enter');
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'crimson');
