@@ -40,7 +40,7 @@ const sample = Array.from({ length: SAMPLE }, (_, i) => Math.floor((i * MEMBERS)
 async function round(index: number): Promise<number[]> {
   const tree = await buildTree(entitlements);
   const total = entitlements.reduce((sum, e) => sum + e.amount, 0n);
-  await (await distributor.getFunction('publishRoot')(index, tree.root, total)).wait();
+  await (await distributor.getFunction('proposeRoot')(index, tree.root, total)).wait();
   const gas: number[] = [];
   for (const i of sample) {
     const { address, amount } = entitlements[i]!;
@@ -87,7 +87,7 @@ const batches = BATCH_SIZES.map((size) =>
 async function batchRound(index: number): Promise<number[][]> {
   const tree = await buildTree(batchEntitlements);
   const total = batchEntitlements.reduce((sum, e) => sum + e.amount, 0n);
-  await (await batched.getFunction('publishRoot')(index, tree.root, total)).wait();
+  await (await batched.getFunction('proposeRoot')(index, tree.root, total)).wait();
   const gas: number[][] = [];
   for (const ofSize of batches) {
     const perClaim: number[] = [];

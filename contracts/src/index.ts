@@ -8,6 +8,8 @@ export {
   deployContracts,
   deploymentTransactions,
   planDeployment,
+  soleOperator,
+  type Roles,
   type Deployment,
   type DeploymentPlan,
 } from './deploy';

@@ -7,19 +7,36 @@ import { createDevChain, deployContracts, WELL_KNOWN_TEST_KEYS } from '../src/in
 export const SUPPLY = parseEther('1000000000');
 export const reme = (n: number) => parseEther(String(n));
 
-/** A fresh chain with both contracts, the operator, a stranger and some member wallets. */
-export async function deployed() {
+/** A fresh chain with both contracts, the operator, a stranger and some member wallets. With
+ * `separate`, the operator is only the publisher: a treasury and a guardian have keys of their own,
+ * and a root waits `reviewSeconds` (the treasury approves nothing yet). */
+export async function deployed(separate?: { reviewSeconds: number }) {
   const provider = new BrowserProvider(await createDevChain(WELL_KNOWN_TEST_KEYS), undefined, {
     cacheTimeout: -1,
   });
-  const operator = new Wallet(WELL_KNOWN_TEST_KEYS[0]!, provider);
-  const stranger = new Wallet(WELL_KNOWN_TEST_KEYS[1]!, provider);
-  const { token, distributor } = await deployContracts(operator, SUPPLY);
+  const [operator, stranger, treasury, guardian] = WELL_KNOWN_TEST_KEYS.map(
+    (key) => new Wallet(key, provider),
+  ) as [Wallet, Wallet, Wallet, Wallet];
+  const { token, distributor } = await deployContracts(
+    operator,
+    SUPPLY,
+    separate && {
+      treasury: treasury.address,
+      guardians: [guardian.address],
+      reviewSeconds: separate.reviewSeconds,
+    },
+  );
   const members = Array.from({ length: 5 }, () => Wallet.createRandom().address);
-  return { provider, operator, stranger, token, distributor, members };
+  return { provider, operator, stranger, treasury, guardian, token, distributor, members };
 }
 
-/** Builds a round, publishes it as the operator and returns each entitlement's proof. */
+/** Moves the chain's clock on by `seconds` and mines a block at the new time. */
+export async function advance(provider: BrowserProvider, seconds: number) {
+  await provider.send('evm_increaseTime', [seconds]);
+  await provider.send('evm_mine', []);
+}
+
+/** Builds a round, proposes it as the operator (the publisher) and returns each entitlement's proof. */
 export async function publishRound(
   distributor: Contract,
   index: number,
@@ -27,7 +44,7 @@ export async function publishRound(
 ) {
   const tree = await buildTree(entitlements);
   const total = entitlements.reduce((sum, e) => sum + e.amount, 0n);
-  await (await distributor.getFunction('publishRoot')(index, tree.root, total)).wait();
+  await (await distributor.getFunction('proposeRoot')(index, tree.root, total)).wait();
   return {
     root: tree.root,
     total,

@@ -178,7 +178,9 @@ describe('balances after claims', () => {
     expect(await f.token.getFunction('totalSupply')()).toBe(SUPPLY);
   });
 
-  it('a first claim costs at most 62,000 gas, a repeat claim at most 45,000 (pinned with a margin)', async () => {
+  // 60,166 and 43,051 before the review window; its check reads one more storage slot (about
+  // 2,400 gas), docs/decisions/0027-rounds-in-review.md.
+  it('a first claim costs at most 63,500 gas, a repeat claim at most 46,500 (pinned with a margin)', async () => {
     const members = f.members.slice(0, 2);
     const one = await publishRound(
       f.distributor,
@@ -197,7 +199,7 @@ describe('balances after claims', () => {
       await f.distributor.getFunction('claim')(members[0], reme(300), two.proofs[0], 2)
     ).wait()) as ContractTransactionReceipt;
     console.log(`claim gas: first ${first.gasUsed}, repeat ${repeat.gasUsed}`);
-    expect(Number(first.gasUsed)).toBeLessThanOrEqual(62_000);
-    expect(Number(repeat.gasUsed)).toBeLessThanOrEqual(45_000);
+    expect(Number(first.gasUsed)).toBeLessThanOrEqual(63_500);
+    expect(Number(repeat.gasUsed)).toBeLessThanOrEqual(46_500);
   });
 });

@@ -10,8 +10,8 @@ beforeEach(async () => {
   f = await deployed();
 });
 
-describe('publishRoot', () => {
-  it('publishes the next round, funds the distributor to the round total and emits RootPublished', async () => {
+describe('proposeRoot (one key, no review window: the embedded install)', () => {
+  it('makes the next round claimable at once, funds the distributor to the round total and emits RootProposed', async () => {
     const [a, b] = f.members;
     const round = await publishRound(f.distributor, 1, [
       { address: a!, amount: reme(200) },
@@ -28,12 +28,13 @@ describe('publishRoot', () => {
       { address: b!, amount: reme(300) },
     ]);
     const receipt = await f.provider.getTransactionReceipt(
-      (await f.distributor.queryFilter(f.distributor.filters.RootPublished!(2)))[0]!
-        .transactionHash,
+      (await f.distributor.queryFilter(f.distributor.filters.RootProposed!(2)))[0]!.transactionHash,
     );
-    expect(eventsOf(receipt as ContractTransactionReceipt, f.distributor, 'RootPublished')).toEqual(
-      [[2n, next.root, reme(550), reme(50)]],
-    );
+    const { timestamp } = (await f.provider.getBlock(receipt!.blockNumber))!;
+    expect(eventsOf(receipt as ContractTransactionReceipt, f.distributor, 'RootProposed')).toEqual([
+      [2n, next.root, reme(550), reme(50), BigInt(timestamp)],
+    ]);
+    expect(await f.distributor.getFunction('currentIndex')()).toBe(2n);
     expect(await f.token.getFunction('balanceOf')(await f.distributor.getAddress())).toBe(
       reme(550),
     );
@@ -43,23 +44,23 @@ describe('publishRoot', () => {
     const root = bytesToHex(new Uint8Array(32).fill(1));
     const asStranger = f.distributor.connect(f.stranger) as Contract;
     await expectRevert(
-      asStranger.getFunction('publishRoot')(1, root, 0),
+      asStranger.getFunction('proposeRoot')(1, root, 0),
       f.distributor,
-      'OwnableUnauthorizedAccount',
+      'AccessControlUnauthorizedAccount',
     );
     await expectRevert(
-      f.distributor.getFunction('publishRoot')(2, root, 0),
-      f.distributor,
-      'RoundOutOfOrder',
-    );
-    await (await f.distributor.getFunction('publishRoot')(1, root, 0)).wait();
-    await expectRevert(
-      f.distributor.getFunction('publishRoot')(1, root, 0),
+      f.distributor.getFunction('proposeRoot')(2, root, 0),
       f.distributor,
       'RoundOutOfOrder',
     );
+    await (await f.distributor.getFunction('proposeRoot')(1, root, 0)).wait();
     await expectRevert(
-      f.distributor.getFunction('publishRoot')(2, `0x${'00'.repeat(32)}`, 0),
+      f.distributor.getFunction('proposeRoot')(1, root, 0),
+      f.distributor,
+      'RoundOutOfOrder',
+    );
+    await expectRevert(
+      f.distributor.getFunction('proposeRoot')(2, `0x${'00'.repeat(32)}`, 0),
       f.distributor,
       'EmptyRoot',
     );

@@ -63,7 +63,7 @@ describe(`publishing checks the root on chain (${testDbKind})`, () => {
     );
     const rogue = hexlify(randomBytes(32));
     // Straight on the node with the operator's key, as anyone holding that key could.
-    await (await chain.distributor.getFunction('publishRoot')(2, rogue, 0n)).wait();
+    await (await chain.distributor.getFunction('proposeRoot')(2, rogue, 0n)).wait();
 
     const res = await t.app.inject({
       method: 'POST',

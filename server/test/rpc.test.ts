@@ -181,9 +181,9 @@ describe(`/rpc eth_sendRawTransaction (${testDbKind})`, () => {
     const refused = {
       'a contract creation': await signed({ to: null, data: LOOP }),
       'a payment to another address': await signed({ to: hexlify(randomBytes(20)), value: 1n }),
-      'publishRoot with a root of its own': await signed({
+      'proposeRoot with a root of its own': await signed({
         to: distributor,
-        data: distributorInterface.encodeFunctionData('publishRoot', [
+        data: distributorInterface.encodeFunctionData('proposeRoot', [
           1n,
           hexlify(randomBytes(32)),
           0n,

@@ -124,7 +124,7 @@ describe(`ops verify-round (${testDbKind})`, () => {
     ]);
     const later = saved('later.json', await publicTree());
     expect((await verifyRound({ url, index: 3, tree: later })).problems).toEqual([
-      'Round 3 is not on chain: the distributor is at round 1.',
+      'Round 3 is not on chain: the newest round proposed is 1.',
     ]);
     const run = await cli('zero');
     expect(run.code).toBe(1);

@@ -2,8 +2,9 @@
 // address and a chain endpoint — no operator key, no database (issue 28). It reads the round's
 // public tree.json, checks that the tree holds together (each node the hash of its children, each
 // leaf the hash of its value) and that the same values rebuild the same root, then compares that
-// root and the sum of the leaves with what the chain recorded for the round, and, for the current
-// round, that the distributor holds what its unclaimed leaves can still draw. Every mismatch is a
+// root and the sum of the leaves with what the chain recorded for the round (`roundOf`), and, for the
+// active round or the one in review, that the distributor holds what its unclaimed leaves can still
+// draw. Every mismatch is a
 // problem; the command exits non-zero when there is one (docs/operations.md#checking-a-round).
 import { readFile } from 'node:fs/promises';
 import { LEAF_ENCODING, formatReme, publicConfigResponse } from '@crw/core';
@@ -23,7 +24,7 @@ export interface VerifyRoundOptions {
   /** The service's public address (its /api/config and /api/distributions/:index/tree.json). */
   url: string;
   index: number;
-  /** A JSON-RPC endpoint of the chain; default the service's own /rpc (current round only). */
+  /** A JSON-RPC endpoint of the chain; default the service's own /rpc. */
   rpc?: string;
   /** A tree.json kept earlier (a file path) instead of the one the service serves now. */
   tree?: string;
@@ -35,7 +36,8 @@ const DISTRIBUTOR_ABI = [
   'function merkleRoot() view returns (bytes32)',
   'function token() view returns (address)',
   'function claimed(address account) view returns (uint256)',
-  'event RootPublished(uint256 indexed index, bytes32 root, uint256 totalDistributed, uint256 funded)',
+  'function latestIndex() view returns (uint256)',
+  'function roundOf(uint256 index) view returns (bytes32 root, uint256 total, uint256 funded, uint256 activeAt, bool cancelled)',
 ];
 const TOKEN_ABI = ['function balanceOf(address account) view returns (uint256)'];
 /** Claims read at once when checking what the unclaimed leaves can still draw. */
@@ -134,32 +136,19 @@ export async function verifyRound(opts: VerifyRoundOptions): Promise<RoundCheck>
   try {
     const distributor = new Contract(distributorAddress, DISTRIBUTOR_ABI, provider);
     const current = Number(await distributor.getFunction('currentIndex')());
-    let chainRoot: string;
-    let chainTotal: bigint;
-    if (opts.index > current) {
-      problems.push(`Round ${opts.index} is not on chain: the distributor is at round ${current}.`);
+    const latest = Number(await distributor.getFunction('latestIndex')());
+    if (opts.index > latest) {
+      problems.push(`Round ${opts.index} is not on chain: the newest round proposed is ${latest}.`);
       return done();
-    } else if (opts.index === current) {
-      chainRoot = await distributor.getFunction('merkleRoot')();
-      chainTotal = await distributor.getFunction('totalDistributed')();
-    } else {
-      let found;
-      try {
-        found = await distributor.queryFilter(distributor.filters.RootPublished!(opts.index));
-      } catch {
-        problems.push(
-          `Round ${opts.index} is no longer the current one (${current}); its root is read from the chain's events: give --rpc with a node that serves eth_getLogs.`,
-        );
-        return done();
-      }
-      const event = found[0];
-      if (!event || !('args' in event)) {
-        problems.push(`The chain has no RootPublished event for round ${opts.index}.`);
-        return done();
-      }
-      chainRoot = event.args[1] as string;
-      chainTotal = event.args[2] as bigint;
     }
+    const [chainRoot, chainTotal, , activeAt, cancelled] = (await distributor.getFunction(
+      'roundOf',
+    )(opts.index)) as [string, bigint, bigint, bigint, boolean];
+    if (cancelled) problems.push(`Round ${opts.index} was cancelled by a guardian: it never paid.`);
+    else if (opts.index > current)
+      lines.push(
+        `Round ${opts.index} is in review: claimable from ${new Date(Number(activeAt) * 1000).toISOString()}.`,
+      );
     if (chainRoot.toLowerCase() !== tree.root.toLowerCase())
       problems.push(
         `The chain's root for round ${opts.index} is ${chainRoot}; tree.json's is ${tree.root}.`,
@@ -171,7 +160,7 @@ export async function verifyRound(opts: VerifyRoundOptions): Promise<RoundCheck>
       );
     else lines.push(`The chain recorded the same total, ${reme(chainTotal)}.`);
 
-    if (opts.index === current && problems.length === 0) {
+    if (!cancelled && opts.index >= current && problems.length === 0) {
       // Every leaf can still draw its cumulative amount less what its account has claimed.
       const token = new Contract(await distributor.getFunction('token')(), TOKEN_ABI, provider);
       const held: bigint = await token.getFunction('balanceOf')(distributorAddress);

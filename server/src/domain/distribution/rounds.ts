@@ -208,7 +208,7 @@ export async function publishRound(
   if (!txHash) {
     const roundIndex = round.round_index;
     const request = await chain.distributor
-      .getFunction('publishRoot')
+      .getFunction('proposeRoot')
       .populateTransaction(roundIndex, round.root, round.total);
     txHash = await chain.operatorTurn(async () => {
       const raw = await chain.operator.signTransaction(

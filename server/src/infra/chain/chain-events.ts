@@ -1,5 +1,5 @@
 // The contracts' events the chain follower reads: the token's Transfer, the distributor's Claimed
-// and RootPublished, decoded from eth_getLogs answers into chain_events rows.
+// and RootProposed, decoded from eth_getLogs answers into chain_events rows.
 import { artifact } from '@crw/contracts';
 import { Interface, toQuantity } from 'ethers';
 import type { ChainEventsTable } from '../db/schema';
@@ -8,7 +8,7 @@ const tokenEvents = new Interface(artifact('RemeToken').abi);
 const distributorEvents = new Interface(artifact('RewardsDistributor').abi);
 const TRANSFER = tokenEvents.getEvent('Transfer')!.topicHash;
 const CLAIMED = distributorEvents.getEvent('Claimed')!.topicHash;
-const ROOT_PUBLISHED = distributorEvents.getEvent('RootPublished')!.topicHash;
+const ROOT_PUBLISHED = distributorEvents.getEvent('RootProposed')!.topicHash;
 
 export const ZERO_ADDRESS = `0x${'0'.repeat(40)}`;
 
