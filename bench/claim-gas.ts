@@ -66,9 +66,11 @@ const proofLengths = (members: number) =>
 console.log(
   `claim gas, ${MEMBERS.toLocaleString('en')}-member round, ${SAMPLE} claims each (${proofLengths(MEMBERS)})`,
 );
-report('first claim', await round(1), 85_000);
+// Goals (issue 28): within 5 % of the figures before the review window's check, 70,884 and 53,770
+// for a 100,000-member round, 35,718 per claim in batches of 100 (docs/decisions/0027).
+report('first claim', await round(1), 74_428);
 for (const i of sample) entitlements[i]!.amount += parseEther('100');
-report('repeat claim', await round(2), 55_000);
+report('repeat claim', await round(2), 56_458);
 
 // claimMany, sent by a relayer for the members, on contracts of its own.
 const batched = (await deployContracts(operator, parseEther('1000000000'))).distributor;
@@ -112,7 +114,9 @@ console.log(
   `claimMany gas per claim, ${BATCH_MEMBERS.toLocaleString('en')}-member round, ${BATCHES} batches of each size (${proofLengths(BATCH_MEMBERS)})`,
 );
 const firstBatches = await batchRound(1);
-BATCH_SIZES.forEach((size, s) => report(`first × ${size}`, firstBatches[s]!, 40_000));
+BATCH_SIZES.forEach((size, s) =>
+  report(`first × ${size}`, firstBatches[s]!, size === 100 ? 37_503 : 40_000),
+);
 for (const e of batchEntitlements) e.amount += parseEther('100');
 const repeatBatches = await batchRound(2);
 BATCH_SIZES.forEach((size, s) => report(`repeat × ${size}`, repeatBatches[s]!));

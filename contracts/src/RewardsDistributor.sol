@@ -235,6 +235,34 @@ contract RewardsDistributor is AccessControl {
         return (_roots[index], round.total, round.funded, round.activeAt, round.cancelled);
     }
 
+    /// @notice What a chain follower reads in one call: the active round and its root, the newest
+    /// round proposed, when it is (or was) claimable from, whether a guardian cancelled it, and
+    /// whether claims are paused. The newest round is in review while `latest > active` and it is
+    /// not cancelled.
+    function status()
+        external
+        view
+        returns (
+            uint256 active,
+            bytes32 activeRoot,
+            uint256 latest,
+            uint256 latestActiveAt,
+            bool latestCancelled,
+            bool claimsPaused
+        )
+    {
+        State memory state = _settled();
+        Round memory newest = _rounds[state.latest];
+        return (
+            state.active,
+            _roots[state.active],
+            state.latest,
+            newest.activeAt,
+            newest.cancelled,
+            state.paused
+        );
+    }
+
     /// The state with a pending round whose review is over counted as active.
     function _settled() private view returns (State memory state) {
         state = _state;

@@ -132,6 +132,14 @@ describe('the review window', () => {
     );
     expect(await f.distributor.getFunction('currentIndex')()).toBe(0n);
     expect(await f.distributor.getFunction('latestIndex')()).toBe(1n);
+    expect(await f.distributor.getFunction('status')()).toEqual([
+      0n,
+      `0x${'00'.repeat(32)}`,
+      1n,
+      activeAt,
+      false,
+      false,
+    ]);
     // One second before the window ends it still refuses.
     const now = (await f.provider.getBlock('latest'))!.timestamp;
     await advance(f.provider, Number(activeAt) - now - 2);
@@ -142,6 +150,11 @@ describe('the review window', () => {
     );
     await advance(f.provider, 2);
     expect(await f.distributor.getFunction('currentIndex')()).toBe(1n);
+    expect((await f.distributor.getFunction('status')()).slice(0, 3)).toEqual([
+      1n,
+      await f.distributor.getFunction('merkleRoot')(),
+      1n,
+    ]);
     await (await f.distributor.getFunction('claim')(address, amount, proofs[0], 1)).wait();
     expect(await balance(address)).toBe(amount);
   });
@@ -211,6 +224,14 @@ describe('the review window', () => {
     );
     expect(await f.distributor.getFunction('currentIndex')()).toBe(1n);
     expect((await f.distributor.getFunction('roundOf')(2))[4]).toBe(true);
+    const [active, , latest, , cancelled] = (await f.distributor.getFunction('status')()) as [
+      bigint,
+      string,
+      bigint,
+      bigint,
+      boolean,
+    ];
+    expect([active, latest, cancelled]).toEqual([1n, 2n, true]);
     // Nothing left to cancel; the next round is 3.
     await expectRevert(as('guardian').getFunction('cancelRoot')(2), f.distributor, 'NotInReview');
     await expectRevert(
@@ -241,6 +262,7 @@ describe('pause', () => {
     ).wait()) as ContractTransactionReceipt;
     expect(eventsOf(paused, f.distributor, 'ClaimsPaused')).toEqual([[f.guardian.address]]);
     expect(await f.distributor.getFunction('paused')()).toBe(true);
+    expect((await f.distributor.getFunction('status')())[5]).toBe(true);
     const { address, amount } = entitlements[0]!;
     await expectRevert(
       f.distributor.getFunction('claim')(address, amount, proofs[0], 1),

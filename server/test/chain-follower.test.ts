@@ -111,7 +111,7 @@ describe(`the chain follower on the embedded chain (${testDbKind})`, () => {
     });
     expect(await eventsOf(t)).toContainEqual(
       expect.objectContaining({
-        kind: 'root_published',
+        kind: 'root_proposed',
         round_index: 1,
         amount: reme(200 * 20),
         block_number: receipt!.blockNumber,

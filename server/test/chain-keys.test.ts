@@ -29,7 +29,8 @@ describe(`the embedded chain's accounts (${testDbKind})`, () => {
     const { operator, faucet, distributor, provider } = t.services.chain;
     expect(publicAddresses).not.toContain(operator.address);
     expect(publicAddresses).not.toContain(faucet!.address);
-    expect(await distributor.getFunction('owner')()).toBe(operator.address);
+    // The install's one key is the distributor's treasury (and its publisher and guardian).
+    expect(await distributor.getFunction('treasury')()).toBe(operator.address);
     for (const address of publicAddresses) expect(await provider.getBalance(address)).toBe(0n);
   });
 

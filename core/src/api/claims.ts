@@ -59,6 +59,9 @@ export const memberTokens = z.object({
   /** GBP per REME (REME_PRICE), a decimal string. */
   remePrice: z.string(),
   asOf: chainFiguresAsOf,
+  /** A round in review that holds the member (docs/decisions/0027): what it adds to what the
+   * active round gives them, and when they can claim it. Part of `incoming` until then. */
+  inReview: z.optional(z.object({ round: z.int(), adds: amount, claimableFrom: z.iso.datetime() })),
 });
 export type MemberTokens = z.infer<typeof memberTokens>;
 
@@ -91,8 +94,12 @@ export const publishRoundResponse = z.object({
   members: z.int(),
   total: amount,
   txHash: z.string(),
-  /** 'published' now; 'resumed' when an interrupted round was finished; 'unchanged' when nothing changed. */
-  outcome: z.enum(['published', 'resumed', 'unchanged']),
+  /** 'published' now; 'resumed' when an interrupted round was finished; 'unchanged' when nothing
+   * changed; 'in_review' when the round before is still in review (one at a time), so nothing new
+   * was proposed. */
+  outcome: z.enum(['published', 'resumed', 'unchanged', 'in_review']),
+  /** When members can claim the round (ISO time): later than now while it is in review. */
+  activeAt: z.optional(z.string()),
 });
 export type PublishRoundResult = z.infer<typeof publishRoundResponse>;
 

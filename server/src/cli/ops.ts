@@ -164,11 +164,19 @@ async function distribute(args: string[]): Promise<void> {
     return;
   }
   const result = await call('/api/operator/distributions', publishRoundResponse, {});
+  const claimable =
+    result.activeAt && new Date(result.activeAt) > new Date()
+      ? `; in review, claimable from ${result.activeAt}`
+      : '';
   if (result.outcome === 'unchanged')
     console.log(`Nothing changed since round ${result.index}: nothing to publish.`);
+  else if (result.outcome === 'in_review')
+    console.log(
+      `Round ${result.index} is still in review${claimable ? `, claimable from ${result.activeAt}` : ''}: one round is in review at a time, nothing new was proposed.`,
+    );
   else
     console.log(
-      `${result.outcome === 'resumed' ? 'Finished the interrupted' : 'Published'} round ${result.index}: root ${result.root}, ${result.members} members, ${formatAmount(result.total)} REME, transaction ${result.txHash}`,
+      `${result.outcome === 'resumed' ? 'Finished the interrupted' : claimable ? 'Proposed' : 'Published'} round ${result.index}: root ${result.root}, ${result.members} members, ${formatAmount(result.total)} REME, transaction ${result.txHash}${claimable}`,
     );
 }
 

@@ -69,6 +69,10 @@ export interface TokenFiguresRow {
   reme_balance: string | null;
   claimed: string | null;
   cumulative_amount: string | null;
+  /** The round in review, if the member is in it: its number, their cumulative amount, when it pays. */
+  review_round?: number | null;
+  review_amount?: string | null;
+  review_active_at?: Date | string | null;
 }
 
 /** The member's token figures, from the database alone: the chain's part is the follower's index. */
@@ -96,5 +100,17 @@ export function tokenFigures(row: TokenFiguresRow, remePrice: string): MemberTok
     remeHeld: known ? BigInt(row.reme_balance ?? 0).toString() : null,
     remePrice,
     asOf,
+    ...(row.review_round && row.review_amount !== null && row.review_amount !== undefined
+      ? {
+          inReview: {
+            round: row.review_round,
+            adds: (BigInt(row.review_amount) > distributed
+              ? BigInt(row.review_amount) - distributed
+              : 0n
+            ).toString(),
+            claimableFrom: new Date(row.review_active_at!).toISOString(),
+          },
+        }
+      : {}),
   };
 }

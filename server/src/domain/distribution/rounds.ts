@@ -3,7 +3,13 @@
 // starts, so a rerun after an interruption finishes the open round instead of starting another,
 // and a transaction already sent is found by its hash (or sent again, byte for byte). A round is
 // marked published only once the distributor is seen holding exactly the root built here.
-import { leafLayer, type GrowingTree, type PublishRoundResult, type RoundPreview } from '@crw/core';
+import {
+  formatReme,
+  leafLayer,
+  type GrowingTree,
+  type PublishRoundResult,
+  type RoundPreview,
+} from '@crw/core';
 import { getAddress, Transaction, type BlockTag } from 'ethers';
 import type { Kysely } from 'kysely';
 import type { Chain } from '../../infra/chain/chain';
@@ -43,8 +49,56 @@ export async function openRound(db: Kysely<DB>) {
   return db
     .selectFrom('distribution_rounds')
     .select(['round_index', 'status', 'tx_hash'])
-    .where('status', '<>', 'published')
+    .where('status', 'in', ['prepared', 'sent'])
     .executeTakeFirst();
+}
+
+/** The distributor's rounds now: the active one, the newest proposed, and that one's activeAt. */
+async function chainRounds(chain: Chain, blockTag: BlockTag = 'latest') {
+  const [active, , latest, activeAt, cancelled] = (await chain.distributor
+    .getFunction('status')
+    .staticCall({ blockTag })) as [bigint, string, bigint, bigint, boolean];
+  return {
+    active: Number(active),
+    latest: Number(latest),
+    activeAt: Number(activeAt),
+    cancelled,
+  };
+}
+
+/** Brings a round of this server's that is in review up to date with the chain (the follower does
+ * the same as blocks come): published once the chain made it active, cancelled if a guardian
+ * cancelled it. Returns the round still in review, if one is. */
+async function settleReview(db: Kysely<DB>, chain: Chain) {
+  const review = await db
+    .selectFrom('distribution_rounds')
+    .select(['round_index', 'root', 'member_count', 'total', 'tx_hash', 'active_at'])
+    .where('status', '=', 'in_review')
+    .executeTakeFirst();
+  if (!review) return undefined;
+  const rounds = await chainRounds(chain);
+  if (rounds.active >= review.round_index) {
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('distribution_rounds')
+        .set({ status: 'published', published_at: new Date() })
+        .where('round_index', '=', review.round_index)
+        .where('status', '=', 'in_review')
+        .execute();
+      await notifyMembers(trx, EVERY_MEMBER);
+    });
+    return undefined;
+  }
+  if (rounds.latest === review.round_index && rounds.cancelled) {
+    await db
+      .updateTable('distribution_rounds')
+      .set({ status: 'cancelled', cancelled_at: new Date() })
+      .where('round_index', '=', review.round_index)
+      .where('status', '=', 'in_review')
+      .execute();
+    return undefined;
+  }
+  return review;
 }
 
 export async function previewRound(db: Kysely<DB>, limit = 20): Promise<RoundPreview> {
@@ -136,19 +190,37 @@ export async function publishRound(
   hook: StepHook = () => {},
   clock: PhaseClock = () => {},
 ): Promise<PublishRoundResult> {
+  const review = await settleReview(db, chain);
+  if (review)
+    return {
+      index: review.round_index,
+      root: review.root,
+      members: review.member_count,
+      total: review.total,
+      txHash: review.tx_hash ?? '',
+      outcome: 'in_review',
+      ...(review.active_at ? { activeAt: new Date(review.active_at).toISOString() } : {}),
+    };
   let round = await db
     .selectFrom('distribution_rounds')
     .select(ROUND_STATE)
-    .where('status', '<>', 'published')
+    .where('status', 'in', ['prepared', 'sent'])
     .executeTakeFirst();
   const resumed = round !== undefined;
   if (!round) {
+    // A round in review on chain that is not this server's: proposed with its key by someone else.
+    const rounds = await chainRounds(chain);
+    if (rounds.latest > rounds.active && !rounds.cancelled)
+      throw new RoundConflict(
+        `round ${rounds.latest} is in review on chain but was not built by this server: a guardian should cancel it (docs/operations.md#a-round-this-server-did-not-build)`,
+      );
     const previous = await latestPublishedRound(db);
     // A chain past the stored rounds: this database was restored from a backup made before the
     // chain's latest round (docs/operations.md#backups). That round's tree is gone and publishing
     // it made the stored round's proofs void, so the next round follows the chain's and pays
     // everyone's cumulative amounts again; the distributor pays only what each has not claimed.
-    const chainIndex = Number(await chain.distributor.getFunction('currentIndex')());
+    // Rounds a guardian cancelled count: their numbers are taken.
+    const chainIndex = rounds.latest;
     const behindChain = chainIndex > previous;
     const members = await entitlements(db, previous);
     clock('entitlements');
@@ -182,12 +254,12 @@ export async function publishRound(
       .executeTakeFirstOrThrow();
     await hook('prepared');
   }
-  const onChain = Number(await chain.distributor.getFunction('currentIndex')());
+  const onChain = (await chainRounds(chain)).latest;
   if (onChain >= round.round_index) {
     // The publishing transaction was mined before the run that sent it could record it, or
     // someone else holding the operator key published this round: only the root tells.
     await expectOnChain(chain, round, 'latest');
-    return finish(db, round, round.tx_hash ?? '', 'resumed');
+    return finish(db, chain, round, round.tx_hash ?? '', 'resumed');
   }
   if (onChain !== round.round_index - 1) {
     throw new RoundConflict(
@@ -206,6 +278,7 @@ export async function publishRound(
     }
   }
   if (!txHash) {
+    await expectFunding(chain, round);
     const roundIndex = round.round_index;
     const request = await chain.distributor
       .getFunction('proposeRoot')
@@ -233,32 +306,56 @@ export async function publishRound(
   if (!receipt || receipt.status !== 1)
     throw new Error(`the publishing transaction ${txHash} failed on chain`);
   await expectOnChain(chain, round, receipt.blockNumber);
-  return finish(db, round, txHash, resumed ? 'resumed' : 'published');
+  return finish(db, chain, round, txHash, resumed ? 'resumed' : 'published');
 }
 
-/** Throws a RoundConflict unless, at `blockTag`, the distributor's current round is `round` with its root and total. */
+/** Throws a RoundConflict, saying what to do, when the treasury's approval cannot fund `round`:
+ * the distributor draws what the round adds to the active one from the treasury's allowance. */
+async function expectFunding(chain: Chain, round: { round_index: number; total: string }) {
+  const [treasury, activeTotal] = (await Promise.all([
+    chain.distributor.getFunction('treasury')(),
+    chain.distributor.getFunction('totalDistributed')(),
+  ])) as [string, bigint];
+  const needed = BigInt(round.total) - activeTotal;
+  if (needed <= 0n) return;
+  const distributor = await chain.distributor.getAddress();
+  const [allowance, held] = (await Promise.all([
+    chain.token.getFunction('allowance')(treasury, distributor),
+    chain.token.getFunction('balanceOf')(treasury),
+  ])) as [bigint, bigint];
+  if (allowance < needed)
+    throw new RoundConflict(
+      `round ${round.round_index} draws ${formatReme(needed.toString())} REME from the treasury ${treasury}, which has approved the distributor for ${formatReme(allowance.toString())}: the treasury must approve more (docs/operations.md#separate-keys)`,
+    );
+  if (held < needed)
+    throw new RoundConflict(
+      `round ${round.round_index} draws ${formatReme(needed.toString())} REME from the treasury ${treasury}, which holds ${formatReme(held.toString())}`,
+    );
+}
+
+/** Throws a RoundConflict unless, at `blockTag`, the distributor's newest round is `round` with its
+ * root and total, not cancelled. */
 async function expectOnChain(
   chain: Chain,
   round: { round_index: number; root: string; total: string },
   blockTag: BlockTag,
 ): Promise<void> {
-  const read = (name: string) =>
-    chain.distributor.getFunction(name).staticCall({ blockTag }) as Promise<bigint | string>;
-  const [index, root, total] = await Promise.all([
-    read('currentIndex'),
-    read('merkleRoot'),
-    read('totalDistributed'),
-  ]);
-  if (Number(index) !== round.round_index) {
+  const { latest } = await chainRounds(chain, blockTag);
+  if (latest !== round.round_index) {
     throw new RoundConflict(
-      `the chain is at round ${index}, past round ${round.round_index} that this server has not published`,
+      `the chain is at round ${latest}, past round ${round.round_index} that this server has not published`,
     );
   }
-  if (String(root).toLowerCase() !== round.root || BigInt(total) !== BigInt(round.total)) {
+  const [root, total, , , cancelled] = (await chain.distributor
+    .getFunction('roundOf')
+    .staticCall(round.round_index, { blockTag })) as [string, bigint, bigint, bigint, boolean];
+  if (root.toLowerCase() !== round.root || total !== BigInt(round.total)) {
     throw new RoundConflict(
       `round ${round.round_index} on chain has root ${root} (total ${total}), not the root ${round.root} (total ${round.total}) this server built: the round stays unpublished`,
     );
   }
+  if (cancelled)
+    throw new RoundConflict(`round ${round.round_index} was cancelled on chain by a guardian`);
 }
 
 async function memberCount(db: Kysely<DB>, index: number): Promise<number> {
@@ -272,17 +369,32 @@ async function memberCount(db: Kysely<DB>, index: number): Promise<number> {
 
 async function finish(
   db: Kysely<DB>,
+  chain: Chain,
   round: { round_index: number; root: string; member_count: number; total: string },
   txHash: string,
   outcome: PublishRoundResult['outcome'],
 ): Promise<PublishRoundResult> {
   const index = round.round_index;
+  // In review until the distributor's activeAt (at once with no review window).
+  const [, , , activeAtSeconds] = (await chain.distributor.getFunction('roundOf')(index)) as [
+    string,
+    bigint,
+    bigint,
+    bigint,
+  ];
+  const activeAt = new Date(Number(activeAtSeconds) * 1000);
+  const active = (await chainRounds(chain)).active >= index;
   await db.transaction().execute(async (trx) => {
     await trx
       .updateTable('distribution_rounds')
-      .set({ status: 'published', published_at: new Date() })
+      .set({
+        status: active ? 'published' : 'in_review',
+        published_at: active ? new Date() : null,
+        active_at: activeAt,
+      })
       .where('round_index', '=', index)
       .execute();
+    // In review too: each member's dashboard shows their line and when it pays.
     await notifyMembers(trx, EVERY_MEMBER);
   });
   return {
@@ -292,5 +404,6 @@ async function finish(
     total: round.total,
     txHash,
     outcome,
+    activeAt: activeAt.toISOString(),
   };
 }

@@ -50,12 +50,13 @@ export function treeJson(db: Kysely<DB>, round: number, nodes: Uint8Array): Read
   return Readable.from(parts());
 }
 
-/** A published round's number and stored tree, or undefined when no such round was published. */
+/** A round's number and stored tree once it is on chain — in review (so anyone can check it
+ * before it pays), active, or cancelled — or undefined when no such round was proposed. */
 export async function publishedRoundNodes(db: Kysely<DB>, index: number) {
   return db
     .selectFrom('distribution_rounds')
     .select(['round_index', 'nodes'])
     .where('round_index', '=', index)
-    .where('status', '=', 'published')
+    .where('status', 'in', ['in_review', 'published', 'cancelled'])
     .executeTakeFirst();
 }

@@ -4,7 +4,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../infra/db/schema';
 import { EVERY_MEMBER, notifyMembers } from '../../infra/db/member-notices';
-import { walletDeltas, type ChainEvent } from '../../infra/chain/chain-events';
+import { walletDeltas, type ChainEvent, type RoundStatus } from '../../infra/chain/chain-events';
 
 /** Processed blocks whose hashes are kept for finding where a reorg forked. */
 const KEPT_BLOCKS = 64;
@@ -73,13 +73,57 @@ async function fromCursor(
   });
 }
 
-/** Records blocks after `expected` up to `to`: their events, the wallets' figures, the round. */
+/** Records the distributor's `status` (null: unknown at this block, kept as it was) and brings this
+ * server's rounds along: one the chain made active is published (members are told), one a
+ * guardian cancelled is cancelled. Returns whether the active round changed. */
+async function recordRounds(
+  trx: Transaction<DB>,
+  status: RoundStatus | null,
+  block: number,
+): Promise<boolean> {
+  if (!status) return false;
+  const before = await trx
+    .selectFrom('chain_follower_state')
+    .select('round_index')
+    .executeTakeFirstOrThrow();
+  const changed = before.round_index !== status.active;
+  await trx
+    .updateTable('chain_follower_state')
+    .set({
+      round_index: status.active,
+      round_root: status.activeRoot,
+      ...(changed ? { round_block: status.active === 0 ? null : block } : {}),
+      latest_index: status.latest,
+      latest_active_at: status.latestActiveAt,
+      latest_cancelled: status.latestCancelled,
+      claims_paused: status.claimsPaused,
+    })
+    .execute();
+  if (status.active > 0)
+    await trx
+      .updateTable('distribution_rounds')
+      .set({ status: 'published', published_at: sql`coalesce(published_at, now())` })
+      .where('status', '=', 'in_review')
+      .where('round_index', '<=', status.active)
+      .execute();
+  if (status.latestCancelled)
+    await trx
+      .updateTable('distribution_rounds')
+      .set({ status: 'cancelled', cancelled_at: new Date() })
+      .where('status', '=', 'in_review')
+      .where('round_index', '=', status.latest)
+      .execute();
+  return changed;
+}
+
+/** Records blocks after `expected` up to `to`: their events, the wallets' figures, the rounds. */
 export async function applyBlocks(
   db: Kysely<DB>,
   expected: Cursor,
   to: { number: number; hash: string },
   head: number,
   events: ChainEvent[],
+  status: RoundStatus | null,
 ): Promise<boolean> {
   return fromCursor(db, expected, async (trx) => {
     for (let start = 0; start < events.length; start += INSERT_BATCH) {
@@ -107,7 +151,6 @@ export async function applyBlocks(
         )
         .execute();
     }
-    const round = events.filter((e) => e.kind === 'root_published').at(-1);
     await trx
       .insertInto('chain_follower_blocks')
       .values({ block_number: to.number, block_hash: to.hash })
@@ -125,16 +168,10 @@ export async function applyBlocks(
         synced_at: new Date(),
         attempted_at: new Date(),
         last_error: null,
-        ...(round
-          ? {
-              round_index: round.round_index!,
-              round_root: round.root,
-              round_block: round.block_number,
-            }
-          : {}),
       })
       .execute();
-    await notifyWalletOwners(trx, [...deltas.map((d) => d.address)], round !== undefined);
+    const roundChanged = await recordRounds(trx, status, to.number);
+    await notifyWalletOwners(trx, [...deltas.map((d) => d.address)], roundChanged);
   });
 }
 
@@ -160,12 +197,13 @@ export interface Vanished {
  * all (a crash in between makes the next pass find the reorganisation again). */
 export type RollbackListener = (trx: Transaction<DB>, vanished: Vanished) => Promise<void>;
 
-/** Forgets everything after `ancestor` and recomputes the wallets and the round from what remains;
- * `listener` is told what vanished. */
+/** Forgets everything after `ancestor` and recomputes the wallets from what remains, the rounds
+ * from the distributor's `status` at `ancestor`; `listener` is told what vanished. */
 export async function rollBackTo(
   db: Kysely<DB>,
   expected: Cursor,
   ancestor: Cursor,
+  status: RoundStatus,
   listener?: RollbackListener,
 ): Promise<boolean> {
   return fromCursor(db, expected, async (trx) => {
@@ -195,28 +233,12 @@ export async function rollBackTo(
           block_number = ${ancestor.number}
         WHERE w.address = ANY(${touched}::text[])`.execute(trx);
     }
-    const round = await trx
-      .selectFrom('chain_events')
-      .select(['round_index', 'root', 'block_number'])
-      .where('kind', '=', 'root_published')
-      .orderBy('block_number', 'desc')
-      .orderBy('log_index', 'desc')
-      .executeTakeFirst();
     await trx
       .updateTable('chain_follower_state')
-      .set({
-        block_number: ancestor.number,
-        block_hash: ancestor.hash,
-        round_index: round?.round_index ?? 0,
-        round_root: round?.root ?? null,
-        round_block: round?.block_number ?? null,
-      })
+      .set({ block_number: ancestor.number, block_hash: ancestor.hash })
       .execute();
-    await notifyWalletOwners(
-      trx,
-      touched,
-      undone.some((e) => e.kind === 'root_published'),
-    );
+    const roundChanged = await recordRounds(trx, status, ancestor.number);
+    await notifyWalletOwners(trx, touched, roundChanged);
     const claims = undone
       .filter((e) => e.kind === 'claimed' && e.to_address !== null)
       .map((e) => ({ account: e.to_address!, txHash: e.tx_hash, blockNumber: e.block_number }));

@@ -6,7 +6,14 @@ import { toQuantity } from 'ethers';
 import type { Log } from '../../logging';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../infra/db/schema';
-import { decodeLog, logFilter, type RpcLog } from '../../infra/chain/chain-events';
+import {
+  decodeLog,
+  decodeStatus,
+  logFilter,
+  statusCall,
+  type RoundStatus,
+  type RpcLog,
+} from '../../infra/chain/chain-events';
 import {
   applyBlocks,
   keptBlocks,
@@ -48,6 +55,23 @@ async function blockAt(node: ChainNode, tag: number | 'latest'): Promise<BlockRe
     params: [tag === 'latest' ? tag : toQuantity(tag), false],
   })) as { number: string; hash: string } | null;
   return block ? { number: Number(block.number), hash: block.hash } : null;
+}
+
+/** The distributor's rounds at `block`, or null when the node cannot say (a node that keeps no
+ * state that old while catching up: the last range's status, near the head, says it). */
+async function statusAt(s: SyncSettings, block: number, required: boolean) {
+  if (block < 0) return decodeStatus('0x');
+  try {
+    return decodeStatus(
+      (await s.node.request({
+        method: 'eth_call',
+        params: statusCall(s.chain.distributor, block),
+      })) as string,
+    );
+  } catch (error) {
+    if (required) throw error;
+    return null;
+  }
 }
 
 function sameChain(
@@ -95,7 +119,8 @@ export async function syncOnce(s: SyncSettings): Promise<{ head: number; process
     const events = logs
       .filter((log) => !log.removed)
       .flatMap((log) => decodeLog(s.chain, log) ?? []);
-    if (!(await applyBlocks(s.db, cursor, block, head.number, events)))
+    const status: RoundStatus | null = await statusAt(s, to, to === target);
+    if (!(await applyBlocks(s.db, cursor, block, head.number, events, status)))
       throw new FollowerOvertaken('another process recorded these blocks first');
     cursor = block;
   }
@@ -111,7 +136,8 @@ async function rollBack(s: SyncSettings, from: Cursor): Promise<Cursor> {
       break;
     }
   }
-  if (!(await rollBackTo(s.db, from, ancestor, s.onRollBack)))
+  const status = (await statusAt(s, ancestor.number, true))!;
+  if (!(await rollBackTo(s.db, from, ancestor, status, s.onRollBack)))
     throw new FollowerOvertaken('another process rolled back first');
   s.log.warn(
     { from: from.number, to: ancestor.number },

@@ -17,6 +17,11 @@ export async function readMember(db: Kysely<DB>, userId: string) {
     .leftJoin('distribution_entries as e', (join) =>
       join.onRef('e.round_index', '=', 's.round_index').onRef('e.user_id', '=', 'profiles.id'),
     )
+    // A round in review (at most one), and the member's line in it.
+    .leftJoin('distribution_rounds as r', (join) => join.on('r.status', '=', 'in_review'))
+    .leftJoin('distribution_entries as re', (join) =>
+      join.onRef('re.round_index', '=', 'r.round_index').onRef('re.user_id', '=', 'profiles.id'),
+    )
     .select([
       'profiles.id',
       'profiles.email',
@@ -38,6 +43,11 @@ export async function readMember(db: Kysely<DB>, userId: string) {
       'd.converted_tokens',
     ])
     .select(['w.reme_balance', 'w.claimed', 'e.cumulative_amount'])
+    .select([
+      'r.round_index as review_round',
+      're.cumulative_amount as review_amount',
+      'r.active_at as review_active_at',
+    ])
     .where('profiles.id', '=', userId)
     .executeTakeFirst();
   // The checksummed address is worked out once per read, not on every answer from the cache.

@@ -1,5 +1,6 @@
-// The contracts' events the chain follower reads: the token's Transfer, the distributor's Claimed
-// and RootProposed, decoded from eth_getLogs answers into chain_events rows.
+// The contracts' events the chain follower reads: the token's Transfer, the distributor's Claimed,
+// RootProposed and RootCancelled, decoded from eth_getLogs answers into chain_events rows; and the
+// distributor's status() (which round is active, which is in review), read at a block.
 import { artifact } from '@crw/contracts';
 import { Interface, toQuantity } from 'ethers';
 import type { ChainEventsTable } from '../db/schema';
@@ -8,7 +9,8 @@ const tokenEvents = new Interface(artifact('RemeToken').abi);
 const distributorEvents = new Interface(artifact('RewardsDistributor').abi);
 const TRANSFER = tokenEvents.getEvent('Transfer')!.topicHash;
 const CLAIMED = distributorEvents.getEvent('Claimed')!.topicHash;
-const ROOT_PUBLISHED = distributorEvents.getEvent('RootProposed')!.topicHash;
+const ROOT_PROPOSED = distributorEvents.getEvent('RootProposed')!.topicHash;
+const ROOT_CANCELLED = distributorEvents.getEvent('RootCancelled')!.topicHash;
 
 export const ZERO_ADDRESS = `0x${'0'.repeat(40)}`;
 
@@ -39,7 +41,7 @@ export function logFilter(contracts: FollowedContracts, from: number, to: number
     fromBlock: toQuantity(from),
     toBlock: toQuantity(to),
     address: [contracts.token, contracts.distributor],
-    topics: [[TRANSFER, CLAIMED, ROOT_PUBLISHED]],
+    topics: [[TRANSFER, CLAIMED, ROOT_PROPOSED, ROOT_CANCELLED]],
   };
 }
 
@@ -55,6 +57,7 @@ export function decodeLog(contracts: FollowedContracts, log: RpcLog): ChainEvent
     to_address: null,
     round_index: null,
     root: null,
+    active_at: null,
   };
   const topic = log.topics[0];
   if (address === contracts.token && topic === TRANSFER) {
@@ -76,13 +79,24 @@ export function decodeLog(contracts: FollowedContracts, log: RpcLog): ChainEvent
       amount: String(args[1]),
     };
   }
-  if (address === contracts.distributor && topic === ROOT_PUBLISHED) {
+  if (address === contracts.distributor && topic === ROOT_PROPOSED) {
     const { args } = distributorEvents.parseLog(log)!;
     return {
       ...place,
-      kind: 'root_published',
+      kind: 'root_proposed',
       round_index: Number(args[0]),
       root: String(args[1]).toLowerCase(),
+      amount: String(args[2]),
+      active_at: Number(args[4]),
+    };
+  }
+  if (address === contracts.distributor && topic === ROOT_CANCELLED) {
+    const { args } = distributorEvents.parseLog(log)!;
+    return {
+      ...place,
+      kind: 'root_cancelled',
+      round_index: Number(args[0]),
+      from_address: String(args[1]).toLowerCase(),
       amount: String(args[2]),
     };
   }
@@ -109,4 +123,46 @@ export function walletDeltas(
     }
   }
   return deltas;
+}
+
+/** The distributor's rounds at a block (its status()): the active round and its root, the newest
+ * proposed, when that one pays, whether it was cancelled, whether claims are paused. */
+export interface RoundStatus {
+  active: number;
+  activeRoot: string | null;
+  latest: number;
+  latestActiveAt: number | null;
+  latestCancelled: boolean;
+  claimsPaused: boolean;
+}
+
+/** The eth_call parameters of status() at `block`. */
+export function statusCall(distributor: string, block: number) {
+  return [
+    { to: distributor, data: distributorEvents.encodeFunctionData('status') },
+    toQuantity(block),
+  ];
+}
+
+/** Decodes status()'s answer; a block before the distributor existed answers '0x': no round. */
+export function decodeStatus(answer: string): RoundStatus {
+  if (answer === '0x')
+    return {
+      active: 0,
+      activeRoot: null,
+      latest: 0,
+      latestActiveAt: null,
+      latestCancelled: false,
+      claimsPaused: false,
+    };
+  const [active, root, latest, activeAt, cancelled, paused] =
+    distributorEvents.decodeFunctionResult('status', answer);
+  return {
+    active: Number(active),
+    activeRoot: Number(active) === 0 ? null : String(root).toLowerCase(),
+    latest: Number(latest),
+    latestActiveAt: Number(latest) === 0 ? null : Number(activeAt),
+    latestCancelled: Boolean(cancelled),
+    claimsPaused: Boolean(paused),
+  };
 }

@@ -205,7 +205,9 @@ export interface ChainJournalArchiveTable {
   reason: string;
 }
 
-export type RoundStatus = 'prepared' | 'sent' | 'published';
+/** prepared → sent → in_review (proposed, not claimable yet) → published (active), or cancelled by
+ * a guardian during its review (migration 0038). */
+export type RoundStatus = 'prepared' | 'sent' | 'in_review' | 'published' | 'cancelled';
 
 export interface DistributionRoundsTable {
   round_index: number;
@@ -222,6 +224,9 @@ export interface DistributionRoundsTable {
   notices_at: Timestamp | null;
   /** The reminders already sent for the round: 0, 7 or 30 (migration 0033). */
   reminders_sent: ColumnType<number, number | undefined, number>;
+  /** When members can claim it, from the distributor (migration 0038). */
+  active_at: Timestamp | null;
+  cancelled_at: Timestamp | null;
 }
 
 export interface DistributionEntriesTable {
@@ -272,6 +277,11 @@ export interface ChainFollowerStateTable {
   round_index: ColumnType<number, number | undefined, number>;
   round_root: string | null;
   round_block: number | null;
+  /** The distributor's status() at block_number (migration 0038): the newest round proposed. */
+  latest_index: ColumnType<number, number | undefined, number>;
+  latest_active_at: number | null;
+  latest_cancelled: ColumnType<boolean, boolean | undefined, boolean>;
+  claims_paused: ColumnType<boolean, boolean | undefined, boolean>;
   synced_at: Timestamp | null;
   attempted_at: Timestamp | null;
   last_error: string | null;
@@ -282,7 +292,8 @@ export interface ChainFollowerBlocksTable {
   block_hash: string;
 }
 
-export type ChainEventKind = 'transfer' | 'claimed' | 'root_published';
+export type ChainEventKind =
+  'transfer' | 'claimed' | 'root_published' | 'root_proposed' | 'root_cancelled';
 
 export interface ChainEventsTable {
   block_number: number;
@@ -295,6 +306,8 @@ export interface ChainEventsTable {
   amount: Amount;
   round_index: number | null;
   root: string | null;
+  /** RootProposed's activeAt, seconds (migration 0038). */
+  active_at: number | null;
 }
 
 export interface ChainWalletsTable {

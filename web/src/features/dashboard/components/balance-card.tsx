@@ -4,6 +4,7 @@
 import { formatAmount, formatGbp, formatReme, type UserDetails } from '@crw/core';
 import { Gift, UserPlus } from 'lucide-react';
 import { Link, useNavigate } from 'react-router';
+import { formatMoment } from '../../../lib/dates';
 import { useRise } from '../../../lib/use-rise';
 import { Button } from '../../../ui/button';
 import forms from '../../../ui/forms.module.css';
@@ -15,6 +16,11 @@ import { ConvertDialog } from './convert-dialog';
 /** REME held as a number of whole tokens, for noticing a rise (display goes through formatAmount). */
 const remeNumber = (baseUnits: string | null) =>
   baseUnits === null ? null : Number(formatAmount(baseUnits));
+
+/** A round in review that pays the member more (docs/decisions/0027): when they can claim it. */
+function reviewLine(review: NonNullable<UserDetails['tokens']['inReview']>): string {
+  return `Round ${review.round}: ${formatReme(review.adds)} REME for you, claimable from ${formatMoment(review.claimableFrom)}. Each round waits a while before it pays, so anyone can check it first.`;
+}
 
 export function BalanceCard({
   details,
@@ -29,6 +35,8 @@ export function BalanceCard({
   const capsRise = useRise(caps.total);
   // Nothing to claim: no Claim button (a disabled one read as the main thing to do), but what comes next.
   const hasClaim = tokens.forClaiming !== '0';
+  // Shown only when the round pays the member more than the active one.
+  const review = tokens.inReview && tokens.inReview.adds !== '0' ? tokens.inReview : undefined;
   const canClaim = hasClaim && !claimPending;
   return (
     <section className={styles.card} aria-labelledby="balance-title">
@@ -89,9 +97,11 @@ export function BalanceCard({
           </Button>
         ) : (
           <p className={styles.nextStep} data-testid="next-step">
-            {BigInt(tokens.incoming) > 0n
-              ? `Your ${formatReme(tokens.incoming)} REME are paid in the next payout. They will show here, ready to claim.`
-              : `Nothing ${tokens.remeHeld !== null && tokens.remeHeld !== '0' ? 'more ' : ''}to claim for now. Invite friends, or take part in care actions, to earn more.`}
+            {review
+              ? reviewLine(review)
+              : BigInt(tokens.incoming) > 0n
+                ? `Your ${formatReme(tokens.incoming)} REME are paid in the next payout. They will show here, ready to claim.`
+                : `Nothing ${tokens.remeHeld !== null && tokens.remeHeld !== '0' ? 'more ' : ''}to claim for now. Invite friends, or take part in care actions, to earn more.`}
           </p>
         )}
         <Link to="/rcb" className={[forms.button, forms.secondary].join(' ')}>
@@ -102,6 +112,11 @@ export function BalanceCard({
         </Link>
         <ConvertDialog caps={caps} remePrice={tokens.remePrice} className="" />
       </div>
+      {hasClaim && review ? (
+        <p className={styles.nextStep} data-testid="round-in-review">
+          {reviewLine(review)}
+        </p>
+      ) : null}
     </section>
   );
 }

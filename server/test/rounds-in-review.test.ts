@@ -1,0 +1,264 @@
+// Rounds in review on the production path (issue 28; docs/decisions/0027-rounds-in-review.md): a
+// Hardhat node in its own process, contracts deployed with a treasury and a guardian of their own
+// and a 24-hour review window, the server holding only the publisher's key. A proposed round shows
+// on the member's dashboard with when it pays, is refused on chain until then, and pays once the
+// chain's clock has passed it. A root proposed with the stolen publisher key is refused by the
+// server, cancelled by the guardian, never pays, and the treasury keeps everything beyond the
+// funding it approved.
+import type { UserDetails } from '@crw/core';
+import { deployContracts } from '@crw/contracts';
+import { StandardMerkleTree } from '@openzeppelin/merkle-tree';
+import type { Contract } from 'ethers';
+import { JsonRpcProvider, Wallet, parseEther, toQuantity } from 'ethers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendClaim } from './helpers/chain-client';
+import { startChainNode, type ChainNodeProcess } from './helpers/chain-node-process';
+import { joinAndConfirm, makeMemberKeys, signedInCookie } from './helpers/members';
+import { buildTestApp, type TestApp } from './helpers/test-app';
+import { testDbKind } from './helpers/test-database';
+
+const DAY = 24 * 3600;
+const SUPPLY = parseEther('1000000');
+const ALLOWANCE = parseEther('5000');
+const reme = (n: number) => parseEther(String(n)).toString();
+
+let node: ChainNodeProcess;
+let provider: JsonRpcProvider;
+const opened: TestApp[] = [];
+
+beforeAll(async () => {
+  node = await startChainNode();
+  provider = new JsonRpcProvider(node.url, 31337, {
+    staticNetwork: true,
+    pollingInterval: 50,
+    cacheTimeout: -1,
+  });
+}, 120_000);
+afterAll(async () => {
+  for (const t of opened.reverse()) await t.close();
+  provider?.destroy();
+  await node?.stop();
+});
+
+/** A funded random key on the node. */
+async function funded(): Promise<Wallet> {
+  const wallet = new Wallet(Wallet.createRandom().privateKey, provider);
+  await node.request('hardhat_setBalance', [wallet.address, toQuantity(parseEther('100'))]);
+  return wallet;
+}
+
+/** Contracts with three keys and a day's review; the treasury approves ALLOWANCE. */
+async function deployWithSeparateKeys() {
+  const [publisher, treasury, guardian] = [await funded(), await funded(), await funded()];
+  const startBlock = Number(await node.request('eth_blockNumber')) + 1;
+  const { token, distributor } = await deployContracts(publisher, SUPPLY, {
+    treasury: treasury.address,
+    guardians: [guardian.address],
+    reviewSeconds: DAY,
+  });
+  const addresses = {
+    token: await token.getAddress(),
+    distributor: await distributor.getAddress(),
+  };
+  const asTreasury = token.connect(treasury) as Contract;
+  await (await asTreasury.getFunction('approve')(addresses.distributor, ALLOWANCE)).wait();
+  const t = await buildTestApp({
+    env: {
+      CHAIN_RPC_URL: node.url,
+      TOKEN_ADDRESS: addresses.token,
+      DISTRIBUTOR_ADDRESS: addresses.distributor,
+      OPERATOR_PRIVATE_KEY: publisher.privateKey,
+      CHAIN_START_BLOCK: String(startBlock),
+      CHAIN_POLL_INTERVAL_MS: '200',
+      CHAIN_CONFIRMATIONS: '0',
+      AUTH_RATE_LIMIT_PER_IP: '1000',
+    },
+  });
+  opened.push(t);
+  const balanceOf = async (address: string) =>
+    (await token.getFunction('balanceOf')(address)) as bigint;
+  return { t, publisher, treasury, guardian, token, distributor, addresses, balanceOf };
+}
+
+async function me(t: TestApp, cookie: string): Promise<UserDetails> {
+  const res = await t.app.inject({ method: 'GET', url: '/api/me', headers: { cookie } });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as UserDetails;
+}
+
+const publish = (t: TestApp) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/operator/distributions',
+    headers: { authorization: `Bearer ${t.services.operatorKey}` },
+  });
+
+/** The member's leaf and proof in round `index`, from the round's public tree.json. */
+async function proofFromTree(t: TestApp, index: number, address: string) {
+  const res = await t.app.inject({ method: 'GET', url: `/api/distributions/${index}/tree.json` });
+  expect(res.statusCode, res.body).toBe(200);
+  const tree = StandardMerkleTree.load<[string, string]>(res.json());
+  for (const [i, [account, amount]] of tree.entries())
+    if (account.toLowerCase() === address.toLowerCase())
+      return { amount: BigInt(amount), proof: tree.getProof(i) };
+  throw new Error(`${address} is not in round ${index}`);
+}
+
+async function roundRow(t: TestApp, index: number) {
+  return t.services.database.db
+    .selectFrom('distribution_rounds')
+    .select(['status', 'active_at'])
+    .where('round_index', '=', index)
+    .executeTakeFirstOrThrow();
+}
+
+describe(`rounds in review on a Hardhat node process (${testDbKind})`, () => {
+  it('a proposed round shows with when it pays, is refused on chain until then, and pays after the window', async () => {
+    const { t, addresses, treasury, balanceOf } = await deployWithSeparateKeys();
+    const member = await makeMemberKeys();
+    await joinAndConfirm(t.app, t.services.database.db, member);
+    const cookie = await signedInCookie(t.app, member);
+    await node.request('hardhat_setBalance', [member.address, toQuantity(parseEther('1'))]);
+
+    const proposed = await publish(t);
+    expect(proposed.json()).toMatchObject({ index: 1, outcome: 'published' });
+    const { activeAt } = proposed.json() as { activeAt: string };
+    const block = await provider.getBlock('latest');
+    expect(new Date(activeAt).getTime()).toBe((block!.timestamp + DAY) * 1000);
+    expect((await roundRow(t, 1)).status).toBe('in_review');
+    // The funding came out of the treasury's approval, no more.
+    expect(await balanceOf(treasury.address)).toBe(SUPPLY - parseEther('200'));
+    expect(await balanceOf(addresses.distributor)).toBe(parseEther('200'));
+
+    await t.services.follower.syncNow();
+    expect((await me(t, cookie)).tokens).toMatchObject({
+      forClaiming: '0',
+      incoming: reme(200),
+      inReview: { round: 1, adds: reme(200), claimableFrom: activeAt },
+    });
+    // Anyone can check the round while it waits: its tree.json is public.
+    const leaf = await proofFromTree(t, 1, member.address);
+    expect(leaf.amount).toBe(parseEther('200'));
+    const early = await sendClaim(t.app, member.privateKey, addresses.distributor, [
+      member.address,
+      leaf.amount,
+      leaf.proof,
+      1,
+    ]);
+    expect(JSON.stringify(early.error)).toMatch(/revert/i);
+    // One round at a time: publishing again proposes nothing.
+    expect((await publish(t)).json()).toMatchObject({ index: 1, outcome: 'in_review', activeAt });
+
+    await node.request('evm_increaseTime', [DAY]);
+    await node.request('evm_mine');
+    await t.services.follower.syncNow();
+    expect((await roundRow(t, 1)).status).toBe('published');
+    const after = (await me(t, cookie)).tokens;
+    expect(after).toMatchObject({ forClaiming: reme(200), incoming: '0' });
+    expect(after.inReview).toBeUndefined();
+    const claim = (
+      await t.app.inject({ method: 'GET', url: '/api/claim', headers: { cookie } })
+    ).json();
+    const sent = await sendClaim(t.app, member.privateKey, addresses.distributor, [
+      member.address,
+      BigInt(claim.distributedTokens),
+      claim.proof,
+      claim.distributionIndex,
+    ]);
+    expect(sent.receipt?.status, JSON.stringify(sent)).toBe('0x1');
+    expect(await balanceOf(member.address)).toBe(parseEther('200'));
+  });
+
+  it('a root proposed with the stolen publisher key: the server refuses to build on it, the guardian cancels it, it never pays, and the treasury keeps all but the approved funding', async () => {
+    const { t, publisher, treasury, guardian, distributor, addresses, balanceOf } =
+      await deployWithSeparateKeys();
+    const member = await makeMemberKeys();
+    await joinAndConfirm(t.app, t.services.database.db, member);
+    expect((await publish(t)).json()).toMatchObject({ index: 1, outcome: 'published' });
+    await node.request('evm_increaseTime', [DAY]);
+    await node.request('evm_mine');
+    await t.services.follower.syncNow();
+
+    // The thief builds a root that pays them, as large as the approval allows.
+    const thief = Wallet.createRandom().address;
+    const rogue = StandardMerkleTree.of(
+      [
+        [thief, (ALLOWANCE - parseEther('200')).toString()],
+        [member.address, parseEther('200').toString()],
+      ],
+      ['address', 'uint256'],
+    );
+    const stolen = distributor.connect(publisher) as Contract;
+    await (await stolen.getFunction('proposeRoot')(2, rogue.root, ALLOWANCE)).wait();
+    // Never more than the treasury approved.
+    expect(await balanceOf(treasury.address)).toBe(SUPPLY - ALLOWANCE);
+    await expect(
+      stolen.getFunction('proposeRoot')(3, rogue.root, ALLOWANCE + 1n),
+    ).rejects.toThrow();
+
+    await t.services.follower.syncNow();
+    const refused = await publish(t);
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.body).toContain(
+      'round 2 is in review on chain but was not built by this server',
+    );
+
+    const proofOf = (i: number) => rogue.getProof(i);
+    const early = await sendClaim(t.app, Wallet.createRandom().privateKey, addresses.distributor, [
+      thief,
+      ALLOWANCE - parseEther('200'),
+      proofOf(0),
+      2,
+    ]);
+    expect(early.error).toBeDefined();
+
+    const asGuardian = distributor.connect(guardian) as Contract;
+    await (await asGuardian.getFunction('cancelRoot')(2)).wait();
+    expect(await balanceOf(treasury.address)).toBe(SUPPLY - parseEther('200'));
+    await node.request('evm_increaseTime', [2 * DAY]);
+    await node.request('evm_mine');
+    await t.services.follower.syncNow();
+    const thiefKey = await funded();
+    const late = await sendClaim(t.app, thiefKey.privateKey, addresses.distributor, [
+      thief,
+      ALLOWANCE - parseEther('200'),
+      proofOf(0),
+      2,
+    ]);
+    expect(late.error).toBeDefined();
+    expect(await balanceOf(thief)).toBe(0n);
+    const state = await t.services.database.db
+      .selectFrom('chain_follower_state')
+      .select(['round_index', 'latest_index', 'latest_cancelled'])
+      .executeTakeFirstOrThrow();
+    expect(state).toEqual({ round_index: 1, latest_index: 2, latest_cancelled: true });
+
+    // The server's next round takes the next number; round 2's stays the thief's, cancelled.
+    const other = await makeMemberKeys();
+    await joinAndConfirm(t.app, t.services.database.db, other);
+    // Round 2 spent the approval (the cancel gave the REME back, not the allowance): the server
+    // says so instead of sending a transaction that would fail.
+    const short = await publish(t);
+    expect(short.statusCode, short.body).toBe(409);
+    expect(short.json().message).toMatch(
+      /round 3 draws 200(\.0+)? REME from the treasury 0x\w+, which has approved the distributor for 0(\.0+)?: the treasury must approve more/,
+    );
+    const token = t.services.chain.token.connect(treasury) as Contract;
+    await (await token.getFunction('approve')(addresses.distributor, ALLOWANCE)).wait();
+    // The round prepared before the refusal is the one sent now.
+    expect((await publish(t)).json()).toMatchObject({ index: 3, outcome: 'resumed' });
+    await t.services.follower.syncNow();
+    const events = await t.services.database.db
+      .selectFrom('chain_events')
+      .select(['kind', 'round_index'])
+      .where('kind', 'in', ['root_proposed', 'root_cancelled'])
+      .orderBy('block_number')
+      .execute();
+    expect(events.map((e) => `${e.kind} ${e.round_index}`)).toEqual([
+      'root_proposed 1',
+      'root_proposed 2',
+      'root_cancelled 2',
+      'root_proposed 3',
+    ]);
+  });
+});
