@@ -307,6 +307,8 @@ export const deployEnvSchema = z.object({
   TOKEN_ADDRESS: envSchema.shape.TOKEN_ADDRESS,
   DISTRIBUTOR_ADDRESS: envSchema.shape.DISTRIBUTOR_ADDRESS,
   DATA_DIR: envSchema.shape.DATA_DIR,
+  /** Hours a proposed root waits before it pays (docs/decisions/0027); --review-hours wins. */
+  ROUND_REVIEW_HOURS: z.optional(z.coerce.number().min(0).max(720)),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -1,7 +1,7 @@
 // `npm run ops -- deploy` as an operator runs it (its own process, settings from the environment or
 // .env) against a Hardhat node process, then the real server started with the lines it printed.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { artifact } from '@crw/contracts';
 import { Contract, JsonRpcProvider, MaxUint256, Wallet, parseEther } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { batchCalldata, type safeBatch } from '../src/infra/chain/safe-batch';
 import { startHardhatNode, type HardhatNode } from './helpers/hardhat-node';
 import { freePort } from './helpers/ports';
 import { repoRoot, spawnServer, waitForHealthy } from './helpers/server-process';
@@ -110,7 +111,12 @@ async function expectDeployed(operator: string, token: string, distributor: stri
   );
   expect(await tokenContract.getFunction('distributor')()).toBe(distributor);
   expect(await distributorContract.getFunction('token')()).toBe(token);
-  expect(await distributorContract.getFunction('owner')()).toBe(operator);
+  // One key: the operator is the treasury, the publisher and the guardian, with no review window.
+  const role = (name: string) => distributorContract.getFunction(name)();
+  for (const name of ['PUBLISHER_ROLE', 'GUARDIAN_ROLE', 'DEFAULT_ADMIN_ROLE'])
+    expect(await distributorContract.getFunction('hasRole')(await role(name), operator)).toBe(true);
+  expect(await distributorContract.getFunction('treasury')()).toBe(operator);
+  expect(await distributorContract.getFunction('reviewPeriod')()).toBe(0n);
   expect(await tokenContract.getFunction('balanceOf')(operator)).toBe(parseEther('1000000000'));
   expect(await tokenContract.getFunction('allowance')(operator, distributor)).toBe(MaxUint256);
 }
@@ -233,6 +239,99 @@ describe('ops deploy against a Hardhat node process', () => {
     } finally {
       await node.request('evm_setAutomine', [true]);
     }
+  });
+
+  it('with --treasury and --guardian: the supply goes to the treasury, its approval is a file for its Safe, and deploy waits for it on chain', async () => {
+    const key = node.accounts[2]!;
+    const operatorAddress = new Wallet(key).address;
+    const treasury = new Wallet(node.accounts[3]!, provider);
+    const guardian = Wallet.createRandom().address;
+    const cwd = install();
+    const env = { CHAIN_RPC_URL: node.url, OPERATOR_PRIVATE_KEY: key };
+    const flags = ['--treasury', treasury.address, '--guardian', guardian];
+    const refused = runDeploy(cwd, env, flags);
+    expect(await refused.exited).toBe(1);
+    expect(refused.output()).toContain('--allowance is needed with --treasury');
+    const bad = runDeploy(cwd, env, ['--treasury', 'not-an-address', '--review-hours=-1']);
+    expect(await bad.exited).toBe(1);
+    expect(bad.output()).toContain('--treasury must be an address');
+    expect(bad.output()).toContain('--review-hours must be a number of hours from 0 to 720');
+
+    const run = runDeploy(cwd, env, [
+      ...flags,
+      '--allowance',
+      '50000',
+      '--confirmations',
+      '1',
+      '--wait-minutes',
+      '2',
+    ]);
+    await run.waitForOutput('Waiting up to 2 minutes for the approval on chain');
+    const token =
+      /Sent RemeToken: transaction 0x[0-9a-f]{64} \(nonce \d+\), creating (0x\w{40})/.exec(
+        run.output(),
+      )![1]!;
+    const distributor =
+      /Sent RewardsDistributor: transaction 0x[0-9a-f]{64} \(nonce \d+\), creating (0x\w{40})/.exec(
+        run.output(),
+      )![1]!;
+    const batch = JSON.parse(
+      readFileSync(path.join(cwd, 'data/treasury-approval-31337.json'), 'utf8'),
+    ) as ReturnType<typeof safeBatch>;
+    expect(batch).toMatchObject({
+      version: '1.0',
+      chainId: '31337',
+      meta: { createdFromSafeAddress: treasury.address },
+      transactions: [
+        {
+          to: token,
+          value: '0',
+          contractMethod: { name: 'approve', payable: false },
+          contractInputsValues: { spender: distributor, value: parseEther('50000').toString() },
+        },
+      ],
+    });
+    expect(batch.transactions).toHaveLength(1);
+    // The test signs as the Safe would: the treasury's key sends the file's call.
+    await (
+      await treasury.sendTransaction({
+        to: batch.transactions[0]!.to,
+        data: batchCalldata('RemeToken', batch.transactions[0]!),
+      })
+    ).wait();
+    expect(await run.exited, run.output()).toBe(0);
+    const out = run.output();
+    expect(out).toContain('The treasury approved the distributor.');
+    expect(out).toContain(`minted to the treasury ${treasury.address}`);
+    expect(out).toContain(`Guardians           ${guardian}`);
+    expect(out).toContain('Review window       24 hours before a proposed round pays');
+
+    const tokenContract = new Contract(token, artifact('RemeToken').abi, provider);
+    const distributorContract = new Contract(
+      distributor,
+      artifact('RewardsDistributor').abi,
+      provider,
+    );
+    const hasRole = async (role: string, who: string) =>
+      distributorContract.getFunction('hasRole')(
+        await distributorContract.getFunction(role)(),
+        who,
+      ) as Promise<boolean>;
+    expect(await tokenContract.getFunction('balanceOf')(treasury.address)).toBe(
+      parseEther('1000000000'),
+    );
+    expect(await tokenContract.getFunction('balanceOf')(operatorAddress)).toBe(0n);
+    expect(await hasRole('PUBLISHER_ROLE', operatorAddress)).toBe(true);
+    expect(await hasRole('GUARDIAN_ROLE', operatorAddress)).toBe(false);
+    expect(await hasRole('DEFAULT_ADMIN_ROLE', operatorAddress)).toBe(false);
+    expect(await hasRole('GUARDIAN_ROLE', guardian)).toBe(true);
+    expect(await hasRole('DEFAULT_ADMIN_ROLE', treasury.address)).toBe(true);
+    expect(await distributorContract.getFunction('reviewPeriod')()).toBe(BigInt(24 * 3600));
+
+    // A rerun finds it all done and sends nothing.
+    const again = runDeploy(cwd, env);
+    expect(await again.exited, again.output()).toBe(0);
+    expect(again.output()).toContain('Already deployed on chain 31337: nothing sent.');
   });
 
   describe(`a server with the printed settings (${testDbKind})`, () => {

@@ -1,9 +1,13 @@
 // `npm run ops -- deploy`: deploys RemeToken and RewardsDistributor to CHAIN_RPC_URL and prints the
 // server's .env lines. Every transaction is recorded before it is sent, so a rerun finishes or shows.
 import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { artifact, deploymentTransactions, type DeploymentPlan } from '@crw/contracts';
 import { formatAmount } from '@crw/core';
-import { getAddress } from 'ethers';
+import { getAddress, MaxUint256 } from 'ethers';
+import { safeBatch } from '../../infra/chain/safe-batch';
 import { deploySettings, type DeploySettings } from './deploy-settings';
 import {
   approvalDone,
@@ -23,6 +27,8 @@ import {
 import {
   readRecord,
   recordPath,
+  recordRoles,
+  separateTreasury,
   writeRecord,
   type DeploymentRecord,
   type Step,
@@ -35,6 +41,18 @@ const NAMES: Record<Step, string> = {
   approval: "the treasury's approval",
 };
 const CREATIONS = ['token', 'distributor'] as const;
+/** How often deploy looks for the approval a treasury signs elsewhere. */
+const APPROVAL_POLL_MS = 2_000;
+
+/** The deployment's transactions for `record`: its roles, the operator publishing. */
+function transactionsOf(record: DeploymentRecord, plan: DeploymentPlan, supply: bigint) {
+  return deploymentTransactions(
+    plan,
+    supply,
+    { ...recordRoles(record), publisher: record.operator },
+    record.allowance === undefined ? MaxUint256 : BigInt(record.allowance),
+  );
+}
 const EXPLORERS: Record<number, string> = {
   1: 'https://etherscan.io',
   11155111: 'https://sepolia.etherscan.io',
@@ -87,13 +105,14 @@ async function sendCreations(
   if (missing.length === 0) return 0;
   if (record.nonce === null)
     throw new Error(`No contract at ${record[missing[0]!]}, and no record of deploying it.`);
-  const requests = deploymentTransactions(plan, BigInt(record.supply!));
+  const requests = transactionsOf(record, plan, BigInt(record.supply!));
   const fees = await currentFees(chain);
   const gas = await Promise.all(missing.map((step) => gasLimit(chain, requests[step])));
   // The approval is sent once the token is there; the operator must be able to pay for it too.
-  const approvalGas = (await approvalToSend(chain, record))
-    ? await gasLimit(chain, requests.approval)
-    : 0n;
+  const approvalGas =
+    !separateTreasury(record) && (await approvalToSend(chain, record))
+      ? await gasLimit(chain, requests.approval)
+      : 0n;
   await checkFunds(chain, gas.reduce((a, b) => a + b, 0n) + approvalGas, fees);
   const nonce = await chain.operator.getNonce('pending');
   if (nonce !== requests[missing[0]!].nonce) {
@@ -115,14 +134,68 @@ async function sendCreations(
   return missing.length;
 }
 
+/** A treasury that signs elsewhere (a Safe, a hardware wallet): writes its approval as a file for
+ * Safe's Transaction Builder, says what to do, and waits for the allowance on chain. */
+async function awaitTreasuryApproval(
+  chain: DeployChain,
+  record: DeploymentRecord,
+  plan: DeploymentPlan,
+  file: string,
+  waitMinutes: number,
+): Promise<void> {
+  const { treasury } = recordRoles(record);
+  const allowance = BigInt(record.allowance!);
+  const batchFile = path.join(path.dirname(file), `treasury-approval-${chain.chainId}.json`);
+  await mkdir(path.dirname(batchFile), { recursive: true, mode: 0o700 });
+  const batch = safeBatch(
+    chain.chainId,
+    treasury,
+    'REME: let the distributor draw the rounds’ funding',
+    `Approves the RewardsDistributor ${plan.distributor} to draw up to ${formatAmount(allowance, 0)} REME from the treasury for distribution rounds.`,
+    [
+      {
+        contract: 'RemeToken',
+        to: plan.token,
+        method: 'approve',
+        args: [plan.distributor, allowance],
+      },
+    ],
+  );
+  await writeFile(batchFile, `${JSON.stringify(batch, null, 2)}\n`);
+  console.log(
+    `The treasury ${treasury} must approve the distributor to draw up to ${formatAmount(allowance, 0)} REME:`,
+  );
+  console.log(
+    `  In its Safe: Apps → Transaction Builder → drag in ${batchFile}, then sign and execute.`,
+  );
+  console.log(
+    `  From another wallet: call approve(${plan.distributor}, ${allowance}) on the token ${plan.token}.`,
+  );
+  console.log(`Waiting up to ${waitMinutes} minutes for the approval on chain…`);
+  const until = Date.now() + waitMinutes * 60_000;
+  while (!(await approvalDone(chain, record))) {
+    if (Date.now() >= until)
+      throw new Error(
+        `The treasury has not approved the distributor yet. Once it has signed ${batchFile}, run deploy again to check and finish.`,
+      );
+    await sleep(APPROVAL_POLL_MS);
+  }
+  console.log(`The treasury approved the distributor.`);
+}
+
 async function sendApproval(
   chain: DeployChain,
   record: DeploymentRecord,
   file: string,
   plan: DeploymentPlan,
+  waitMinutes: number,
 ): Promise<number> {
   if (!(await approvalToSend(chain, record))) return 0;
-  const request = deploymentTransactions(plan, 0n).approval;
+  if (separateTreasury(record)) {
+    await awaitTreasuryApproval(chain, record, plan, file, waitMinutes);
+    return 0;
+  }
+  const request = transactionsOf(record, plan, 0n).approval;
   const [fees, gas] = [await currentFees(chain), await gasLimit(chain, request)];
   await checkFunds(chain, gas, fees);
   const tx = await sign(
@@ -146,6 +219,7 @@ async function finish(
   record: DeploymentRecord,
   file: string,
   confirmations: number,
+  waitMinutes: number,
 ): Promise<{ sent: number; waited: boolean }> {
   const plan: DeploymentPlan = {
     operator: record.operator,
@@ -155,7 +229,7 @@ async function finish(
   };
   let sent = await sendCreations(chain, record, file, plan);
   let waited = await waitForConfirmations(chain, await toWaitFor(chain, record, CREATIONS), 1);
-  sent += await sendApproval(chain, record, file, plan);
+  sent += await sendApproval(chain, record, file, plan, waitMinutes);
   waited =
     (await waitForConfirmations(
       chain,
@@ -203,16 +277,20 @@ export async function deploy(args: string[]): Promise<void> {
   const earlier = await readRecord(file);
   const record = await startingRecord(chain, settings, file, earlier);
 
-  const { sent, waited } = await finish(chain, record, file, settings.confirmations).catch(
-    (error: unknown) => {
-      if (!(error instanceof StuckTransaction)) throw error;
-      const next =
-        error.what === NAMES.approval
-          ? 'Run deploy again to send a new approval.'
-          : `To deploy anew, at new addresses, move ${file} aside and run deploy again.`;
-      throw new Error(`${error.message} ${next}`);
-    },
-  );
+  const { sent, waited } = await finish(
+    chain,
+    record,
+    file,
+    settings.confirmations,
+    settings.waitMinutes,
+  ).catch((error: unknown) => {
+    if (!(error instanceof StuckTransaction)) throw error;
+    const next =
+      error.what === NAMES.approval
+        ? 'Run deploy again to send a new approval.'
+        : `To deploy anew, at new addresses, move ${file} aside and run deploy again.`;
+    throw new Error(`${error.message} ${next}`);
+  });
   const { supply } = await verifyDeployment(chain, record);
 
   // Contracts found at TOKEN_ADDRESS and DISTRIBUTOR_ADDRESS (nonce null) were deployed before too.
@@ -223,11 +301,19 @@ export async function deploy(args: string[]): Promise<void> {
     console.log(
       `Finished the deployment on chain ${chain.chainId} started earlier: ${sent} new transaction${sent === 1 ? '' : 's'} sent.`,
     );
+  const roles = recordRoles(record);
+  const own = !separateTreasury(record);
   console.log(
-    `  RemeToken           ${record.token}  ${formatAmount(supply, 0)} REME, minted to the treasury: the operator ${record.operator}`,
+    `  RemeToken           ${record.token}  ${formatAmount(supply, 0)} REME, minted to the treasury ${own ? `(the operator) ${record.operator}` : roles.treasury}`,
   );
   console.log(
-    `  RewardsDistributor  ${record.distributor}  owned by the operator, approved to draw each round's funding from the treasury`,
+    `  RewardsDistributor  ${record.distributor}  the operator proposes rounds, drawing their funding from the treasury's approval`,
+  );
+  console.log(
+    `  Guardians           ${roles.guardians.length > 0 ? roles.guardians.join(', ') : 'as granted on chain'}: may cancel a round in review and pause claims`,
+  );
+  console.log(
+    `  Review window       ${roles.reviewSeconds / 3600} hours before a proposed round pays${roles.reviewSeconds === 0 ? ' (at once)' : ''}`,
   );
   if (existsSync(file)) console.log(`  Record              ${file}`);
   printEnvLines(chain, record, settings);

@@ -17,7 +17,12 @@ import {
   type TransactionState,
 } from '../../infra/chain/durable-tx';
 import { openRemoteNode, type ChainNode } from '../../infra/chain/node';
-import type { DeploymentRecord, SentTransaction } from './deployment-record';
+import {
+  recordRoles,
+  separateTreasury,
+  type DeploymentRecord,
+  type SentTransaction,
+} from './deployment-record';
 
 const POLL_MS = 500;
 /** Gas for the approval when the token is not there yet to estimate it (it takes about 47,000). */
@@ -62,14 +67,23 @@ export function distributorContract(chain: DeployChain, address: string): Contra
   return new Contract(address, artifact('RewardsDistributor').abi, chain.provider);
 }
 
-/** Whether the treasury (the operator) lets the distributor draw any amount. */
+/** Whether the treasury's approval of the distributor is in place: any amount for the operator's
+ * own treasury; for a treasury of its own, an allowance, or rounds already drawn from one. */
 export async function approvalDone(chain: DeployChain, record: DeploymentRecord): Promise<boolean> {
   if (!(await hasCode(chain, record.token))) return false;
+  const { treasury } = recordRoles(record);
   const allowance = (await tokenContract(chain, record.token).getFunction('allowance')(
-    record.operator,
+    treasury,
     record.distributor,
   )) as bigint;
-  return allowance === MaxUint256;
+  if (!separateTreasury(record)) return allowance === MaxUint256;
+  if (allowance > 0n) return true;
+  if (!(await hasCode(chain, record.distributor))) return false;
+  return (
+    ((await distributorContract(chain, record.distributor).getFunction(
+      'latestIndex',
+    )()) as bigint) > 0n
+  );
 }
 
 export type { TransactionState };

@@ -22,7 +22,24 @@ export interface DeploymentRecord {
   nonce: number | null;
   /** REME base units minted to the treasury (null when not deployed by this record). */
   supply: string | null;
+  /** The distributor's roles (docs/security.md#the-keys); absent in a record of a one-key deployment
+   * made before there were roles, which means the operator for everything and no review window. */
+  roles?: { treasury: string; guardians: string[]; reviewSeconds: number };
+  /** What the treasury approves the distributor to draw, base units (absent: any amount). */
+  allowance?: string;
   transactions: Partial<Record<Step, SentTransaction>>;
+}
+
+/** The record's roles, the operator's alone for a record without them. */
+export function recordRoles(record: DeploymentRecord) {
+  return (
+    record.roles ?? { treasury: record.operator, guardians: [record.operator], reviewSeconds: 0 }
+  );
+}
+
+/** Whether the treasury is a key other than the operator's (it signs elsewhere, e.g. a Safe). */
+export function separateTreasury(record: DeploymentRecord): boolean {
+  return recordRoles(record).treasury.toLowerCase() !== record.operator.toLowerCase();
 }
 
 export function recordPath(dataDir: string, chainId: number): string {
