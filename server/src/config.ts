@@ -174,6 +174,12 @@ const envSchema = z
       .string()
       .regex(/^\d+(\.\d{1,18})?$/, 'must be an amount of ETH such as 0.05')
       .default('0.05'),
+    /** Below this balance (ETH) the publisher (OPERATOR_PRIVATE_KEY) cannot be relied on to propose
+     * rounds: an alert in the log, /metrics, the console and the operators' mail. */
+    PUBLISHER_LOW_BALANCE_ETH: z
+      .string()
+      .regex(/^\d+(\.\d{1,18})?$/, 'must be an amount of ETH such as 0.05')
+      .default('0.05'),
     EXPLORER_URL: z.url().optional(),
     EXCHANGE_URL: z.url().default('https://www.coinbase.com/how-to-buy/ethereum'),
     REME_PRICE: z

@@ -10,6 +10,7 @@ import { openChain, type Chain } from './infra/chain/chain';
 import { ChainFollower } from './domain/indexer/follower';
 import { reopenDroppedRounds } from './domain/distribution/dropped-rounds';
 import { FundingWatch } from './domain/distribution/funding-watch';
+import { RoundWatch } from './domain/distribution/round-watch';
 import { authSigningKey } from './infra/identity/auth-secret-key';
 import { communityAppSecret, operatorApiKey } from './infra/identity/operator-key';
 import type { Config } from './config';
@@ -62,6 +63,7 @@ export interface AppServices {
   follower: ChainFollower;
   /** Checks that the distributor holds what its round owes, after the follower indexes. */
   funding: FundingWatch;
+  roundWatch: RoundWatch;
   /** Sends sponsored claims in batches, in the one process that leads; undefined when sponsoring is off. */
   relayer: Relayer | undefined;
   /** Releases held rewards whose time has come, a pass a minute in every process (holds.ts). */
@@ -208,6 +210,11 @@ export async function openServices(
   const follower = new ChainFollower(config, database, chain, log);
   const funding = new FundingWatch(database.db, log);
   follower.afterPass(() => funding.afterIndexed());
+  const roundWatch = new RoundWatch(database.db, chain, log, {
+    publisherLowEth: config.PUBLISHER_LOW_BALANCE_ETH,
+    publicUrl: config.publicUrl,
+  });
+  follower.afterPass(() => roundWatch.afterIndexed());
   // The embedded chain is indexed before the first request; a remote one may have far to catch up.
   if (!overrides.chainStandIn) {
     const following = follower.start();
@@ -270,6 +277,7 @@ export async function openServices(
     chain,
     follower,
     funding,
+    roundWatch,
     relayer,
     rewardRelease,
     notices,
@@ -343,6 +351,7 @@ export async function closeServices(services: AppServices): Promise<void> {
   await services.relayer?.stop();
   await services.follower.stop();
   await services.funding.settled();
+  await services.roundWatch.settled();
   await services.worker.stop();
   await services.push.stop();
   await services.events.stop();

@@ -14,6 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendClaim } from './helpers/chain-client';
 import { startChainNode, type ChainNodeProcess } from './helpers/chain-node-process';
 import { joinAndConfirm, makeMemberKeys, signedInCookie } from './helpers/members';
+import { batchCalldata, type safeBatch } from '../src/infra/chain/safe-batch';
+import { consoleOperatorCookie } from '../src/testing/console-operator';
 import { buildTestApp, type TestApp } from './helpers/test-app';
 import { testDbKind } from './helpers/test-database';
 
@@ -174,7 +176,16 @@ describe(`rounds in review on a Hardhat node process (${testDbKind})`, () => {
       await deployWithSeparateKeys();
     const member = await makeMemberKeys();
     await joinAndConfirm(t.app, t.services.database.db, member);
-    expect((await publish(t)).json()).toMatchObject({ index: 1, outcome: 'published' });
+    const operator = await makeMemberKeys();
+    const operatorCookie = await consoleOperatorCookie(
+      t.app,
+      t.services.database.db,
+      operator,
+      t.services.operatorKey,
+    );
+    const first = await publish(t);
+    // The member and the operator (a member too), 200 each.
+    expect(first.json()).toMatchObject({ index: 1, outcome: 'published', total: reme(400) });
     await node.request('evm_increaseTime', [DAY]);
     await node.request('evm_mine');
     await t.services.follower.syncNow();
@@ -196,7 +207,67 @@ describe(`rounds in review on a Hardhat node process (${testDbKind})`, () => {
       stolen.getFunction('proposeRoot')(3, rogue.root, ALLOWANCE + 1n),
     ).rejects.toThrow();
 
+    // The follower raises the alert as it reads the proposal: log, /metrics, console, mail.
     await t.services.follower.syncNow();
+    await t.services.roundWatch.settled();
+    const alertLine = (t.logs as Array<{ msg?: string; alert?: string }>).find(
+      (l) => l.alert === 'foreign_root',
+    );
+    expect(alertLine?.msg).toContain(
+      `distributor alert: Round 2 was proposed on chain with a root this server did not build (${rogue.root.toLowerCase()}`,
+    );
+    const metrics = await t.app.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: `Bearer ${t.services.operatorKey}` },
+    });
+    expect(metrics.body).toContain('crw_round_alerts_open{kind="foreign_root"} 1');
+    const alerts = await t.app.inject({
+      method: 'GET',
+      url: '/api/console/rounds/alerts',
+      headers: { cookie: operatorCookie },
+    });
+    expect(alerts.statusCode, alerts.body).toBe(200);
+    expect(alerts.json()).toMatchObject({
+      distributor: addresses.distributor,
+      alerts: [{ kind: 'foreign_root', round: 2, resolvedAt: null }],
+    });
+    const mail = await t.services.database.db
+      .selectFrom('mail_outbox')
+      .select(['subject', 'text_body'])
+      .where('to_address', '=', operator.email)
+      .where('subject', 'like', '%distributor alert%')
+      .execute();
+    expect(mail).toEqual([
+      expect.objectContaining({
+        subject: 'REME distributor alert: round 2 was not built by this server',
+      }),
+    ]);
+    // The guardian's file: cancelRoot(2), for Safe's Transaction Builder.
+    const file = await t.app.inject({
+      method: 'GET',
+      url: '/api/console/rounds/2/cancel.json',
+      headers: { cookie: operatorCookie },
+    });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-disposition']).toContain('cancel-round-2.json');
+    expect(file.json()).toMatchObject({
+      version: '1.0',
+      chainId: '31337',
+      transactions: [
+        {
+          to: addresses.distributor,
+          contractMethod: { name: 'cancelRoot' },
+          contractInputsValues: { index: '2' },
+        },
+      ],
+    });
+    // A member's session, or none, gets neither.
+    for (const headers of [{}, { cookie: await signedInCookie(t.app, member) }])
+      for (const url of ['/api/console/rounds/alerts', '/api/console/rounds/2/cancel.json'])
+        expect([401, 403]).toContain(
+          (await t.app.inject({ method: 'GET', url, headers })).statusCode,
+        );
     const refused = await publish(t);
     expect(refused.statusCode, refused.body).toBe(409);
     expect(refused.body).toContain(
@@ -212,9 +283,15 @@ describe(`rounds in review on a Hardhat node process (${testDbKind})`, () => {
     ]);
     expect(early.error).toBeDefined();
 
-    const asGuardian = distributor.connect(guardian) as Contract;
-    await (await asGuardian.getFunction('cancelRoot')(2)).wait();
-    expect(await balanceOf(treasury.address)).toBe(SUPPLY - parseEther('200'));
+    // The guardian signs the file's call, as their Safe would.
+    const batch = file.json() as ReturnType<typeof safeBatch>;
+    await (
+      await guardian.sendTransaction({
+        to: batch.transactions[0]!.to,
+        data: batchCalldata('RewardsDistributor', batch.transactions[0]!),
+      })
+    ).wait();
+    expect(await balanceOf(treasury.address)).toBe(SUPPLY - parseEther('400'));
     await node.request('evm_increaseTime', [2 * DAY]);
     await node.request('evm_mine');
     await t.services.follower.syncNow();
@@ -232,6 +309,13 @@ describe(`rounds in review on a Hardhat node process (${testDbKind})`, () => {
       .select(['round_index', 'latest_index', 'latest_cancelled'])
       .executeTakeFirstOrThrow();
     expect(state).toEqual({ round_index: 1, latest_index: 2, latest_cancelled: true });
+    // The alert is resolved by the cancel.
+    const resolved = await t.app.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: `Bearer ${t.services.operatorKey}` },
+    });
+    expect(resolved.body).toContain('crw_round_alerts_open{kind="foreign_root"} 0');
 
     // The server's next round takes the next number; round 2's stays the thief's, cancelled.
     const other = await makeMemberKeys();

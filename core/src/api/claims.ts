@@ -98,8 +98,10 @@ export const publishRoundResponse = z.object({
    * changed; 'in_review' when the round before is still in review (one at a time), so nothing new
    * was proposed. */
   outcome: z.enum(['published', 'resumed', 'unchanged', 'in_review']),
-  /** When members can claim the round (ISO time): later than now while it is in review. */
+  /** When members can claim the round (ISO time, the chain's clock). */
   activeAt: z.optional(z.string()),
+  /** Whether the round is in review (the distributor's window has not ended on chain yet). */
+  inReview: z.optional(z.boolean()),
 });
 export type PublishRoundResult = z.infer<typeof publishRoundResponse>;
 

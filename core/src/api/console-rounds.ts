@@ -90,8 +90,32 @@ export const roundHistoryResponse = z.object({
       txHash: z.nullable(z.string()),
       createdAt: z.string(),
       publishedAt: z.nullable(z.string()),
+      /** When members can claim it (in review until then); null before it is on chain. */
+      activeAt: z.nullable(z.string()),
       /** Null for a round not published, or older than the latest COUNTED_ROUNDS published. */
       claims: z.nullable(roundClaims),
+    }),
+  ),
+});
+
+/** GET /api/console/rounds/alerts: the guardian's view (issue 28) — alerts about the distributor,
+ * open ones first, and where to cancel a round in review. */
+export const roundAlertsResponse = z.object({
+  distributor: z.string(),
+  alerts: z.array(
+    z.object({
+      id: z.number(),
+      kind: z.enum([
+        'foreign_root',
+        'treasury_transfer',
+        'treasury_allowance',
+        'publisher_eth_low',
+      ]),
+      round: z.nullable(z.number()),
+      text: z.string(),
+      raisedAt: z.string(),
+      txHash: z.nullable(z.string()),
+      resolvedAt: z.nullable(z.string()),
     }),
   ),
 });

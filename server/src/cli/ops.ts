@@ -165,9 +165,7 @@ async function distribute(args: string[]): Promise<void> {
   }
   const result = await call('/api/operator/distributions', publishRoundResponse, {});
   const claimable =
-    result.activeAt && new Date(result.activeAt) > new Date()
-      ? `; in review, claimable from ${result.activeAt}`
-      : '';
+    result.inReview && result.activeAt ? `; in review, claimable from ${result.activeAt}` : '';
   if (result.outcome === 'unchanged')
     console.log(`Nothing changed since round ${result.index}: nothing to publish.`);
   else if (result.outcome === 'in_review')

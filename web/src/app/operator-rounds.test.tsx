@@ -36,6 +36,7 @@ const round = {
   txHash: '0x' + 'd'.repeat(64),
   createdAt: '2026-11-02T10:00:00.000Z',
   publishedAt: '2026-11-02T10:01:00.000Z',
+  activeAt: '2026-11-02T10:01:00.000Z',
   claims: {
     claimedThemselves: 812,
     claimedForThem: 3140,
@@ -45,11 +46,15 @@ const round = {
   },
 };
 
+const DISTRIBUTOR = '0x' + 'e'.repeat(40);
+const noAlerts = { distributor: DISTRIBUTOR, alerts: [] };
+
 describe('distribution rounds in the console', () => {
   it('asks before publishing, follows the steps, then shows the round', async () => {
     let published = false;
     serveMember(undefined, {
       '/api/console/me': () => operator,
+      '/api/console/rounds/alerts': () => noAlerts,
       '/api/console/rounds/dry-run?filter=changed&offset=0': () => dryRun(published),
       '/api/console/rounds': () => ({ rounds: published ? [round] : [] }),
       '/api/console/rounds/publish': () =>
@@ -103,6 +108,7 @@ describe('distribution rounds in the console', () => {
     let computedAt = first;
     serveMember(undefined, {
       '/api/console/me': () => operator,
+      '/api/console/rounds/alerts': () => noAlerts,
       '/api/console/rounds/dry-run?filter=changed&offset=0': () => ({
         ...dryRun(false),
         computedAt,
@@ -131,6 +137,7 @@ describe('distribution rounds in the console', () => {
   it('names the stored figures of a round started earlier before finishing it', async () => {
     serveMember(undefined, {
       '/api/console/me': () => operator,
+      '/api/console/rounds/alerts': () => noAlerts,
       '/api/console/rounds/dry-run?filter=changed&offset=0': () => ({
         ...dryRun(false),
         openRound: 1,
@@ -162,6 +169,7 @@ describe('distribution rounds in the console', () => {
     const total = '1365892501658925016589';
     serveMember(undefined, {
       '/api/console/me': () => operator,
+      '/api/console/rounds/alerts': () => noAlerts,
       '/api/console/rounds/dry-run?filter=changed&offset=0': () => ({ ...dryRun(false), total }),
       '/api/console/rounds': () => ({ rounds: [{ ...round, total: `1234567${E18}` }] }),
     });
@@ -180,6 +188,7 @@ describe('distribution rounds in the console', () => {
   it('shows a console publish in the audit log with its round, total REME and transaction', async () => {
     serveMember(undefined, {
       '/api/console/me': () => operator,
+      '/api/console/rounds/alerts': () => noAlerts,
       '/api/console/audit': () => ({
         entries: [
           {
@@ -206,6 +215,7 @@ describe('distribution rounds in the console', () => {
   it('says why publishing stopped', async () => {
     serveMember(undefined, {
       '/api/console/me': () => operator,
+      '/api/console/rounds/alerts': () => noAlerts,
       '/api/console/rounds/dry-run?filter=changed&offset=0': () => dryRun(false),
       '/api/console/rounds': () => ({ rounds: [] }),
       '/api/console/rounds/publish': () =>
@@ -233,6 +243,7 @@ describe('distribution rounds in the console', () => {
   it('says per round who claimed, who was claimed for, who was reminded and who has not claimed', async () => {
     serveMember(undefined, {
       '/api/console/me': () => operator,
+      '/api/console/rounds/alerts': () => noAlerts,
       '/api/console/rounds/dry-run?filter=changed&offset=0': () => dryRun(true),
       '/api/console/rounds': () => ({
         rounds: [
@@ -259,5 +270,80 @@ describe('distribution rounds in the console', () => {
       1,
     );
     expect(screen.queryByRole('list', { name: 'Round 5: claims' })).toBeNull();
+  });
+
+  it("the guardian's view: a round in review this server did not build, and how to cancel it with a Safe", async () => {
+    serveMember(undefined, {
+      '/api/console/me': () => operator,
+      '/api/console/rounds/alerts': () => ({
+        distributor: DISTRIBUTOR,
+        alerts: [
+          {
+            id: 2,
+            kind: 'foreign_root',
+            round: 2,
+            text: 'Round 2 was proposed on chain with a root this server did not build.',
+            raisedAt: '2026-11-03T09:00:00.000Z',
+            txHash: '0x' + 'f'.repeat(64),
+            resolvedAt: null,
+          },
+          {
+            id: 1,
+            kind: 'publisher_eth_low',
+            round: null,
+            text: 'The publisher has 0.01 ETH.',
+            raisedAt: '2026-11-01T09:00:00.000Z',
+            txHash: null,
+            resolvedAt: '2026-11-01T10:00:00.000Z',
+          },
+        ],
+      }),
+      '/api/console/rounds/dry-run?filter=changed&offset=0': () => dryRun(true),
+      '/api/console/rounds': () => ({
+        rounds: [
+          {
+            ...round,
+            index: 3,
+            status: 'in_review',
+            publishedAt: null,
+            activeAt: '2026-11-04T09:00:00.000Z',
+            claims: null,
+          },
+          { ...round, index: 2, status: 'cancelled', publishedAt: null, claims: null },
+          round,
+        ],
+      }),
+    });
+    renderAt('/operator/rounds');
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Round 2 was proposed on chain');
+    expect(alert.textContent).toContain('cancelRoot(2)');
+    expect(
+      within(alert)
+        .getByRole('link', { name: 'download cancel-round-2.json' })
+        .getAttribute('href'),
+    ).toBe('/api/console/rounds/2/cancel.json');
+    // A resolved alert is kept below, not as an alert.
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    expect(screen.getByText('Resolved (1)')).toBeTruthy();
+    const table = await screen.findByRole('table', { name: 'Rounds so far' });
+    expect(within(table).getByText(/claimable from/)).toBeTruthy();
+    expect(within(table).getByText('in review')).toBeTruthy();
+    expect(within(table).getByText('cancelled by a guardian')).toBeTruthy();
+    expect(within(table).getAllByRole('link', { name: 'tree.json' })).toHaveLength(3);
+  });
+
+  it('says when nothing needs a guardian', async () => {
+    serveMember(undefined, {
+      '/api/console/me': () => operator,
+      '/api/console/rounds/alerts': () => noAlerts,
+      '/api/console/rounds/dry-run?filter=changed&offset=0': () => dryRun(true),
+      '/api/console/rounds': () => ({ rounds: [] }),
+    });
+    renderAt('/operator/rounds');
+    expect(
+      await screen.findByText(/Nothing to act on: every round on chain was built here/),
+    ).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 });

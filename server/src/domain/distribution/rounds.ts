@@ -199,6 +199,7 @@ export async function publishRound(
       total: review.total,
       txHash: review.tx_hash ?? '',
       outcome: 'in_review',
+      inReview: true,
       ...(review.active_at ? { activeAt: new Date(review.active_at).toISOString() } : {}),
     };
   let round = await db
@@ -405,5 +406,6 @@ async function finish(
     txHash,
     outcome,
     activeAt: activeAt.toISOString(),
+    inReview: !active,
   };
 }

@@ -116,6 +116,57 @@ async function recordRounds(
   return changed;
 }
 
+/** Raises an alert for each root proposed on chain that is not the one this server built for its
+ * round while it is still in review — when a guardian can still cancel it (round-watch.ts tells the
+ * operators) — and resolves it when a guardian cancels the round. */
+async function recordForeignRoots(
+  trx: Transaction<DB>,
+  events: ChainEvent[],
+  status: RoundStatus | null,
+): Promise<void> {
+  for (const event of events) {
+    if (event.kind === 'root_cancelled') {
+      await trx
+        .updateTable('round_alerts')
+        .set({ resolved_at: new Date() })
+        .where('kind', '=', 'foreign_root')
+        .where('round_index', '=', event.round_index)
+        .where('resolved_at', 'is', null)
+        .execute();
+      continue;
+    }
+    if (event.kind !== 'root_proposed') continue;
+    const inReview =
+      status !== null &&
+      status.latest === event.round_index &&
+      status.active < status.latest &&
+      !status.latestCancelled;
+    if (!inReview) continue;
+    const own = await trx
+      .selectFrom('distribution_rounds')
+      .select('root')
+      .where('round_index', '=', event.round_index!)
+      .executeTakeFirst();
+    if (own?.root === event.root) continue;
+    await trx
+      .insertInto('round_alerts')
+      .values({
+        kind: 'foreign_root',
+        round_index: event.round_index,
+        detail: JSON.stringify({
+          root: event.root,
+          total: event.amount,
+          activeAt: new Date(event.active_at! * 1000).toISOString(),
+          ...(own ? { ownRoot: own.root } : {}),
+        }),
+        block_number: event.block_number,
+        tx_hash: event.tx_hash,
+      })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+}
+
 /** Records blocks after `expected` up to `to`: their events, the wallets' figures, the rounds. */
 export async function applyBlocks(
   db: Kysely<DB>,
@@ -171,6 +222,7 @@ export async function applyBlocks(
       })
       .execute();
     const roundChanged = await recordRounds(trx, status, to.number);
+    await recordForeignRoots(trx, events, status);
     await notifyWalletOwners(trx, [...deltas.map((d) => d.address)], roundChanged);
   });
 }

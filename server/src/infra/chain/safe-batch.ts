@@ -22,7 +22,7 @@ export function safeBatch(
   calls: SafeCall[],
 ) {
   return {
-    version: '1.0',
+    version: '1.0' as const,
     chainId: String(chainId),
     createdAt: Date.now(),
     meta: {

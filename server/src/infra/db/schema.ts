@@ -373,6 +373,22 @@ export interface SponsorSpendingTable {
   network: string | null;
 }
 
+export type RoundAlertKind =
+  'foreign_root' | 'treasury_transfer' | 'treasury_allowance' | 'publisher_eth_low';
+
+/** Alerts about the distributor (migration 0039). */
+export interface RoundAlertsTable {
+  id: Generated<number>;
+  kind: RoundAlertKind;
+  round_index: number | null;
+  detail: ColumnType<Record<string, string>, string | undefined, string>;
+  block_number: number | null;
+  tx_hash: string | null;
+  raised_at: CreatedAt;
+  notified_at: Timestamp | null;
+  resolved_at: Timestamp | null;
+}
+
 export interface OperatorsTable {
   user_id: string;
   granted_at: CreatedAt;
@@ -490,6 +506,7 @@ export interface WebauthnChallengesTable {
 export interface DB {
   distributor_funding: DistributorFundingTable;
   operators: OperatorsTable;
+  round_alerts: RoundAlertsTable;
   operator_audit: OperatorAuditTable;
   relayer_transactions: RelayerTransactionsTable;
   sponsored_claims: SponsoredClaimsTable;

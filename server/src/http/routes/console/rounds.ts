@@ -10,6 +10,7 @@ import {
   dryRunRefreshResponse,
   dryRunResponse,
   publishStartedResponse,
+  roundAlertsResponse,
   roundHistoryResponse,
   type DryRun,
   type RoundClaims,
@@ -18,7 +19,10 @@ import {
 import { getAddress } from 'ethers';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql, type Kysely } from 'kysely';
+import { z } from 'zod';
 import { AppError } from '../../../app-error';
+import { alertText } from '../../../domain/distribution/round-watch';
+import { safeBatch } from '../../../infra/chain/safe-batch';
 import type { DB } from '../../../infra/db/schema';
 import { entitlements, latestPublishedRound } from '../../../domain/distribution/entitlements';
 import { publishOnce } from '../../../domain/distribution/publish-once';
@@ -130,6 +134,7 @@ async function storedRounds(db: Kysely<DB>) {
       'tx_hash',
       'created_at',
       'published_at',
+      'active_at',
     ])
     .orderBy('round_index', 'desc')
     .limit(100)
@@ -179,6 +184,7 @@ export const roundRoutes =
         txHash: r.tx_hash,
         createdAt: new Date(r.created_at).toISOString(),
         publishedAt: r.published_at ? new Date(r.published_at).toISOString() : null,
+        activeAt: r.active_at ? new Date(r.active_at).toISOString() : null,
         claims: figures.get(r.round_index) ?? null,
       }));
     };
@@ -266,6 +272,81 @@ export const roundRoutes =
         },
       },
       async () => ({ rounds: await roundHistory() }),
+    );
+
+    app.get(
+      '/rounds/alerts',
+      {
+        schema: {
+          summary:
+            "The guardian's view: alerts about the distributor (a round in review this server did not build, the treasury, the publisher's ETH)",
+          response: { 200: roundAlertsResponse, 401: errorResponse, 403: errorResponse },
+        },
+      },
+      async () => {
+        const rows = await db
+          .selectFrom('round_alerts')
+          .selectAll()
+          .orderBy(sql`resolved_at IS NULL`, 'desc')
+          .orderBy('id', 'desc')
+          .limit(50)
+          .execute();
+        return {
+          distributor: String(services.chain.distributor.target),
+          alerts: rows.map((r) => ({
+            id: r.id,
+            kind: r.kind,
+            round: r.round_index,
+            text: alertText(r.kind, r.round_index, r.detail),
+            raisedAt: new Date(r.raised_at).toISOString(),
+            txHash: r.tx_hash,
+            resolvedAt: r.resolved_at ? new Date(r.resolved_at).toISOString() : null,
+          })),
+        };
+      },
+    );
+
+    app.get(
+      '/rounds/:index/cancel.json',
+      {
+        schema: {
+          summary: "A guardian's cancel of round `index`, as a file for Safe's Transaction Builder",
+          params: z.object({
+            index: z.coerce
+              .number()
+              .int()
+              .min(1)
+              .max(2 ** 31 - 1),
+          }),
+          response: {
+            // Safe's batch file (infra/chain/safe-batch.ts), passed through whole.
+            200: z.looseObject({ version: z.literal('1.0'), chainId: z.string() }),
+            400: errorResponse,
+            401: errorResponse,
+            403: errorResponse,
+          },
+        },
+      },
+      async (request, reply) => {
+        const { index } = request.params;
+        const batch = safeBatch(
+          services.chain.chainId,
+          '',
+          `REME: cancel round ${index}`,
+          `Cancels round ${index} on the RewardsDistributor ${String(services.chain.distributor.target)} while it is in review: it never pays, and what it drew goes back to the treasury. Sign with a guardian's Safe.`,
+          [
+            {
+              contract: 'RewardsDistributor',
+              to: String(services.chain.distributor.target),
+              method: 'cancelRoot',
+              args: [index],
+            },
+          ],
+        );
+        return reply
+          .header('content-disposition', `attachment; filename="cancel-round-${index}.json"`)
+          .send(batch);
+      },
     );
 
     app.post(

@@ -69,8 +69,30 @@ export function registerMetrics(
         .groupBy('status')
         .execute();
       this.reset();
-      for (const status of ['prepared', 'sent', 'published'])
+      for (const status of ['prepared', 'sent', 'in_review', 'published', 'cancelled'])
         this.set({ status }, rows.find((r) => r.status === status)?.n ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'crw_round_alerts_open',
+    help: 'Distributor alerts not resolved, by kind (foreign_root: a round in review this server did not build): alert above 0',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+    async collect() {
+      const rows = await database.db
+        .selectFrom('round_alerts')
+        .select(['kind', sql<number>`count(*)::int`.as('n')])
+        .where('resolved_at', 'is', null)
+        .groupBy('kind')
+        .execute();
+      this.reset();
+      for (const kind of [
+        'foreign_root',
+        'treasury_transfer',
+        'treasury_allowance',
+        'publisher_eth_low',
+      ])
+        this.set({ kind }, rows.find((r) => r.kind === kind)?.n ?? 0);
     },
   });
   new Gauge({

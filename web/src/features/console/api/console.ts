@@ -5,6 +5,7 @@ import {
   dryRunRefreshResponse,
   dryRunResponse,
   publishStartedResponse,
+  roundAlertsResponse,
   roundHistoryResponse,
   type DRY_RUN_FILTERS,
   auditResponse,
@@ -131,6 +132,13 @@ export const dryRunPageQuery = (filter: DryRunFilter, q: string, page: number) =
     },
     staleTime: 20_000,
   });
+
+/** The guardian's view: alerts about the distributor (issue 28), looked at again every 30 s. */
+export const roundAlertsQuery = queryOptions({
+  queryKey: ['console', 'rounds', 'alerts'],
+  queryFn: () => apiFetch('/api/console/rounds/alerts', roundAlertsResponse),
+  refetchInterval: 30_000,
+});
 
 export const roundHistoryQuery = queryOptions({
   queryKey: ['console', 'rounds'],

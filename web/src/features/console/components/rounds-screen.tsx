@@ -33,11 +33,22 @@ import {
   type DryRunFilter,
 } from '../api/console';
 import { clock, number, when } from './format';
+import { GuardianView } from './guardian-view';
 import styles from './console.module.css';
 import { LabelledSelect } from './labelled-select';
 import rounds from './rounds.module.css';
 
 const ROW_HEIGHT = 44;
+/** How each round's status reads (decision 0027: a round waits in review before it pays). */
+const STATUS_LABELS: Record<string, string> = {
+  prepared: 'prepared',
+  sent: 'sent',
+  in_review: 'in review',
+  published: 'published',
+  cancelled: 'cancelled by a guardian',
+};
+/** The statuses of a round on chain, whose tree.json is public. */
+const ON_CHAIN = ['in_review', 'published', 'cancelled'];
 /** A browser lays out about 33 million pixels at most: beyond this many rows the table could not
  * scroll to the end, so it lists the biggest gains and a wallet search finds anyone else. */
 const MAX_SCROLL_ROWS = 700_000;
@@ -370,6 +381,7 @@ export function RoundsScreen() {
       <h1 id="rounds-title" className={card.title}>
         Distribution rounds
       </h1>
+      <GuardianView />
       <CardSection
         titleId="next-round"
         title={s ? `Round ${s.index}: the dry run` : 'The next round'}
@@ -449,7 +461,10 @@ export function RoundsScreen() {
                         <span className={styles.sub}>{when(r.publishedAt ?? r.createdAt)}</span>
                       </td>
                       <td data-label="Status" className={rounds.nowrap}>
-                        {r.status}
+                        {STATUS_LABELS[r.status] ?? r.status}
+                        {r.status === 'in_review' && r.activeAt ? (
+                          <span className={styles.sub}>claimable from {when(r.activeAt)}</span>
+                        ) : null}
                       </td>
                       <td data-label="Members" className={styles.num}>
                         {r.members.toLocaleString('en-GB')}
@@ -464,7 +479,7 @@ export function RoundsScreen() {
                         {r.txHash ? <MiddleTruncate text={r.txHash} className={card.mono} /> : '—'}
                       </td>
                       <td data-label="Tree">
-                        {r.status === 'published' ? (
+                        {ON_CHAIN.includes(r.status) ? (
                           <a href={`/api/distributions/${r.index}/tree.json`} download>
                             tree.json
                           </a>
