@@ -154,7 +154,9 @@ test('a round waits its review on the dashboard, then the member claims it', asy
   await context.close();
 });
 
-test('a root proposed with the stolen publisher key: the alert fires, the guardian cancels, no one claims, the treasury keeps the rest', async () => {
+test('a root proposed with the stolen publisher key: the alert fires, the guardian cancels, no one claims, the treasury keeps the rest', async ({
+  browser,
+}) => {
   test.setTimeout(180_000);
   const distributor = contract('RewardsDistributor', env.DISTRIBUTOR_ADDRESS!);
   const thief = Wallet.createRandom();
@@ -195,4 +197,21 @@ test('a root proposed with the stolen publisher key: the alert fires, the guardi
   await expect
     .poll(metrics, { timeout: 30_000 })
     .toContain('crw_round_alerts_open{kind="foreign_root"} 0');
+
+  // Anyone sees both rounds on /rounds, without an account: the cancelled one named as not built here.
+  const context = await browser.newContext({ baseURL: server.url });
+  const page = await context.newPage();
+  await page.goto('/rounds');
+  await expect(page.getByRole('heading', { name: 'Every distribution round' })).toBeVisible();
+  const cards = page.getByRole('list', { name: 'Rounds' }).getByRole('listitem');
+  await expect(cards).toHaveCount(2);
+  await expect(cards.nth(0)).toContainText('Cancelled by a guardian · it never paid');
+  await expect(cards.nth(0)).toContainText('This service did not build this round');
+  await expect(cards.nth(1)).toContainText('Paying now');
+  await expect(cards.nth(1).getByRole('link', { name: 'tree.json' })).toBeVisible();
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: test.info().outputPath(`rounds-${width}.png`), fullPage: true });
+  }
+  await context.close();
 });

@@ -61,6 +61,8 @@ test.describe('routing rules that need no account', () => {
       ['/rcb', 'Welcome back'],
       ['/convert-caps', 'Welcome back'],
       ['/claim', 'Welcome back'],
+      // Public: no account needed.
+      ['/rounds', 'Every distribution round'],
     ] as const) {
       await page.goto(path);
       await expect(page.getByRole('heading', { name: heading })).toBeVisible();

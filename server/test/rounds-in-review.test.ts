@@ -344,5 +344,36 @@ describe(`rounds in review on a Hardhat node process (${testDbKind})`, () => {
       'root_cancelled 2',
       'root_proposed 3',
     ]);
+    // Every round on chain, for anyone: no session needed.
+    const rounds = await t.app.inject({ method: 'GET', url: '/api/rounds' });
+    expect(rounds.statusCode, rounds.body).toBe(200);
+    expect(rounds.json()).toMatchObject({
+      chain: { chainId: 31337, distributorAddress: addresses.distributor },
+      reviewHours: 24,
+      rounds: [
+        {
+          index: 3,
+          status: 'in_review',
+          builtHere: true,
+          members: 3,
+          tree: '/api/distributions/3/tree.json',
+        },
+        {
+          index: 2,
+          status: 'cancelled',
+          root: rogue.root.toLowerCase(),
+          builtHere: false,
+          members: null,
+          tree: null,
+          cancelledTx: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+        },
+        { index: 1, status: 'active', builtHere: true, members: 2, total: reme(400) },
+      ],
+    });
+    const [three] = (rounds.json() as { rounds: Array<{ proposedAt: string; activeAt: string }> })
+      .rounds;
+    expect(new Date(three!.activeAt).getTime() - new Date(three!.proposedAt).getTime()).toBe(
+      DAY * 1000,
+    );
   });
 });

@@ -183,3 +183,34 @@ export const fundDistributorResponse = z.object({
   owed: amount,
   shortfall: amount,
 });
+
+/** GET /api/rounds (public): every round on chain, for the /rounds page (issue 28). */
+export const publicRoundsResponse = z.object({
+  chain: z.object({
+    chainId: z.int(),
+    distributorAddress: address,
+    explorerUrl: z.nullable(z.string()),
+  }),
+  /** Hours a proposed round waits before it pays (the distributor's reviewPeriod). */
+  reviewHours: z.number(),
+  rounds: z.array(
+    z.object({
+      index: z.int(),
+      root: z.string(),
+      total: amount,
+      /** Null for a round this server did not build. */
+      members: z.nullable(z.int()),
+      /** in_review: proposed, not paying yet; active: claims prove against it; superseded: a later
+       * round carries its amounts; cancelled: a guardian stopped it, it never paid. */
+      status: z.enum(['in_review', 'active', 'superseded', 'cancelled']),
+      proposedAt: z.nullable(z.string()),
+      activeAt: z.nullable(z.string()),
+      proposedTx: z.string(),
+      cancelledTx: z.nullable(z.string()),
+      /** Whether this server built it (its root is the one the server stored). */
+      builtHere: z.boolean(),
+      tree: z.nullable(z.string()),
+    }),
+  ),
+});
+export type PublicRounds = z.infer<typeof publicRoundsResponse>;

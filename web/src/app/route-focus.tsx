@@ -25,6 +25,7 @@ export function screenTitle(pathname: string): string {
     '/convert-caps': 'Convert CAPs',
     '/account': 'Account and security',
     '/recovery-phrase': 'Recovery phrase',
+    '/rounds': 'Every distribution round',
   };
   return titles[pathname] ?? 'Page not found';
 }

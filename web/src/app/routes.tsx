@@ -36,6 +36,8 @@ export const routes: RouteObject[] = [
     element: screen(() => import('../features/auth/routes/unsubscribe')),
   },
   { path: '/mnemonic', element: screen(() => import('../features/auth/routes/mnemonic')) },
+  // Every distribution round, for anyone: no account needed.
+  { path: '/rounds', element: screen(() => import('../features/rounds/routes/rounds')) },
   {
     path: '/recover-wallet',
     element: screen(() => import('../features/auth/routes/recover-wallet')),

@@ -6,6 +6,7 @@ import {
   errorResponse,
   feeBalanceResponse,
   INT4_MAX,
+  publicRoundsResponse,
   sponsoredClaim,
   sponsoredClaimRequest,
   sponsorshipResponse,
@@ -15,6 +16,7 @@ import { z } from 'zod';
 import { AppError } from '../../../app-error';
 import { requestWithin } from '../../../infra/chain/node';
 import { claimData, followedRound } from '../../../domain/distribution/claims';
+import { publicRounds } from '../../../domain/distribution/public-rounds';
 import { publishedRoundNodes, treeJson } from '../../../domain/distribution/tree-json';
 import { signupNetwork } from '../../guards/client-network';
 import { memberRoutes } from '../../guards/member-scope';
@@ -47,6 +49,43 @@ export const claimRoutes =
     );
     chain.node.onMined?.(async () => balances.clear());
     const limitFeeBalance = limitPerMember('fee-balance', config.FEE_BALANCE_RATE_LIMIT_PER_MINUTE);
+
+    // The distributor's review window, read once (it is fixed at deployment).
+    let reviewSeconds: Promise<number> | undefined;
+    const reviewPeriod = () =>
+      (reviewSeconds ??= (chain.distributor.getFunction('reviewPeriod')() as Promise<bigint>).then(
+        Number,
+        (error: unknown) => {
+          reviewSeconds = undefined;
+          throw error;
+        },
+      ));
+
+    app.get(
+      '/rounds',
+      {
+        schema: {
+          summary:
+            'Every round on chain, for anyone: root, total, members, proposed and active times, transactions, tree.json',
+          response: { 200: publicRoundsResponse, 503: errorResponse },
+        },
+      },
+      async (_request, reply) => {
+        const seconds = await reviewPeriod().catch(() => {
+          throw new AppError(503, 'chain_unavailable');
+        });
+        reply.header('cache-control', 'public, max-age=15');
+        return {
+          chain: {
+            chainId: chain.chainId,
+            distributorAddress: String(chain.distributor.target),
+            explorerUrl: config.EXPLORER_URL ?? null,
+          },
+          reviewHours: seconds / 3600,
+          rounds: await publicRounds(database.db, seconds),
+        };
+      },
+    );
 
     app.get(
       '/distributions/:index/tree.json',

@@ -97,11 +97,15 @@ export function BalanceCard({
           </Button>
         ) : (
           <p className={styles.nextStep} data-testid="next-step">
-            {review
-              ? reviewLine(review)
-              : BigInt(tokens.incoming) > 0n
-                ? `Your ${formatReme(tokens.incoming)} REME are paid in the next payout. They will show here, ready to claim.`
-                : `Nothing ${tokens.remeHeld !== null && tokens.remeHeld !== '0' ? 'more ' : ''}to claim for now. Invite friends, or take part in care actions, to earn more.`}
+            {review ? (
+              <>
+                {reviewLine(review)} <Link to="/rounds">See the round</Link>
+              </>
+            ) : BigInt(tokens.incoming) > 0n ? (
+              `Your ${formatReme(tokens.incoming)} REME are paid in the next payout. They will show here, ready to claim.`
+            ) : (
+              `Nothing ${tokens.remeHeld !== null && tokens.remeHeld !== '0' ? 'more ' : ''}to claim for now. Invite friends, or take part in care actions, to earn more.`
+            )}
           </p>
         )}
         <Link to="/rcb" className={[forms.button, forms.secondary].join(' ')}>
@@ -114,7 +118,7 @@ export function BalanceCard({
       </div>
       {hasClaim && review ? (
         <p className={styles.nextStep} data-testid="round-in-review">
-          {reviewLine(review)}
+          {reviewLine(review)} <Link to="/rounds">See the round</Link>
         </p>
       ) : null}
     </section>
