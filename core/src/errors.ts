@@ -53,6 +53,9 @@ export const errorMessages = {
     'This claim does not match your tokens in the current round. Reload the page and try again.',
   claim_request_expired: 'This claim request has expired. Please try again.',
   stale_round: 'A new distribution round was published. Reload the page and claim again.',
+  round_not_in_review:
+    'This round is not in review any more: it pays now, or it was cancelled. Reload the page.',
+  already_reported: 'You already told the community about this round. Thank you.',
   nothing_to_claim: 'There is nothing to claim: these tokens have already been claimed.',
   claim_in_progress: 'Your claim is already on its way.',
   sponsor_unavailable: 'The network fee cannot be paid for you right now.',

@@ -131,6 +131,19 @@ test('a round waits its review on the dashboard, then the member claims it', asy
       fullPage: true,
     });
   }
+  // The member checks how it was worked out, and says what looks wrong.
+  await page.getByText('How this was worked out').click();
+  await expect(page.getByTestId('round-review')).toContainText(
+    'Round 1 gives you 200.00 REME in all',
+  );
+  await page.getByRole('button', { name: 'Something wrong? Tell the community' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Something wrong in round 1?' });
+  await dialog.getByLabel('What looks wrong?').fill('My care CAPs from October are missing.');
+  await page.setViewportSize({ width: 375, height: 900 });
+  await page.screenshot({ path: test.info().outputPath('round-report-375.png') });
+  await dialog.getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByText('You told the community about this round. Thank you.')).toBeVisible();
+
   // Anyone can check it before it pays: the tree is public.
   const tree = await fetch(`${server.url}/api/distributions/1/tree.json`);
   expect(tree.status).toBe(200);

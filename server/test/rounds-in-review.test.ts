@@ -13,7 +13,7 @@ import { JsonRpcProvider, Wallet, parseEther, toQuantity } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendClaim } from './helpers/chain-client';
 import { startChainNode, type ChainNodeProcess } from './helpers/chain-node-process';
-import { joinAndConfirm, makeMemberKeys, signedInCookie } from './helpers/members';
+import { joinAndConfirm, makeMemberKeys, ORIGIN, signedInCookie } from './helpers/members';
 import { batchCalldata, type safeBatch } from '../src/infra/chain/safe-batch';
 import { consoleOperatorCookie } from '../src/testing/console-operator';
 import { buildTestApp, type TestApp } from './helpers/test-app';
@@ -148,6 +148,60 @@ describe(`rounds in review on a Hardhat node process (${testDbKind})`, () => {
       1,
     ]);
     expect(JSON.stringify(early.error)).toMatch(/revert/i);
+    // "Something wrong? Tell the community": once per member and round, only while in review.
+    const report = (headers: Record<string, string>, payload: unknown) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/rounds/1/report',
+        headers: { origin: ORIGIN, ...headers },
+        payload: payload as object,
+      });
+    expect((await report({}, { message: 'Missing a friend' })).statusCode).toBe(401);
+    for (const bad of [{ message: '   ' }, { message: 'x'.repeat(1001) }, {}, { message: 7 }])
+      expect((await report({ cookie }, bad)).statusCode).toBe(400);
+    const stranger = await makeMemberKeys();
+    await joinAndConfirm(t.app, t.services.database.db, stranger);
+    const strangerCookie = await signedInCookie(t.app, stranger);
+    expect((await report({ cookie: strangerCookie }, { message: 'Not mine' })).statusCode).toBe(
+      404,
+    );
+    // An operator (joined after the round was made) hears of it, by mail and in the console.
+    const operator = await makeMemberKeys();
+    const operatorCookie = await consoleOperatorCookie(
+      t.app,
+      t.services.database.db,
+      operator,
+      t.services.operatorKey,
+    );
+    const told = await report({ cookie }, { message: '  A friend who joined is missing.  ' });
+    expect(told.statusCode, told.body).toBe(201);
+    const mails = await t.services.database.db
+      .selectFrom('mail_outbox')
+      .select(['subject', 'text_body'])
+      .where('to_address', '=', operator.email)
+      .where('subject', '=', 'A member says round 1 looks wrong')
+      .execute();
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.text_body).toContain('A friend who joined is missing.');
+    const guardian = await t.app.inject({
+      method: 'GET',
+      url: '/api/console/rounds/alerts',
+      headers: { cookie: operatorCookie },
+    });
+    expect(guardian.json()).toMatchObject({
+      reports: [{ round: 1, email: member.email, message: 'A friend who joined is missing.' }],
+    });
+    expect((await me(t, cookie)).tokens.inReview?.reported).toBe(true);
+    const again = await report({ cookie }, { message: 'Still missing.' });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ code: 'already_reported' });
+    expect(
+      await t.services.database.db
+        .selectFrom('round_reports')
+        .select(['round_index', 'message'])
+        .execute(),
+    ).toEqual([{ round_index: 1, message: 'A friend who joined is missing.' }]);
+
     // One round at a time: publishing again proposes nothing.
     expect((await publish(t)).json()).toMatchObject({ index: 1, outcome: 'in_review', activeAt });
 
@@ -169,6 +223,10 @@ describe(`rounds in review on a Hardhat node process (${testDbKind})`, () => {
     ]);
     expect(sent.receipt?.status, JSON.stringify(sent)).toBe('0x1');
     expect(await balanceOf(member.address)).toBe(parseEther('200'));
+    // An active round is not in review any more.
+    const late = await report({ cookie }, { message: 'Too late?' });
+    expect(late.statusCode).toBe(409);
+    expect(late.json()).toMatchObject({ code: 'round_not_in_review' });
   });
 
   it('a root proposed with the stolen publisher key: the server refuses to build on it, the guardian cancels it, it never pays, and the treasury keeps all but the approved funding', async () => {

@@ -61,7 +61,17 @@ export const memberTokens = z.object({
   asOf: chainFiguresAsOf,
   /** A round in review that holds the member (docs/decisions/0027): what it adds to what the
    * active round gives them, and when they can claim it. Part of `incoming` until then. */
-  inReview: z.optional(z.object({ round: z.int(), adds: amount, claimableFrom: z.iso.datetime() })),
+  inReview: z.optional(
+    z.object({
+      round: z.int(),
+      /** The member's cumulative amount in the round in review. */
+      total: amount,
+      adds: amount,
+      claimableFrom: z.iso.datetime(),
+      /** Whether the member already told the community that something is wrong in it. */
+      reported: z.boolean(),
+    }),
+  ),
 });
 export type MemberTokens = z.infer<typeof memberTokens>;
 
@@ -214,3 +224,8 @@ export const publicRoundsResponse = z.object({
   ),
 });
 export type PublicRounds = z.infer<typeof publicRoundsResponse>;
+
+/** POST /api/rounds/:index/report: "Something wrong? Tell the community" (issue 28). */
+export const roundReportRequest = z.object({
+  message: z.string().check(z.trim(), z.minLength(1), z.maxLength(1000)),
+});

@@ -118,4 +118,14 @@ export const roundAlertsResponse = z.object({
       resolvedAt: z.nullable(z.string()),
     }),
   ),
+  /** What members said about their own line in a round in review ("Something wrong?"), newest first. */
+  reports: z.array(
+    z.object({
+      id: z.number(),
+      round: z.number(),
+      email: z.string(),
+      message: z.string(),
+      at: z.string(),
+    }),
+  ),
 });

@@ -47,7 +47,7 @@ const round = {
 };
 
 const DISTRIBUTOR = '0x' + 'e'.repeat(40);
-const noAlerts = { distributor: DISTRIBUTOR, alerts: [] };
+const noAlerts = { distributor: DISTRIBUTOR, alerts: [], reports: [] };
 
 describe('distribution rounds in the console', () => {
   it('asks before publishing, follows the steps, then shows the round', async () => {
@@ -297,6 +297,15 @@ describe('distribution rounds in the console', () => {
             resolvedAt: '2026-11-01T10:00:00.000Z',
           },
         ],
+        reports: [
+          {
+            id: 1,
+            round: 3,
+            email: 'maya@example.test',
+            message: 'My care CAPs from October are missing.',
+            at: '2026-11-03T10:00:00.000Z',
+          },
+        ],
       }),
       '/api/console/rounds/dry-run?filter=changed&offset=0': () => dryRun(true),
       '/api/console/rounds': () => ({
@@ -331,6 +340,11 @@ describe('distribution rounds in the console', () => {
     expect(within(table).getByText('in review')).toBeTruthy();
     expect(within(table).getByText('cancelled by a guardian')).toBeTruthy();
     expect(within(table).getAllByRole('link', { name: 'tree.json' })).toHaveLength(3);
+    // What a member said about their line in round 3.
+    const reports = screen.getByRole('list', { name: "Members' reports" });
+    expect(reports.textContent).toContain('Round 3');
+    expect(reports.textContent).toContain('maya@example.test');
+    expect(reports.textContent).toContain('My care CAPs from October are missing.');
   });
 
   it('says when nothing needs a guardian', async () => {

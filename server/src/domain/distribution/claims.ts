@@ -73,6 +73,8 @@ export interface TokenFiguresRow {
   review_round?: number | null;
   review_amount?: string | null;
   review_active_at?: Date | string | null;
+  /** Whether the member reported the round in review (round_reports). */
+  review_reported?: number | null;
 }
 
 /** The member's token figures, from the database alone: the chain's part is the follower's index. */
@@ -104,6 +106,8 @@ export function tokenFigures(row: TokenFiguresRow, remePrice: string): MemberTok
       ? {
           inReview: {
             round: row.review_round,
+            total: row.review_amount,
+            reported: row.review_reported !== null && row.review_reported !== undefined,
             adds: (BigInt(row.review_amount) > distributed
               ? BigInt(row.review_amount) - distributed
               : 0n

@@ -22,6 +22,9 @@ export async function readMember(db: Kysely<DB>, userId: string) {
     .leftJoin('distribution_entries as re', (join) =>
       join.onRef('re.round_index', '=', 'r.round_index').onRef('re.user_id', '=', 'profiles.id'),
     )
+    .leftJoin('round_reports as rr', (join) =>
+      join.onRef('rr.round_index', '=', 'r.round_index').onRef('rr.user_id', '=', 'profiles.id'),
+    )
     .select([
       'profiles.id',
       'profiles.email',
@@ -47,6 +50,7 @@ export async function readMember(db: Kysely<DB>, userId: string) {
       'r.round_index as review_round',
       're.cumulative_amount as review_amount',
       'r.active_at as review_active_at',
+      'rr.id as review_reported',
     ])
     .where('profiles.id', '=', userId)
     .executeTakeFirst();

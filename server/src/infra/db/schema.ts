@@ -389,6 +389,15 @@ export interface RoundAlertsTable {
   resolved_at: Timestamp | null;
 }
 
+/** A member's report about their line in a round in review (migration 0040). */
+export interface RoundReportsTable {
+  id: Generated<number>;
+  round_index: number;
+  user_id: string;
+  message: string;
+  created_at: CreatedAt;
+}
+
 export interface OperatorsTable {
   user_id: string;
   granted_at: CreatedAt;
@@ -507,6 +516,7 @@ export interface DB {
   distributor_funding: DistributorFundingTable;
   operators: OperatorsTable;
   round_alerts: RoundAlertsTable;
+  round_reports: RoundReportsTable;
   operator_audit: OperatorAuditTable;
   relayer_transactions: RelayerTransactionsTable;
   sponsored_claims: SponsoredClaimsTable;

@@ -21,6 +21,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
 import { AppError } from '../../../app-error';
+import { recentReports } from '../../../domain/distribution/round-reports';
 import { alertText } from '../../../domain/distribution/round-watch';
 import { safeBatch } from '../../../infra/chain/safe-batch';
 import type { DB } from '../../../infra/db/schema';
@@ -279,7 +280,7 @@ export const roundRoutes =
       {
         schema: {
           summary:
-            "The guardian's view: alerts about the distributor (a round in review this server did not build, the treasury, the publisher's ETH)",
+            "The guardian's view: alerts about the distributor (a round in review this server did not build, the treasury, the publisher's ETH) and what members said about their lines",
           response: { 200: roundAlertsResponse, 401: errorResponse, 403: errorResponse },
         },
       },
@@ -301,6 +302,13 @@ export const roundRoutes =
             raisedAt: new Date(r.raised_at).toISOString(),
             txHash: r.tx_hash,
             resolvedAt: r.resolved_at ? new Date(r.resolved_at).toISOString() : null,
+          })),
+          reports: (await recentReports(db)).map((r) => ({
+            id: r.id,
+            round: r.round_index,
+            email: r.email,
+            message: r.message,
+            at: new Date(r.created_at).toISOString(),
           })),
         };
       },

@@ -6,7 +6,9 @@ import {
   errorResponse,
   feeBalanceResponse,
   INT4_MAX,
+  okResponse,
   publicRoundsResponse,
+  roundReportRequest,
   sponsoredClaim,
   sponsoredClaimRequest,
   sponsorshipResponse,
@@ -17,6 +19,7 @@ import { AppError } from '../../../app-error';
 import { requestWithin } from '../../../infra/chain/node';
 import { claimData, followedRound } from '../../../domain/distribution/claims';
 import { publicRounds } from '../../../domain/distribution/public-rounds';
+import { reportRound } from '../../../domain/distribution/round-reports';
 import { publishedRoundNodes, treeJson } from '../../../domain/distribution/tree-json';
 import { signupNetwork } from '../../guards/client-network';
 import { memberRoutes } from '../../guards/member-scope';
@@ -49,6 +52,7 @@ export const claimRoutes =
     );
     chain.node.onMined?.(async () => balances.clear());
     const limitFeeBalance = limitPerMember('fee-balance', config.FEE_BALANCE_RATE_LIMIT_PER_MINUTE);
+    const limitReports = limitPerMember('round-report', 5);
 
     // The distributor's review window, read once (it is fixed at deployment).
     let reviewSeconds: Promise<number> | undefined;
@@ -141,6 +145,42 @@ export const claimRoutes =
               reason: 'This community does not pay claim fees for its members.',
               latest: await latestSponsoredClaim(database.db, userId),
             };
+          },
+        );
+
+        member.post(
+          '/rounds/:index/report',
+          {
+            schema: {
+              summary:
+                'Something wrong? Tell the community: the member says their line in a round in review is wrong',
+              params: z.object({ index: z.coerce.number().int().min(1).max(INT4_MAX) }),
+              body: roundReportRequest,
+              response: {
+                201: okResponse,
+                400: errorResponse,
+                401: errorResponse,
+                404: errorResponse,
+                409: errorResponse,
+                429: errorResponse,
+              },
+            },
+          },
+          async (request, reply) => {
+            const { userId } = request.member;
+            await limitReports(userId);
+            const outcome = await reportRound(
+              database.db,
+              userId,
+              request.params.index,
+              request.body.message,
+              config.publicUrl,
+            );
+            if (outcome === 'not_in_round')
+              throw new AppError(404, 'not_found', 'You are not in this round.');
+            if (outcome === 'not_in_review') throw new AppError(409, 'round_not_in_review');
+            if (outcome === 'already_reported') throw new AppError(409, 'already_reported');
+            return reply.code(201).send({ ok: true as const });
           },
         );
 

@@ -55,6 +55,25 @@ export function GuardianView() {
           ))}
         </ul>
       ) : null}
+      {alerts.data && alerts.data.reports.length > 0 ? (
+        <>
+          <h3 className={rounds.reportsTitle}>What members said about their line</h3>
+          <ul className={rounds.reports} aria-label="Members' reports">
+            {alerts.data.reports.map((r) => (
+              <li key={r.id}>
+                <p>
+                  <strong>Round {r.round}</strong> · {r.email} · {when(r.at)}
+                </p>
+                <blockquote>{r.message}</blockquote>
+              </li>
+            ))}
+          </ul>
+          <p className={card.muted}>
+            If a round in review is wrong, a guardian cancels it before it pays (cancelRoot with its
+            number); the next round is built again.
+          </p>
+        </>
+      ) : null}
       {past.length > 0 ? (
         <details className={rounds.pastAlerts}>
           <summary>Resolved ({past.length})</summary>

@@ -12,6 +12,7 @@ import { MemberAddresses } from '../../../ui/member-addresses';
 import hidden from '../../../ui/visually-hidden.module.css';
 import styles from './balance-card.module.css';
 import { ConvertDialog } from './convert-dialog';
+import { RoundReview } from './round-review';
 
 /** REME held as a number of whole tokens, for noticing a rise (display goes through formatAmount). */
 const remeNumber = (baseUnits: string | null) =>
@@ -98,9 +99,10 @@ export function BalanceCard({
         ) : (
           <p className={styles.nextStep} data-testid="next-step">
             {review ? (
-              <>
+              // One run of text: the line is a flex row, whose items would split it.
+              <span>
                 {reviewLine(review)} <Link to="/rounds">See the round</Link>
-              </>
+              </span>
             ) : BigInt(tokens.incoming) > 0n ? (
               `Your ${formatReme(tokens.incoming)} REME are paid in the next payout. They will show here, ready to claim.`
             ) : (
@@ -118,9 +120,12 @@ export function BalanceCard({
       </div>
       {hasClaim && review ? (
         <p className={styles.nextStep} data-testid="round-in-review">
-          {reviewLine(review)} <Link to="/rounds">See the round</Link>
+          <span>
+            {reviewLine(review)} <Link to="/rounds">See the round</Link>
+          </span>
         </p>
       ) : null}
+      {review ? <RoundReview review={review} tokens={tokens} /> : null}
     </section>
   );
 }
