@@ -274,12 +274,15 @@ describe(`rounds in review on a Hardhat node process (${testDbKind})`, () => {
     expect(alertLine?.msg).toContain(
       `distributor alert: Round 2 was proposed on chain with a root this server did not build (${rogue.root.toLowerCase()}`,
     );
-    const metrics = await t.app.inject({
-      method: 'GET',
-      url: '/metrics',
-      headers: { authorization: `Bearer ${t.services.operatorKey}` },
-    });
-    expect(metrics.body).toContain('crw_round_alerts_open{kind="foreign_root"} 1');
+    const metrics = async () =>
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: '/metrics',
+          headers: { authorization: `Bearer ${t.services.operatorKey}` },
+        })
+      ).body;
+    expect(await metrics()).toContain('crw_round_alerts_open{kind="foreign_root"} 1');
     const alerts = await t.app.inject({
       method: 'GET',
       url: '/api/console/rounds/alerts',
@@ -368,12 +371,7 @@ describe(`rounds in review on a Hardhat node process (${testDbKind})`, () => {
       .executeTakeFirstOrThrow();
     expect(state).toEqual({ round_index: 1, latest_index: 2, latest_cancelled: true });
     // The alert is resolved by the cancel.
-    const resolved = await t.app.inject({
-      method: 'GET',
-      url: '/metrics',
-      headers: { authorization: `Bearer ${t.services.operatorKey}` },
-    });
-    expect(resolved.body).toContain('crw_round_alerts_open{kind="foreign_root"} 0');
+    expect(await metrics()).toContain('crw_round_alerts_open{kind="foreign_root"} 0');
 
     // The server's next round takes the next number; round 2's stays the thief's, cancelled.
     const other = await makeMemberKeys();
